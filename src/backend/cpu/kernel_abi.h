@@ -1,0 +1,114 @@
+/* kernel_abi.h: the contract between generated kernel C and the CPU runtime.
+ *
+ * This header is embedded verbatim at the top of every translation unit that
+ * src/codegen emits for the CPU dialect (see codegen_c.c), so it must compile
+ * on its own with nothing but a C11 compiler: no cuda.h, no libc beyond
+ * <stdint.h>/<stddef.h>/<string.h>/<math.h>.
+ *
+ * Execution model (DESIGN.md, "Execution model of the CPU backend"):
+ *   - one call of a kernel's entry function runs ONE CUDA thread to completion;
+ *   - a kernel whose info says needs_fibers runs each thread on its own fiber,
+ *     and the runtime callbacks below (bar_sync, shfl, vote ...) may switch
+ *     fibers before they return; other kernels run as a plain loop;
+ *   - device pointers are host virtual addresses: global and generic loads and
+ *     stores are plain C dereferences;
+ *   - shared-space addresses are 32-bit offsets from cb_block.shared;
+ *     cvta.shared adds the base, cvta.to.shared subtracts it.
+ *
+ * Bump CB_KERNEL_ABI_VERSION on any change: it is part of the JIT cache key.
+ */
+#ifndef CB_KERNEL_ABI_H
+#define CB_KERNEL_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CB_KERNEL_ABI_VERSION 1
+
+typedef struct cb_dim3 {
+    uint32_t x, y, z;
+} cb_dim3;
+
+struct cb_runtime;
+
+/* One block's state, shared by all its threads. Read-only for generated code
+ * except through the shared window. */
+typedef struct cb_block {
+    cb_dim3 ntid;                  /* %ntid */
+    cb_dim3 ctaid;                 /* %ctaid */
+    cb_dim3 nctaid;                /* %nctaid */
+    unsigned char *shared;         /* shared window: static vars, then dynamic */
+    uint32_t static_smem;          /* bytes of static shared (dynamic starts here, aligned) */
+    uint32_t dynamic_smem;         /* %dynamic_smem_size */
+    const unsigned char *params;   /* packed .param buffer, PTX layout */
+    const struct cb_runtime *rt;   /* runtime callbacks */
+    void *rt_block;                /* runtime-private block state */
+    uint32_t smid;                 /* %smid: worker index */
+    uint32_t nsmid;                /* %nsmid */
+    uint64_t gridid;               /* %gridid */
+} cb_block;
+
+/* One thread's state. Generated code reads it; only the runtime writes it. */
+typedef struct cb_thread {
+    cb_dim3 tid;                   /* %tid */
+    uint32_t flat;                 /* linear index in the block: x + y*ntid.x + z*ntid.x*ntid.y */
+    uint32_t lane;                 /* %laneid = flat % 32 */
+    uint32_t warp;                 /* %warpid = flat / 32 */
+    const cb_block *blk;
+    void *rt_thread;               /* runtime-private thread state */
+} cb_thread;
+
+/* Modes, as their PTX names. */
+enum { CB_SHFL_UP = 0, CB_SHFL_DOWN = 1, CB_SHFL_BFLY = 2, CB_SHFL_IDX = 3 };
+enum { CB_VOTE_ALL = 0, CB_VOTE_ANY = 1, CB_VOTE_UNI = 2, CB_VOTE_BALLOT = 3 };
+enum { CB_RED_POPC = 0, CB_RED_AND = 1, CB_RED_OR = 2 };
+
+/* Runtime callbacks. Every function takes the calling thread first.
+ * Functions marked "collective" are warp- or block-level rendezvous: the
+ * runtime blocks the calling fiber until the named participants arrive. A
+ * participant that exits or never arrives fails the launch (never a guess). */
+typedef struct cb_runtime {
+    /* collective: bar.sync / barrier.cta.sync / __syncthreads. count = 0 means all threads of the block. */
+    void (*bar_sync)(cb_thread *t, uint32_t barrier, uint32_t count);
+    /* bar.arrive: arrive without waiting. */
+    void (*bar_arrive)(cb_thread *t, uint32_t barrier, uint32_t count);
+    /* collective: bar.red.{popc,and,or}; returns the reduction of pred over the participants. */
+    uint32_t (*bar_red)(cb_thread *t, uint32_t barrier, uint32_t count, int op, uint32_t pred);
+    /* collective: bar.warp.sync mask / __syncwarp. */
+    void (*warp_sync)(cb_thread *t, uint32_t mask);
+    /* collective: shfl.sync.{up,down,bfly,idx}.b32 d|p, a, b, c, mask. Writes the
+     * source-lane-valid predicate to *pred_out when pred_out is not NULL. */
+    uint32_t (*shfl)(cb_thread *t, int mode, uint32_t a, uint32_t b, uint32_t c, uint32_t mask,
+                     uint32_t *pred_out);
+    /* collective: vote.sync.{all,any,uni,ballot}; all/any/uni return 0 or 1, ballot the bit mask. */
+    uint32_t (*vote)(cb_thread *t, int mode, uint32_t pred, uint32_t mask);
+    /* activemask: the lanes of the warp that have not exited. Not collective. */
+    uint32_t (*activemask)(cb_thread *t);
+    /* vprintf(fmt, args): args is the packed argument buffer nvcc builds; returns chars printed. */
+    int32_t (*vprintf)(cb_thread *t, const char *fmt, const void *args);
+    /* __assertfail(message, file, line, function, charsize): fails the launch with CUDA_ERROR_ASSERT. Does not return. */
+    void (*assert_fail)(cb_thread *t, const char *message, const char *file, uint32_t line,
+                        const char *function, uint64_t charsize);
+    /* trap: fails the launch with CUDA_ERROR_LAUNCH_FAILED. Does not return. */
+    void (*trap)(cb_thread *t);
+    /* %clock64 and %globaltimer (ns). */
+    uint64_t (*clock64)(cb_thread *t);
+    uint64_t (*globaltimer)(cb_thread *t);
+    /* device malloc/free (may return NULL). */
+    void *(*malloc)(cb_thread *t, uint64_t size);
+    void (*free)(cb_thread *t, void *ptr);
+    /* An instruction the translator accepted but the runtime cannot honour:
+     * fails the launch with CUDA_ERROR_NOT_SUPPORTED naming what. Does not return. */
+    void (*unsupported)(cb_thread *t, const char *what);
+} cb_runtime;
+
+/* Every generated translation unit defines, with default visibility:
+ *
+ *   unsigned char *cb_module_globals[];          one slot per cb_global_info,
+ *                                                 filled by the loader before any launch
+ *   void cbk_<i>(cb_thread *t);                   the entry of kernel i (cb_kernel_info order)
+ *   const uint32_t cb_module_abi_version = CB_KERNEL_ABI_VERSION;
+ */
+typedef void (*cb_kernel_entry)(cb_thread *t);
+
+#endif

@@ -1,0 +1,86 @@
+/* translate.h: PTX text in, a translated module out.
+ *
+ * This is the one entry point that the rest of cubridge uses to reach the
+ * compiler pipeline (src/ptx lexer -> parser -> IR -> verify, then
+ * src/codegen emission). Nothing outside src/ptx and src/codegen includes the
+ * IR headers.
+ */
+#ifndef CB_TRANSLATE_H
+#define CB_TRANSLATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Output dialects. Only CB_DIALECT_C (the CPU backend) exists today. */
+typedef enum cb_dialect {
+    CB_DIALECT_C = 0,
+    CB_DIALECT_OPENCL = 1,
+} cb_dialect;
+
+/* One .param of a kernel, at its place in the packed parameter buffer. */
+typedef struct cb_param_info {
+    uint32_t offset;   /* byte offset in the packed buffer, aligned to align */
+    uint32_t size;     /* bytes */
+    uint32_t align;    /* bytes, >= 1 */
+    uint32_t is_pointer_like; /* .u64/.b64/.s64 scalar: may hold a device pointer (for the inspector) */
+} cb_param_info;
+
+/* One .entry. */
+typedef struct cb_kernel_info {
+    char *name;               /* the PTX (mangled) name */
+    char *symbol;             /* the C symbol of its entry in the generated code: "cbk_<i>" */
+    uint32_t nparams;
+    cb_param_info *params;
+    uint32_t param_bytes;     /* total size of the packed buffer */
+    uint32_t static_smem;     /* bytes of static .shared it (and its callees) use */
+    uint32_t local_bytes;     /* per-thread .local bytes (depots), informational */
+    uint32_t num_regs;        /* an estimate for cuFuncGetAttribute(NUM_REGS) */
+    int needs_fibers;         /* 1 if it, or a function it calls, uses a barrier or warp collective */
+    uint32_t maxntid[3];      /* .maxntid, 0 if absent */
+    uint32_t reqntid[3];      /* .reqntid, 0 if absent */
+    uint32_t minnctapersm;    /* .minnctapersm, 0 if absent */
+} cb_kernel_info;
+
+enum { CB_SPACE_GLOBAL = 0, CB_SPACE_CONST = 1 };
+
+/* One module-scope .global or .const variable. The loader gives it storage in
+ * device memory, copies init (or zero-fills), and stores its address in slot
+ * index of cb_module_globals before the first launch. */
+typedef struct cb_global_info {
+    char *name;
+    int space;                /* CB_SPACE_GLOBAL or CB_SPACE_CONST */
+    uint64_t size;
+    uint32_t align;
+    unsigned char *init;      /* size bytes, or NULL for zero */
+} cb_global_info;
+
+typedef struct cb_translation {
+    cb_dialect dialect;
+    char *source;             /* the generated code, NUL-terminated */
+    size_t source_len;
+    uint32_t nkernels;
+    cb_kernel_info *kernels;
+    uint32_t nglobals;
+    cb_global_info *globals;
+    uint32_t ptx_version;     /* major*10 + minor, e.g. 90 for ".version 9.0" */
+    uint32_t target_sm;       /* e.g. 75 for ".target sm_75" */
+} cb_translation;
+
+/* Translates PTX text (not necessarily NUL-terminated) into the dialect.
+ * source_name names the input in messages ("prog.cu.ptx", "<fatbin>").
+ * Returns 0 and sets *out on success. On failure returns -1, sets *out to
+ * NULL and writes "file:line: token: reason" into err (truncated to errlen).
+ * Never crashes on bad input. */
+int cb_translate_ptx(const char *ptx, size_t len, const char *source_name, cb_dialect dialect,
+                     cb_translation **out, char *err, size_t errlen);
+
+/* Frees a translation and everything it owns. NULL is allowed. */
+void cb_translation_free(cb_translation *t);
+
+/* Finds a kernel by PTX name; returns its index or -1. */
+int cb_translation_find_kernel(const cb_translation *t, const char *name);
+
+/* Finds a global by PTX name; returns its index or -1. */
+int cb_translation_find_global(const cb_translation *t, const char *name);
+
+#endif
