@@ -20,6 +20,9 @@
 #include "backend/backend.h"
 #include "platform/thread.h"
 
+/* Marks a function that libcuda.so.1 exports (everything else is hidden). */
+#define CB_EXPORT __attribute__((visibility("default")))
+
 #define CB_MAGIC_CONTEXT 0x43747821u /* "Ctx!" */
 #define CB_MAGIC_STREAM 0x5374726du
 #define CB_MAGIC_EVENT 0x4576656eu
