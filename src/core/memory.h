@@ -45,6 +45,9 @@ typedef struct cb_mem_info {
     cb_context *ctx;      /* the owning context (NULL when unknown) */
     uint64_t buffer_id;   /* unique per allocation, never reused */
     unsigned flags;       /* host alloc / register flags */
+    uint64_t block_start; /* the arena block or host mapping behind it */
+    size_t block_bytes;
+    void *owner;          /* the memory pool or VMM handle it came from, or NULL */
 } cb_mem_info;
 
 /* Classifies addr. Never fails; unknown memory gives CB_MEM_UNKNOWN. */
@@ -55,7 +58,79 @@ cb_mem_info cb_mem_lookup(uint64_t addr);
  * Returns CUDA_SUCCESS or CUDA_ERROR_INVALID_VALUE (with a log line). */
 CUresult cb_mem_check_device(uint64_t addr, size_t bytes, const char *what);
 
+/* Allocates like cb_mem_alloc with a kind (CB_MEM_DEVICE or CB_MEM_MANAGED)
+ * and an owner (a memory pool, told of the free through
+ * cb_mempool_note_free), returning the record. */
+CUresult cb_mem_alloc_ex(cb_context *ctx, size_t bytes, cb_mem_kind kind, void *owner, cb_mem_info *out);
+
+/* Removes a device/managed allocation whose base is dptr from the table
+ * (into *out) without freeing it; CUDA_ERROR_INVALID_VALUE if none. */
+CUresult cb_mem_detach(uint64_t dptr, cb_mem_info *out);
+
+/* Frees a record taken by cb_mem_detach (arena memory back, pool told). */
+void cb_mem_release(const cb_mem_info *rec);
+
+/* ---- the allocation table (memtable.c) ----------------------------------
+ * Every live allocation of every kind, sorted by base, for "which allocation
+ * contains address X" in O(log n). Process-wide state, guarded by its lock. */
+
+/* Adds a record; -1 if it overlaps a live one. Assigns buffer_id. */
+int cb_memtable_insert(cb_mem_info *rec);
+/* Removes the record whose base is base and whose kind is one of the bits
+ * in kinds_mask (1u << kind); fills *out. Returns 0 or -1. */
+int cb_memtable_remove(uint64_t base, unsigned kinds_mask, cb_mem_info *out);
+/* Finds the record containing addr. Returns 0 or -1. */
+int cb_memtable_find(uint64_t addr, cb_mem_info *out);
+/* Removes one record owned by ctx with a kind in kinds_mask. 0 or -1. */
+int cb_memtable_remove_owned(const cb_context *ctx, unsigned kinds_mask, cb_mem_info *out);
+
 /* Current and peak device bytes in use, and the total (CUBRIDGE_MEM). */
 void cb_mem_usage(size_t *used, size_t *peak, size_t *total);
+
+/* ---- copies and fills, run by stream workers and graph nodes ----------- */
+
+/* A copy of a box of bytes between two addresses (linear memory). */
+typedef struct cb_copy {
+    uint64_t dst, src;            /* first byte of each side */
+    int dst_device, src_device;   /* 1: arena memory (moved through the backend) */
+    size_t width;                 /* bytes per row */
+    size_t height, depth;         /* rows per slice, slices */
+    size_t dst_pitch, src_pitch;  /* bytes from one row to the next */
+    size_t dst_slice, src_slice;  /* bytes from one slice to the next */
+} cb_copy;
+
+/* A 1D/2D fill of 1, 2 or 4 byte elements. */
+typedef struct cb_fill {
+    uint64_t dst;
+    uint32_t value;
+    unsigned elem_size;
+    size_t width;                 /* elements per row */
+    size_t height;
+    size_t pitch;                 /* bytes from one row to the next */
+} cb_fill;
+
+/* A plain linear copy of bytes, classifying both sides. */
+cb_copy cb_copy_linear(uint64_t dst, uint64_t src, size_t bytes);
+
+/* Checks a copy's device sides (CUDA_ERROR_INVALID_VALUE for freed or
+ * unknown arena addresses or ranges past an allocation's end). */
+CUresult cb_copy_check(const cb_copy *c);
+
+/* Builds (and checks) a copy from CUDA's descriptors. Arrays give
+ * CUDA_ERROR_NOT_SUPPORTED. */
+CUresult cb_copy_from_2d(const CUDA_MEMCPY2D *p, cb_copy *out);
+CUresult cb_copy_from_3d(const CUDA_MEMCPY3D *p, cb_copy *out);
+/* Turns a copy back into a CUDA_MEMCPY3D (for graph node queries). */
+void cb_copy_to_3d(const cb_copy *c, CUDA_MEMCPY3D *out);
+
+/* Checks a fill's destination range. */
+CUresult cb_fill_check(const cb_fill *f);
+
+/* Bytes a copy touches on its source side (for staging), 0 if empty. */
+size_t cb_copy_src_extent(const cb_copy *c);
+
+/* Moves the bytes / writes the elements, through backend be. */
+CUresult cb_copy_run(cb_backend *be, const cb_copy *c);
+CUresult cb_fill_run(cb_backend *be, const cb_fill *f);
 
 #endif
