@@ -49,4 +49,41 @@ typedef struct cb_fatbin_summary {
 cb_fatbin_status cb_fatbin_extract_ptx(const void *image, size_t size, uint32_t device_sm, char **ptx_out,
                                        size_t *len_out, cb_fatbin_summary *summary, char *err, size_t errlen);
 
+/* ---- additions (fatbin engineer) ----------------------------------------
+ *
+ * One program can carry its PTX in several fatbins: since CUDA 13 every
+ * `nvcc prog.cu` program registers one version 2 wrapper whose prelinked
+ * array holds one fatbin per translation unit, each with its own PTX, and
+ * the kernels of the module are the union of them. cb_fatbin_extract_ptx
+ * returns only the single best entry; use cb_fatbin_extract_modules to get
+ * every translation unit's PTX. */
+
+/* One PTX text taken from one fatbin (or a bare PTX image). */
+typedef struct cb_fatbin_module {
+    char *ptx;                 /* malloc'd, NUL-terminated */
+    size_t len;                /* without the NUL */
+    uint32_t sm;               /* the entry's sm (a bare PTX: its .target) */
+    uint32_t ptx_version;      /* major*0x10000+minor */
+    uint32_t fatbin_index;     /* which fatbin of the image, in walk order */
+} cb_fatbin_module;
+
+/* Extracts one PTX per fatbin that carries PTX (chosen as in
+ * cb_fatbin_extract_ptx; fatbins with SASS only are skipped and counted).
+ * Returns CB_FATBIN_ERR_NO_PTX if no fatbin carries PTX, or if one does
+ * but has none at or below device_sm. On success *modules_out is a
+ * malloc'd array of *n_out >= 1 modules: free it with
+ * cb_fatbin_modules_free. summary's chosen_* describe the first module. */
+cb_fatbin_status cb_fatbin_extract_modules(const void *image, size_t size, uint32_t device_sm,
+                                           cb_fatbin_module **modules_out, size_t *n_out,
+                                           cb_fatbin_summary *summary, char *err, size_t errlen);
+void cb_fatbin_modules_free(cb_fatbin_module *modules, size_t n);
+
+/* Builds cubridge's linker container (what our cuLinkComplete hands out
+ * as a "cubin"): a plain fatbin per PTX text, one after another, each
+ * with one uncompressed PTX entry for sm. cb_fatbin_extract_modules reads
+ * every text back given the returned size (and NVIDIA's tools read it).
+ * ptx[i] are NUL-terminated. *out is malloc'd (free() it). */
+cb_fatbin_status cb_fatbin_make_container(const char *const *ptx, size_t n, uint32_t sm, void **out,
+                                          size_t *size_out);
+
 #endif
