@@ -1,0 +1,100 @@
+/* dl.c: dlopen of in-memory images through an anonymous memory file
+ * (memfd_create), falling back to an unlinked temporary file. */
+#include "platform/dl.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* The fd stays open (and a fallback file stays on disk) while the object is
+ * loaded: glibc matches dlopen paths by name, so a path must not be reused by
+ * another image while this one lives. */
+struct cb_dl {
+    void *handle;
+    int fd;
+    int unlink_path;
+    char path[4096];
+};
+
+static int write_all(int fd, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* An fd holding the bytes, and a path dlopen can open it by. */
+static int image_fd(const void *bytes, size_t len, char *path, size_t pathlen, int *unlink_path)
+{
+    *unlink_path = 0;
+    int fd = memfd_create("cubridge-kernels", MFD_CLOEXEC);
+    if (fd >= 0) {
+        snprintf(path, pathlen, "/proc/self/fd/%d", fd);
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(path, pathlen, "%s/cubridge-so-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        fd = mkostemp(path, O_CLOEXEC);
+        if (fd < 0)
+            return -1;
+        *unlink_path = 1;
+    }
+    if (write_all(fd, bytes, len) != 0) {
+        int saved = errno;
+        close(fd);
+        if (*unlink_path)
+            unlink(path);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+cb_dl *cb_dl_open_image(const void *bytes, size_t len, char *err, size_t errlen)
+{
+    cb_dl *dl = calloc(1, sizeof *dl);
+    if (!dl) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    dl->fd = image_fd(bytes, len, dl->path, sizeof dl->path, &dl->unlink_path);
+    if (dl->fd < 0) {
+        snprintf(err, errlen, "cannot stage the shared object: %s", strerror(errno));
+        free(dl);
+        return NULL;
+    }
+    dl->handle = dlopen(dl->path, RTLD_NOW | RTLD_LOCAL);
+    if (!dl->handle) {
+        const char *why = dlerror();
+        snprintf(err, errlen, "dlopen: %s", why ? why : "unknown error");
+        cb_dl_close(dl);
+        return NULL;
+    }
+    return dl;
+}
+
+void *cb_dl_sym(cb_dl *dl, const char *name) { return dlsym(dl->handle, name); }
+
+void cb_dl_close(cb_dl *dl)
+{
+    if (!dl)
+        return;
+    if (dl->handle)
+        dlclose(dl->handle);
+    if (dl->unlink_path)
+        unlink(dl->path);
+    close(dl->fd);
+    free(dl);
+}

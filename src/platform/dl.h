@@ -1,0 +1,19 @@
+/* dl.h: loading shared objects (the compiled kernels). */
+#ifndef CB_PLATFORM_DL_H
+#define CB_PLATFORM_DL_H
+
+#include <stddef.h>
+
+typedef struct cb_dl cb_dl;
+
+/* Loads a shared object from its bytes, as a private copy: loading the same
+ * bytes twice gives two independent objects (own globals), and no other
+ * process can swap the file between a check of the bytes and the load.
+ * Returns NULL and writes the loader's message into err on failure. */
+cb_dl *cb_dl_open_image(const void *bytes, size_t len, char *err, size_t errlen);
+/* The address of symbol name, or NULL. */
+void *cb_dl_sym(cb_dl *dl, const char *name);
+/* Unloads. NULL is allowed. */
+void cb_dl_close(cb_dl *dl);
+
+#endif

@@ -1,0 +1,48 @@
+/* fault.h: turning SIGSEGV/SIGBUS in kernel code into an error.
+ *
+ * A worker runs kernel code inside cb_fault_run with a scope armed (a
+ * thread-local pointer). A fault while a scope is armed is caught on the
+ * thread's alternate signal stack, recorded in the scope, and control jumps
+ * back to cb_fault_run, which returns CB_FAULT_SIGNAL. A fault with no scope
+ * armed goes to the handler that was installed before ours (or kills the
+ * process as usual): the host program's own bugs still crash.
+ *
+ * Process-wide state: the previous SIGSEGV/SIGBUS actions, kept for chaining.
+ */
+#ifndef CB_PLATFORM_FAULT_H
+#define CB_PLATFORM_FAULT_H
+
+#include <setjmp.h>
+
+enum { CB_FAULT_NONE = 0, CB_FAULT_SIGNAL = 1, CB_FAULT_UNWIND = 2 };
+
+typedef struct cb_fault_scope {
+    sigjmp_buf env;
+    int signo;             /* SIGSEGV or SIGBUS after CB_FAULT_SIGNAL */
+    void *addr;            /* the faulting address */
+} cb_fault_scope;
+
+/* Installs the handlers, or re-installs them if someone replaced them since
+ * (keeping the newcomer as the handler to chain to). Cheap to call before
+ * every launch. Returns 0, or -1 with errno. */
+int cb_fault_install(void);
+/* Gives the calling thread an alternate signal stack, so that a stack
+ * overflow in kernel code is caught too. Once per worker thread; undone by
+ * cb_fault_thread_fini. Returns 0, or -1 with errno. */
+int cb_fault_thread_init(void);
+void cb_fault_thread_fini(void);
+
+/* Runs fn(arg) with scope armed. Returns CB_FAULT_NONE when fn returns,
+ * CB_FAULT_SIGNAL when it faulted (scope->signo, scope->addr say how), or
+ * CB_FAULT_UNWIND when it called cb_fault_unwind. Restores the previously
+ * armed scope in every case. */
+int cb_fault_run(cb_fault_scope *scope, void (*fn)(void *), void *arg);
+/* Arms scope (NULL disarms) for the calling thread and returns the scope
+ * armed before: fiber switches use it to keep the armed scope on the running
+ * fiber's stack. */
+cb_fault_scope *cb_fault_arm(cb_fault_scope *scope);
+/* Jumps back into the cb_fault_run of the armed scope, which must be on the
+ * current stack; that cb_fault_run returns CB_FAULT_UNWIND. */
+_Noreturn void cb_fault_unwind(void);
+
+#endif
