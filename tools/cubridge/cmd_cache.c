@@ -1,0 +1,100 @@
+/* cmd_cache.c: `cubridge cache [dir|stats|clear]`: the directory where
+ * compiled kernels are kept (CUBRIDGE_CACHE_DIR, else
+ * $XDG_CACHE_HOME/cubridge, else ~/.cache/cubridge). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* Writes the cache directory into out. Returns 0, or -1 if no home. */
+static int cache_dir(char *out, size_t outlen)
+{
+    const char *dir = getenv("CUBRIDGE_CACHE_DIR");
+    if (dir && dir[0])
+        return (size_t)snprintf(out, outlen, "%s", dir) < outlen ? 0 : -1;
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    if (xdg && xdg[0] == '/')
+        return (size_t)snprintf(out, outlen, "%s/cubridge", xdg) < outlen ? 0 : -1;
+    const char *home = cli_os_home_dir();
+    if (!home)
+        return -1;
+    return (size_t)snprintf(out, outlen, "%s/.cache/cubridge", home) < outlen ? 0 : -1;
+}
+
+static int cache_stats(const char *dir)
+{
+    cli_tree_stats st;
+    if (cli_os_tree_stats(dir, &st) != 0) {
+        if (errno == ENOENT) {
+            printf("%s: empty (not created yet)\n", dir);
+            return 0;
+        }
+        fprintf(stderr, "cubridge cache: cannot read %s: %s\n", dir, strerror(errno));
+        return 1;
+    }
+    printf("%s\n", dir);
+    printf("  compiled modules  %llu (.so files)\n", (unsigned long long)st.shared_objects);
+    printf("  files             %llu\n", (unsigned long long)st.files);
+    printf("  size              %llu bytes (%.1f MiB)\n", (unsigned long long)st.bytes,
+           (double)st.bytes / (1 << 20));
+    return 0;
+}
+
+/* Refuses directories that clearly are not a cache of ours. */
+static int safe_to_clear(const char *dir)
+{
+    const char *home = cli_os_home_dir();
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    if (n <= 1)
+        return 0;
+    if (home && strlen(home) == n && strncmp(home, dir, n) == 0)
+        return 0;
+    return 1;
+}
+
+static int cache_clear(const char *dir)
+{
+    if (!safe_to_clear(dir)) {
+        fprintf(stderr, "cubridge cache: refusing to clear %s\n", dir);
+        return 1;
+    }
+    cli_tree_stats st;
+    if (cli_os_tree_stats(dir, &st) != 0) {
+        if (errno == ENOENT) {
+            printf("%s: nothing to clear\n", dir);
+            return 0;
+        }
+        fprintf(stderr, "cubridge cache: cannot read %s: %s\n", dir, strerror(errno));
+        return 1;
+    }
+    if (cli_os_empty_dir(dir) != 0) {
+        fprintf(stderr, "cubridge cache: could not clear all of %s\n", dir);
+        return 1;
+    }
+    printf("%s: removed %llu files (%llu bytes)\n", dir, (unsigned long long)st.files,
+           (unsigned long long)st.bytes);
+    return 0;
+}
+
+int cli_cache(int argc, char **argv)
+{
+    const char *what = argc > 0 ? argv[0] : "stats";
+    char dir[4096];
+    if (argc > 1 || (strcmp(what, "dir") != 0 && strcmp(what, "stats") != 0 && strcmp(what, "clear") != 0)) {
+        fprintf(stderr, "usage: cubridge cache [dir|stats|clear]\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (cache_dir(dir, sizeof dir) != 0) {
+        fprintf(stderr, "cubridge cache: no cache directory: set CUBRIDGE_CACHE_DIR or HOME\n");
+        return 1;
+    }
+    if (strcmp(what, "dir") == 0) {
+        printf("%s\n", dir);
+        return 0;
+    }
+    return strcmp(what, "stats") == 0 ? cache_stats(dir) : cache_clear(dir);
+}
