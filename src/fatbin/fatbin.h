@@ -51,11 +51,13 @@ cb_fatbin_status cb_fatbin_extract_ptx(const void *image, size_t size, uint32_t 
 
 /* ---- additions (fatbin engineer) ----------------------------------------
  *
- * One program can carry its PTX in several fatbins: since CUDA 13 every
- * `nvcc prog.cu` program registers one version 2 wrapper whose prelinked
- * array holds one fatbin per translation unit, each with its own PTX, and
- * the kernels of the module are the union of them. cb_fatbin_extract_ptx
- * returns only the single best entry; use cb_fatbin_extract_modules to get
+ * One registration can carry its PTX in several fatbins: a program built
+ * with `nvcc -rdc=true` registers one version 2 wrapper whose prelinked
+ * array holds one fatbin per translation unit, each with its own
+ * (relocatable) PTX, and the module's kernels are the union of them.
+ * (Without -rdc, cudart registers one version 1 wrapper per translation
+ * unit, observed with nvcc 13.0.) cb_fatbin_extract_ptx returns only the
+ * single best entry; use cb_fatbin_extract_modules to get
  * every translation unit's PTX. */
 
 /* One PTX text taken from one fatbin (or a bare PTX image). */

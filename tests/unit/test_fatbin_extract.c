@@ -172,7 +172,7 @@ static void test_wrappers(void)
     CHECK(cb_fatbin_extract_ptx(&v1, sizeof v1 - 1, 86, &ptx, &len, &sum, err, sizeof err) ==
           CB_FATBIN_ERR_INVALID);
 
-    /* Version 2, as every nvcc 13 program registers it: a SASS-only linked
+    /* Version 2, as an `nvcc -rdc=true` program registers it: a SASS-only linked
      * fatbin plus one prelinked fatbin per translation unit. */
     const void *prelinked[] = {add, scale, NULL};
     test_wrapper v2 = {0x466243B1u, 2, sass, prelinked};
