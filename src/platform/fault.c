@@ -160,3 +160,12 @@ void cb_fault_unwind(void)
     fault_armed = NULL;
     siglongjmp(scope->env, CB_FAULT_UNWIND);
 }
+
+const char *cb_fault_signal_name(int signo)
+{
+    switch (signo) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    default: return "a signal";
+    }
+}

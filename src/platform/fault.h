@@ -44,5 +44,7 @@ cb_fault_scope *cb_fault_arm(cb_fault_scope *scope);
 /* Jumps back into the cb_fault_run of the armed scope, which must be on the
  * current stack; that cb_fault_run returns CB_FAULT_UNWIND. */
 _Noreturn void cb_fault_unwind(void);
+/* "SIGSEGV", "SIGBUS" or "signal N". */
+const char *cb_fault_signal_name(int signo);
 
 #endif

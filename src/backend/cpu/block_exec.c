@@ -1,0 +1,321 @@
+/* block_exec.c: running one block on a worker.
+ *
+ * Kernels without barriers or warp collectives (needs_fibers == 0) run as a
+ * plain loop over the block's threads, each call running one CUDA thread to
+ * completion. The others run each thread on its own fiber: a thread that
+ * must wait (barrier, warp collective) switches straight to the next
+ * runnable thread of the block, and control comes back to the worker's own
+ * context only when no thread can run: the block is done, it deadlocked, or
+ * the launch failed.
+ *
+ * Kernel code always runs inside cb_fault_run: a fault, an assert, a trap or
+ * a runtime error lands back here and abandons the block (fibers that were
+ * waiting are simply never resumed; their stacks are reused).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/cpu/cpu_internal.h"
+
+/* ---- messages ------------------------------------------------------------ */
+
+void cb_cpu_describe(const cb_thread *t, char *buf, size_t len)
+{
+    const cb_block *blk = t->blk;
+    const cpu_block *b = blk->rt_block;
+    snprintf(buf, len, "kernel %s, block (%u,%u,%u), thread (%u,%u,%u)", b->launch->info->name, blk->ctaid.x,
+             blk->ctaid.y, blk->ctaid.z, t->tid.x, t->tid.y, t->tid.z);
+}
+
+void cb_cpu_thread_fail(cb_thread *t, CUresult result, const char *fmt, ...)
+{
+    cpu_block *b = cpu_block_of(t);
+    char who[384], what[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    cb_cpu_describe(t, who, sizeof who);
+    cb_cpu_launch_fail(b->launch, result, "%s: %s", who, what);
+    b->aborted = 1;
+    cb_fault_unwind();
+}
+
+static void report_fault(cpu_block *b, const cb_thread *t, const cb_fault_scope *scope)
+{
+    char who[384];
+    cb_cpu_describe(t, who, sizeof who);
+    cb_cpu_launch_fail(b->launch, CUDA_ERROR_ILLEGAL_ADDRESS, "%s: illegal address %p (%s)", who, scope->addr,
+                       cb_fault_signal_name(scope->signo));
+    b->aborted = 1;
+}
+
+/* ---- worker resources ---------------------------------------------------- */
+
+/* Grows the worker's buffers for a block of L. Returns 0, or -1 when memory
+ * ran out. */
+static int worker_reserve(cpu_worker *w, const cpu_launch *L)
+{
+    size_t smem = (size_t)L->static_smem + L->dynamic_smem;
+    if (smem < 16)
+        smem = 16;
+    if (smem > w->smem_cap) {
+        free(w->smem);
+        w->smem = aligned_alloc(64, (smem + 63) / 64 * 64);
+        w->smem_cap = w->smem ? smem : 0;
+        if (!w->smem)
+            return -1;
+        memset(w->smem, 0, smem);
+    }
+    if (!w->block && !(w->block = calloc(1, sizeof *w->block)))
+        return -1;
+    if (!L->info->needs_fibers || L->nthreads <= w->threads_cap)
+        return 0;
+    cpu_block *b = w->block;
+    uint32_t n = L->nthreads;
+    uint32_t nwarps = (n + 31) / 32;
+    cpu_thread *threads = realloc(w->threads, n * sizeof *threads);
+    if (threads)
+        w->threads = threads;
+    uint32_t *runq = realloc(b->runq, n * sizeof *runq);
+    if (runq)
+        b->runq = runq;
+    cpu_warp *warps = realloc(b->warps, nwarps * sizeof *warps);
+    if (warps)
+        b->warps = warps;
+    cb_fiber_stack *stacks = realloc(w->stacks, n * sizeof *stacks);
+    if (stacks) {
+        memset(stacks + w->nstacks, 0, (n - w->nstacks) * sizeof *stacks);
+        w->stacks = stacks;
+        w->nstacks = n;
+    }
+    if (!threads || !runq || !warps || !stacks)
+        return -1;
+    w->threads_cap = n;
+    return 0;
+}
+
+void cb_cpu_worker_release(cpu_worker *w)
+{
+    for (uint32_t i = 0; i < w->nstacks; i++)
+        cb_fiber_stack_free(&w->stacks[i]);
+    free(w->stacks);
+    free(w->threads);
+    if (w->block) {
+        free(w->block->runq);
+        free(w->block->warps);
+        free(w->block);
+    }
+    free(w->smem);
+    memset(w, 0, sizeof *w);
+}
+
+/* ---- plain mode ---------------------------------------------------------- */
+
+static void plain_body(void *arg)
+{
+    cpu_block *b = arg;
+    cpu_launch *L = b->launch;
+    cb_thread *t = &b->plain;
+    cb_kernel_entry entry = L->entry;
+    uint32_t flat = 0;
+    for (uint32_t z = 0; z < L->block.z; z++)
+        for (uint32_t y = 0; y < L->block.y; y++)
+            for (uint32_t x = 0; x < L->block.x; x++, flat++) {
+                t->tid.x = x;
+                t->tid.y = y;
+                t->tid.z = z;
+                t->flat = flat;
+                t->lane = flat & 31;
+                t->warp = flat >> 5;
+                entry(t);
+                if ((flat & 255) == 255 && atomic_load_explicit(&L->failed, memory_order_relaxed))
+                    return;
+            }
+}
+
+static void run_plain(cpu_block *b)
+{
+    cb_fault_scope scope;
+    memset(&b->plain, 0, sizeof b->plain);
+    b->plain.blk = &b->blk;
+    if (cb_fault_run(&scope, plain_body, b) == CB_FAULT_SIGNAL)
+        report_fault(b, &b->plain, &scope);
+}
+
+/* ---- fiber mode ---------------------------------------------------------- */
+
+static void runq_push(cpu_block *b, uint32_t i)
+{
+    b->runq[(b->runq_head + b->runq_count) % b->nthreads] = i;
+    b->runq_count++;
+}
+
+static cpu_thread *runq_pop(cpu_block *b)
+{
+    if (b->runq_count == 0)
+        return NULL;
+    uint32_t i = b->runq[b->runq_head];
+    b->runq_head = (b->runq_head + 1) % b->nthreads;
+    b->runq_count--;
+    return &b->threads[i];
+}
+
+void cb_cpu_block_wake(cpu_block *b, cpu_thread *th)
+{
+    th->state = THREAD_RUNNABLE;
+    runq_push(b, th->t.flat);
+}
+
+/* Switches from th to the next runnable thread, or to the worker when there
+ * is none or the block must stop. */
+static void block_leave(cpu_block *b, cpu_thread *th, int final)
+{
+    cpu_thread *next = NULL;
+    if (!b->aborted && !atomic_load_explicit(&b->launch->failed, memory_order_relaxed))
+        next = runq_pop(b);
+    cb_fiber *to = &b->worker->sched;
+    if (next) {
+        next->state = THREAD_RUNNING;
+        to = &next->fiber;
+    }
+    /* Arm the resumed thread's scope only once its cb_fault_run is live. */
+    cb_fault_arm(next && next->in_kernel ? &next->scope : NULL);
+    if (final)
+        cb_fiber_switch_final(&th->fiber, to);
+    else
+        cb_fiber_switch(&th->fiber, to);
+}
+
+void cb_cpu_block_wait(cpu_block *b, cpu_thread *th)
+{
+    block_leave(b, th, 0);
+}
+
+static void fiber_kernel(void *arg)
+{
+    cpu_thread *th = arg;
+    th->in_kernel = 1;
+    th->block->launch->entry(&th->t);
+    th->in_kernel = 0;
+}
+
+static void fiber_main(void *arg)
+{
+    cpu_thread *th = arg;
+    cpu_block *b = th->block;
+    int rc = cb_fault_run(&th->scope, fiber_kernel, th);
+    cb_fault_arm(NULL);
+    th->in_kernel = 0;
+    th->state = THREAD_EXITED;
+    if (rc == CB_FAULT_SIGNAL) {
+        cb_fiber_forget_frames(&th->fiber);
+        report_fault(b, &th->t, &th->scope);
+    } else if (rc == CB_FAULT_UNWIND) {
+        b->aborted = 1;
+    } else if (cb_cpu_sync_thread_exited(b, th) != 0) {
+        b->aborted = 1;
+    }
+    block_leave(b, th, 1);
+}
+
+/* Sets up the block's threads as fresh fibers, all runnable. Returns 0, or
+ * -1 when a stack could not be mapped. */
+static int fibers_prepare(cpu_worker *w, cpu_block *b)
+{
+    cpu_launch *L = b->launch;
+    b->threads = w->threads;
+    b->runq_head = b->runq_count = 0;
+    b->nexited = 0;
+    memset(b->bars, 0, sizeof b->bars);
+    b->nwarps = (b->nthreads + 31) / 32;
+    for (uint32_t i = 0; i < b->nwarps; i++) {
+        uint32_t lanes = b->nthreads - i * 32 < 32 ? b->nthreads - i * 32 : 32;
+        memset(&b->warps[i], 0, sizeof b->warps[i]);
+        b->warps[i].present = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
+    }
+    uint32_t flat = 0;
+    for (uint32_t z = 0; z < L->block.z; z++)
+        for (uint32_t y = 0; y < L->block.y; y++)
+            for (uint32_t x = 0; x < L->block.x; x++, flat++) {
+                cpu_thread *th = &b->threads[flat];
+                if (!w->stacks[flat].map && cb_fiber_stack_alloc(&w->stacks[flat], w->pool->stack_size) != 0)
+                    return -1;
+                memset(&th->t, 0, sizeof th->t);
+                th->t.tid.x = x;
+                th->t.tid.y = y;
+                th->t.tid.z = z;
+                th->t.flat = flat;
+                th->t.lane = flat & 31;
+                th->t.warp = flat >> 5;
+                th->t.blk = &b->blk;
+                th->t.rt_thread = th;
+                th->block = b;
+                th->in_kernel = 0;
+                th->state = THREAD_RUNNABLE;
+                cb_fiber_init(&th->fiber, &w->stacks[flat], fiber_main, th);
+                runq_push(b, flat);
+            }
+    return 0;
+}
+
+static void run_fibers(cpu_worker *w, cpu_block *b)
+{
+    cpu_launch *L = b->launch;
+    if (fibers_prepare(w, b) != 0) {
+        cb_cpu_launch_fail(L, CUDA_ERROR_OUT_OF_MEMORY, "kernel %s: cannot map %zu-byte fiber stacks for %u threads",
+                           L->info->name, w->pool->stack_size, b->nthreads);
+        return;
+    }
+    cpu_thread *th;
+    while (!b->aborted && !atomic_load_explicit(&L->failed, memory_order_relaxed) && (th = runq_pop(b))) {
+        th->state = THREAD_RUNNING;
+        cb_fault_arm(th->in_kernel ? &th->scope : NULL);
+        cb_fiber_switch(&w->sched, &th->fiber);
+        cb_fault_arm(NULL);
+    }
+    if (b->aborted || atomic_load(&L->failed) || b->nexited == b->nthreads)
+        return;
+    char why[400];
+    cb_cpu_sync_describe_deadlock(b, why, sizeof why);
+    cb_cpu_launch_fail(L, CUDA_ERROR_LAUNCH_FAILED,
+                       "kernel %s, block (%u,%u,%u): deadlock: %u of %u threads are blocked and none can proceed: %s",
+                       L->info->name, b->blk.ctaid.x, b->blk.ctaid.y, b->blk.ctaid.z, b->nthreads - b->nexited,
+                       b->nthreads, why);
+}
+
+/* ---- a block ------------------------------------------------------------- */
+
+void cb_cpu_run_block(cpu_worker *w, cpu_launch *L, uint64_t index)
+{
+    if (worker_reserve(w, L) != 0) {
+        cb_cpu_launch_fail(L, CUDA_ERROR_OUT_OF_MEMORY, "kernel %s: out of host memory for a block", L->info->name);
+        return;
+    }
+    cpu_block *b = w->block;
+    b->launch = L;
+    b->worker = w;
+    b->nthreads = L->nthreads;
+    b->fiber_mode = L->info->needs_fibers != 0;
+    b->aborted = 0;
+    cb_block *blk = &b->blk;
+    blk->ntid = L->block;
+    blk->nctaid = L->grid;
+    blk->ctaid.x = (uint32_t)(index % L->grid.x);
+    blk->ctaid.y = (uint32_t)(index / L->grid.x % L->grid.y);
+    blk->ctaid.z = (uint32_t)(index / ((uint64_t)L->grid.x * L->grid.y));
+    blk->shared = w->smem;
+    blk->static_smem = L->static_smem;
+    blk->dynamic_smem = L->dynamic_smem;
+    blk->params = L->params;
+    blk->rt = &cb_cpu_runtime;
+    blk->rt_block = b;
+    blk->smid = (uint32_t)w->index;
+    blk->nsmid = (uint32_t)w->pool->nworkers;
+    blk->gridid = L->gridid;
+    if (b->fiber_mode)
+        run_fibers(w, b);
+    else
+        run_plain(b);
+}

@@ -1,0 +1,335 @@
+/* cpu_backend.c: the CPU backend's vtable: device facts, byte moves, module
+ * loading (JIT cache + dlopen + binding) and the launch entry point.
+ *
+ * Environment: CUBRIDGE_THREADS (workers, default the number of CPUs),
+ * CUBRIDGE_STACK_SIZE (fiber stack bytes, K/M suffixes, default 256K),
+ * CUBRIDGE_HOST_CC and CUBRIDGE_CACHE_DIR (jit_cache.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/cpu_internal.h"
+#include "platform/sysinfo.h"
+
+#define CPU_MAX_THREADS_PER_BLOCK 1024
+#define CPU_SHARED_STATIC (48 * 1024)
+#define CPU_SHARED_OPTIN (99 * 1024)
+#define CPU_SHARED_PER_MP (100 * 1024)
+#define CPU_DEFAULT_STACK (256 * 1024)
+
+typedef struct cpu_backend {
+    cb_backend base;            /* first: a cb_backend * is a cpu_backend * */
+    cb_jit_cache cache;
+    cpu_pool *pool;
+    cb_device_info info;
+} cpu_backend;
+
+static cpu_backend *cpu_of(cb_backend *self) { return (cpu_backend *)self; }
+
+/* A size from the environment: digits with an optional K, M or G suffix. */
+static size_t env_size(const char *name, size_t fallback)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return fallback;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    switch (*end) {
+    case 'k': case 'K': v <<= 10; break;
+    case 'm': case 'M': v <<= 20; break;
+    case 'g': case 'G': v <<= 30; break;
+    case 0: break;
+    default:
+        cb_cpu_log(CPU_LOG_WARN, "ignoring %s=%s (not a size)", name, s);
+        return fallback;
+    }
+    if (v == 0) {
+        cb_cpu_log(CPU_LOG_WARN, "ignoring %s=%s (zero)", name, s);
+        return fallback;
+    }
+    return (size_t)v;
+}
+
+/* ---- device facts and memory ---------------------------------------------- */
+
+static void cpu_device_info(cb_backend *self, cb_device_info *out)
+{
+    *out = cpu_of(self)->info;
+}
+
+static CUresult cpu_copy_htod(cb_backend *self, uint64_t dst, const void *src, size_t bytes)
+{
+    (void)self;
+    memmove((void *)(uintptr_t)dst, src, bytes);
+    return CUDA_SUCCESS;
+}
+
+static CUresult cpu_copy_dtoh(cb_backend *self, void *dst, uint64_t src, size_t bytes)
+{
+    (void)self;
+    memmove(dst, (const void *)(uintptr_t)src, bytes);
+    return CUDA_SUCCESS;
+}
+
+static CUresult cpu_copy_dtod(cb_backend *self, uint64_t dst, uint64_t src, size_t bytes)
+{
+    (void)self;
+    memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
+    return CUDA_SUCCESS;
+}
+
+static CUresult cpu_memset(cb_backend *self, uint64_t dst, uint32_t value, size_t elem_size, size_t count)
+{
+    (void)self;
+    unsigned char *p = (unsigned char *)(uintptr_t)dst;
+    if (elem_size == 1) {
+        memset(p, (int)(value & 0xff), count);
+    } else if (elem_size == 2) {
+        uint16_t v = (uint16_t)value;
+        for (size_t i = 0; i < count; i++)
+            memcpy(p + 2 * i, &v, 2);
+    } else if (elem_size == 4) {
+        for (size_t i = 0; i < count; i++)
+            memcpy(p + 4 * i, &value, 4);
+    } else {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
+/* ---- modules --------------------------------------------------------------- */
+
+static void cpu_module_unload(cb_backend *self, void *module)
+{
+    (void)self;
+    cpu_module *m = module;
+    if (!m)
+        return;
+    cb_dl_close(m->dl);
+    free(m->entries);
+    free(m);
+}
+
+/* Checks the loaded object's ABI, fills its global slots and finds the
+ * kernel entries. */
+static CUresult module_bind(cpu_module *m, const uint64_t *global_addrs, char *err, size_t errlen)
+{
+    const cb_translation *tr = m->tr;
+    const uint32_t *abi = cb_dl_sym(m->dl, "cb_module_abi_version");
+    if (!abi || *abi != CB_KERNEL_ABI_VERSION) {
+        snprintf(err, errlen, "compiled module has kernel ABI version %d, the runtime speaks %d",
+                 abi ? (int)*abi : -1, CB_KERNEL_ABI_VERSION);
+        return CUDA_ERROR_INVALID_IMAGE;
+    }
+    if (tr->nglobals > 0) {
+        unsigned char **slots = cb_dl_sym(m->dl, "cb_module_globals");
+        if (!slots) {
+            snprintf(err, errlen, "compiled module lacks cb_module_globals for its %u globals", tr->nglobals);
+            return CUDA_ERROR_INVALID_IMAGE;
+        }
+        for (uint32_t i = 0; i < tr->nglobals; i++)
+            slots[i] = (unsigned char *)(uintptr_t)global_addrs[i];
+    }
+    for (uint32_t i = 0; i < tr->nkernels; i++) {
+        char fallback[32];
+        const char *sym = tr->kernels[i].symbol;
+        if (!sym) {
+            snprintf(fallback, sizeof fallback, "cbk_%u", i);
+            sym = fallback;
+        }
+        m->entries[i] = (cb_kernel_entry)cb_dl_sym(m->dl, sym);
+        if (!m->entries[i]) {
+            snprintf(err, errlen, "kernel %s: entry %s is missing from the compiled module", tr->kernels[i].name, sym);
+            return CUDA_ERROR_NOT_FOUND;
+        }
+    }
+    return CUDA_SUCCESS;
+}
+
+static CUresult cpu_module_load(cb_backend *self, const cb_translation *tr, const uint64_t *global_addrs,
+                                void **module_out, char *err, size_t errlen)
+{
+    *module_out = NULL;
+    if (err && errlen)
+        err[0] = 0;
+    if (tr->dialect != CB_DIALECT_C || !tr->source) {
+        snprintf(err, errlen, "the CPU backend runs C translations only");
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    unsigned char *so;
+    size_t so_len;
+    CUresult r = cb_jit_build(&cpu_of(self)->cache, tr->source, tr->source_len ? tr->source_len : strlen(tr->source),
+                              &so, &so_len, err, errlen);
+    if (r != CUDA_SUCCESS)
+        return r;
+    cpu_module *m = calloc(1, sizeof *m);
+    if (m)
+        m->entries = calloc(tr->nkernels ? tr->nkernels : 1, sizeof *m->entries);
+    if (!m || !m->entries) {
+        free(m);
+        free(so);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    m->tr = tr;
+    m->dl = cb_dl_open_image(so, so_len, err, errlen);
+    free(so);
+    if (!m->dl) {
+        cpu_module_unload(self, m);
+        return CUDA_ERROR_SHARED_OBJECT_INIT_FAILED;
+    }
+    r = module_bind(m, global_addrs, err, errlen);
+    if (r != CUDA_SUCCESS) {
+        cpu_module_unload(self, m);
+        return r;
+    }
+    *module_out = m;
+    return CUDA_SUCCESS;
+}
+
+/* ---- launches -------------------------------------------------------------- */
+
+static CUresult launch_refuse(cb_launch_error *err, CUresult r, const char *fmt, const char *name, uint64_t a,
+                              uint64_t b)
+{
+    if (err) {
+        err->result = r;
+        snprintf(err->message, sizeof err->message, fmt, name, (unsigned long long)a, (unsigned long long)b);
+    }
+    return r;
+}
+
+static CUresult cpu_launch_kernel(cb_backend *self, void *module, uint32_t kernel, const cb_launch_config *cfg,
+                           cb_launch_error *err)
+{
+    cpu_backend *cpu = cpu_of(self);
+    cpu_module *m = module;
+    if (err) {
+        err->result = CUDA_SUCCESS;
+        err->message[0] = 0;
+    }
+    if (!m || kernel >= m->tr->nkernels)
+        return launch_refuse(err, CUDA_ERROR_INVALID_HANDLE, "%s: no kernel %llu (module has %llu)", "launch", kernel,
+                             m ? m->tr->nkernels : 0);
+    const cb_kernel_info *info = &m->tr->kernels[kernel];
+    uint64_t nthreads = (uint64_t)cfg->block[0] * cfg->block[1] * cfg->block[2];
+    uint64_t nblocks = (uint64_t)cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
+    if (nthreads == 0 || nthreads > CPU_MAX_THREADS_PER_BLOCK || nblocks == 0)
+        return launch_refuse(err, CUDA_ERROR_INVALID_VALUE, "kernel %s: invalid launch of %llu blocks of %llu threads",
+                             info->name, nblocks, nthreads);
+    uint32_t static_smem = (info->static_smem + 15u) & ~15u;
+    if ((uint64_t)static_smem + cfg->dynamic_smem > CPU_SHARED_OPTIN)
+        return launch_refuse(err, CUDA_ERROR_INVALID_VALUE,
+                             "kernel %s: %llu bytes of static plus %llu bytes of dynamic shared memory exceed 99 KiB",
+                             info->name, static_smem, cfg->dynamic_smem);
+
+    size_t pbytes = cfg->param_bytes > info->param_bytes ? cfg->param_bytes : info->param_bytes;
+    unsigned char *params = aligned_alloc(16, (pbytes + 15) / 16 * 16 + 16);
+    if (!params)
+        return launch_refuse(err, CUDA_ERROR_OUT_OF_MEMORY, "kernel %s: out of memory (%llu/%llu)", info->name, 0, 0);
+    memset(params, 0, (pbytes + 15) / 16 * 16 + 16);
+    if (cfg->params && cfg->param_bytes)
+        memcpy(params, cfg->params, cfg->param_bytes);
+
+    if (cb_fault_install() != 0)
+        cb_cpu_log(CPU_LOG_WARN, "cannot install the fault handler: kernel faults will crash the process");
+
+    cpu_launch *L = calloc(1, sizeof *L);
+    if (!L) {
+        free(params);
+        return launch_refuse(err, CUDA_ERROR_OUT_OF_MEMORY, "kernel %s: out of memory (%llu/%llu)", info->name, 0, 0);
+    }
+    L->module = m;
+    L->info = info;
+    L->entry = m->entries[kernel];
+    L->grid = (cb_dim3){cfg->grid[0], cfg->grid[1], cfg->grid[2]};
+    L->block = (cb_dim3){cfg->block[0], cfg->block[1], cfg->block[2]};
+    L->nthreads = (uint32_t)nthreads;
+    L->static_smem = static_smem;
+    L->dynamic_smem = cfg->dynamic_smem;
+    L->params = params;
+    L->nblocks = nblocks;
+    L->result = CUDA_SUCCESS;
+    cb_mutex_init(&L->error_lock);
+
+    cb_cpu_pool_run(cpu->pool, L);
+
+    CUresult r = atomic_load(&L->failed) ? L->result : CUDA_SUCCESS;
+    if (err && r != CUDA_SUCCESS) {
+        err->result = r;
+        snprintf(err->message, sizeof err->message, "%s", L->message);
+    }
+    if (r != CUDA_SUCCESS)
+        cb_cpu_log(CPU_LOG_INFO, "launch failed: %s", L->message);
+    cb_mutex_destroy(&L->error_lock);
+    free(L);
+    free(params);
+    return r;
+}
+
+/* ---- life cycle ------------------------------------------------------------ */
+
+static void cpu_shutdown(cb_backend *self)
+{
+    cpu_backend *cpu = cpu_of(self);
+    cb_cpu_pool_destroy(cpu->pool);
+    cb_jit_cache_close(&cpu->cache);
+    free(cpu);
+}
+
+static void fill_device_info(cb_device_info *info, int nworkers)
+{
+    char model[200];
+    cb_sys_cpu_name(model, sizeof model);
+    snprintf(info->name, sizeof info->name, "%s [cubridge]", model);
+    info->total_mem = cb_sys_physical_memory();
+    info->multiprocessors = nworkers;
+    info->max_threads_per_block = CPU_MAX_THREADS_PER_BLOCK;
+    info->max_shared_per_block = CPU_SHARED_STATIC;
+    info->max_shared_per_block_optin = CPU_SHARED_OPTIN;
+    info->max_shared_per_multiprocessor = CPU_SHARED_PER_MP;
+    int khz = cb_sys_cpu_khz();
+    info->clock_khz = khz > 0 ? khz : 1000000;
+}
+
+cb_backend *cb_backend_cpu_create(void)
+{
+    cpu_backend *cpu = calloc(1, sizeof *cpu);
+    if (!cpu)
+        return NULL;
+    size_t threads = env_size("CUBRIDGE_THREADS", (size_t)cb_sys_cpu_count());
+    int nworkers = threads > 4096 ? 4096 : (int)threads;
+    size_t stack = env_size("CUBRIDGE_STACK_SIZE", CPU_DEFAULT_STACK);
+    if (stack < 16 * 1024)
+        stack = 16 * 1024;
+    if (cb_jit_cache_open(&cpu->cache) != 0) {
+        free(cpu);
+        return NULL;
+    }
+    if (cb_fault_install() != 0)
+        cb_cpu_log(CPU_LOG_WARN, "cannot install the fault handler: kernel faults will crash the process");
+    cpu->pool = cb_cpu_pool_create(nworkers, stack);
+    if (!cpu->pool) {
+        cb_jit_cache_close(&cpu->cache);
+        free(cpu);
+        return NULL;
+    }
+    fill_device_info(&cpu->info, cpu->pool->nworkers);
+    cpu->pool->clock_khz = cpu->info.clock_khz;
+    cpu->base.name = "cpu";
+    cpu->base.device_info = cpu_device_info;
+    cpu->base.copy_htod = cpu_copy_htod;
+    cpu->base.copy_dtoh = cpu_copy_dtoh;
+    cpu->base.copy_dtod = cpu_copy_dtod;
+    cpu->base.memset = cpu_memset;
+    cpu->base.module_load = cpu_module_load;
+    cpu->base.module_unload = cpu_module_unload;
+    cpu->base.launch = cpu_launch_kernel;
+    cpu->base.shutdown = cpu_shutdown;
+    return &cpu->base;
+}
+
+const char *cb_cpu_cache_dir(const cb_backend *self) { return ((const cpu_backend *)self)->cache.dir; }
+
+int cb_cpu_worker_count(const cb_backend *self) { return ((const cpu_backend *)self)->pool->nworkers; }

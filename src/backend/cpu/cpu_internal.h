@@ -1,0 +1,234 @@
+/* cpu_internal.h: the CPU backend's parts and how they meet.
+ *
+ *   cpu_backend.c   the vtable: device facts, copies, module load, launch entry
+ *   jit_cache.c     C source -> verified shared-object bytes, through the cache
+ *   scheduler.c     the worker pool and the grid's blocks (the block scheduler)
+ *   block_exec.c    one block: a plain loop, or one fiber per thread
+ *   runtime_sync.c  barriers and warp collectives (cb_runtime, collective part)
+ *   runtime_misc.c  printf, assert, trap, clocks, malloc (cb_runtime, the rest)
+ *   device_printf.c CUDA's packed vprintf arguments -> text
+ *   cpu_log.c       messages on stderr, by CUBRIDGE_LOG
+ */
+#ifndef CB_CPU_INTERNAL_H
+#define CB_CPU_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend/backend.h"
+#include "backend/cpu/kernel_abi.h"
+#include "platform/dl.h"
+#include "platform/fault.h"
+#include "platform/fiber.h"
+#include "platform/thread.h"
+
+/* ---- logging (cpu_log.c) ------------------------------------------------- */
+
+enum { CPU_LOG_ERROR = 0, CPU_LOG_WARN = 1, CPU_LOG_INFO = 2, CPU_LOG_DEBUG = 3 };
+/* Prints "cubridge: <level>: message" on stderr when CUBRIDGE_LOG >= level. */
+void cb_cpu_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- the JIT cache (jit_cache.c) ----------------------------------------- */
+
+typedef struct cb_jit_cache {
+    char dir[4096];
+    int is_temp;             /* a private mkdtemp directory, removed at close */
+    char cc[1024];           /* CUBRIDGE_HOST_CC */
+    char cc_identity[512];   /* first line of `cc --version`, once known */
+    int cc_state;            /* 0 unknown, 1 known, -1 missing */
+    cb_mutex lock;           /* guards cc_identity/cc_state */
+} cb_jit_cache;
+
+/* Picks and secures the cache directory (CUBRIDGE_CACHE_DIR, else
+ * $XDG_CACHE_HOME/cubridge, else ~/.cache/cubridge); falls back, with a
+ * warning, to a private temporary directory. Returns 0, or -1 if not even
+ * that could be made. */
+int cb_jit_cache_open(cb_jit_cache *c);
+/* Removes a temporary directory. */
+void cb_jit_cache_close(cb_jit_cache *c);
+/* The verified bytes of the shared object built from source: from the
+ * cache, or compiled (and stored) on a miss. *so is malloc'd. Returns
+ * CUDA_SUCCESS, CUDA_ERROR_JIT_COMPILER_NOT_FOUND, CUDA_ERROR_INVALID_SOURCE
+ * (the compiler's first error lines in err) or CUDA_ERROR_OPERATING_SYSTEM. */
+CUresult cb_jit_build(cb_jit_cache *c, const char *source, size_t len, unsigned char **so, size_t *so_len, char *err,
+                      size_t errlen);
+
+/* ---- modules ------------------------------------------------------------- */
+
+typedef struct cpu_module {
+    const cb_translation *tr;
+    cb_dl *dl;
+    cb_kernel_entry *entries;    /* one per kernel */
+} cpu_module;
+
+/* ---- launches and the pool (scheduler.c) --------------------------------- */
+
+typedef struct cpu_launch {
+    struct cpu_launch *next;     /* in the pool's queue */
+    const cpu_module *module;
+    const cb_kernel_info *info;
+    cb_kernel_entry entry;
+    cb_dim3 grid, block;
+    uint32_t nthreads;           /* per block */
+    uint32_t static_smem;        /* rounded up to 16 */
+    uint32_t dynamic_smem;
+    unsigned char *params;       /* 16-aligned copy */
+    uint64_t nblocks;
+    uint64_t gridid;
+    _Atomic uint64_t next_block; /* the next block to hand out */
+    _Atomic int failed;          /* set once; later blocks are skipped */
+    cb_mutex error_lock;
+    CUresult result;
+    char message[512];
+    /* Under the pool lock: */
+    int active;                  /* workers inside this launch */
+    int queued;
+    int finished;
+    cb_cond done;
+} cpu_launch;
+
+typedef struct cpu_thread cpu_thread;
+typedef struct cpu_block cpu_block;
+
+typedef struct cpu_worker {
+    struct cpu_pool *pool;
+    int index;
+    cb_thread_handle handle;
+    cb_fiber sched;              /* this OS thread's own context */
+    unsigned char *smem;         /* shared window, 16-aligned */
+    size_t smem_cap;
+    cpu_thread *threads;         /* per-thread state, fiber mode */
+    uint32_t threads_cap;
+    cb_fiber_stack *stacks;      /* reused across blocks */
+    uint32_t nstacks;
+    cpu_block *block;            /* reused block state */
+} cpu_worker;
+
+typedef struct cpu_pool {
+    int nworkers;
+    cpu_worker *workers;
+    size_t stack_size;           /* CUBRIDGE_STACK_SIZE */
+    int clock_khz;               /* the reported clock, for %clock64 */
+    cb_mutex lock;
+    cb_cond work;
+    cpu_launch *head, *tail;     /* launches with blocks left */
+    int shutting_down;
+    _Atomic uint64_t launches;   /* for %gridid */
+} cpu_pool;
+
+/* Starts nworkers threads. Returns NULL on failure. */
+cpu_pool *cb_cpu_pool_create(int nworkers, size_t stack_size);
+void cb_cpu_pool_destroy(cpu_pool *pool);
+/* Runs every block of L on the pool and waits for them (or for the first
+ * failure). Safe from several threads at once. */
+void cb_cpu_pool_run(cpu_pool *pool, cpu_launch *L);
+/* Records the launch's error; the first one wins. */
+void cb_cpu_launch_fail(cpu_launch *L, CUresult result, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* ---- one block (block_exec.c) -------------------------------------------- */
+
+enum { THREAD_RUNNABLE, THREAD_RUNNING, THREAD_WAIT_BAR, THREAD_WAIT_WARP, THREAD_EXITED };
+
+struct cpu_thread {
+    cb_thread t;
+    cpu_block *block;
+    cb_fiber fiber;
+    cb_fault_scope scope;
+    int state;
+    int in_kernel;               /* its cb_fault_run is live: its scope may be armed */
+    uint32_t bar;                /* THREAD_WAIT_BAR: which barrier */
+    /* Warp collective arguments and results. */
+    uint32_t arg_a, arg_b, arg_c, arg_pred;
+    uint32_t result, result_pred;
+};
+
+typedef struct cpu_barrier {
+    uint32_t arrived;
+    uint32_t expected;
+    int whole_block;             /* count 0: exited threads count as arrived */
+    int red_op;                  /* -1: none */
+    uint32_t red_popc, red_and, red_or;
+} cpu_barrier;
+
+enum { WARP_SHFL, WARP_VOTE, WARP_SYNC };
+
+typedef struct cpu_warp_group {
+    uint32_t mask;               /* 0: slot free */
+    uint32_t arrived;
+    int kind, mode;
+} cpu_warp_group;
+
+typedef struct cpu_warp {
+    uint32_t present;            /* lanes that exist in this block */
+    uint32_t exited;
+    cpu_warp_group groups[32];
+} cpu_warp;
+
+struct cpu_block {
+    cb_block blk;
+    cpu_launch *launch;
+    cpu_worker *worker;
+    uint32_t nthreads;
+    int fiber_mode;
+    int aborted;
+    /* Plain mode: the one thread struct, reused. */
+    cb_thread plain;
+    /* Fiber mode: */
+    cpu_thread *threads;
+    uint32_t *runq;              /* ring of runnable thread indices */
+    uint32_t runq_head, runq_count;
+    uint32_t nexited;
+    cpu_barrier bars[16];
+    cpu_warp *warps;
+    uint32_t nwarps;
+};
+
+/* Runs block number `index` (linear) of L on worker w. */
+void cb_cpu_run_block(cpu_worker *w, cpu_launch *L, uint64_t index);
+/* Frees a worker's per-block resources. */
+void cb_cpu_worker_release(cpu_worker *w);
+
+/* For the runtime: the block and thread state behind a cb_thread. */
+static inline cpu_block *cpu_block_of(const cb_thread *t) { return (cpu_block *)t->blk->rt_block; }
+static inline cpu_thread *cpu_thread_of(const cb_thread *t) { return (cpu_thread *)t->rt_thread; }
+
+/* Describes t: "kernel K, block (x,y,z), thread (x,y,z)". */
+void cb_cpu_describe(const cb_thread *t, char *buf, size_t len);
+/* Fails the launch with result and a message naming t, and abandons t (and
+ * its block): jumps out of the kernel code. */
+_Noreturn void cb_cpu_thread_fail(cb_thread *t, CUresult result, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Fiber mode: t gives up the CPU until someone makes it runnable again.
+ * Returns when it is resumed. */
+void cb_cpu_block_wait(cpu_block *b, cpu_thread *th);
+/* Fiber mode: makes th runnable (queues it). */
+void cb_cpu_block_wake(cpu_block *b, cpu_thread *th);
+
+/* ---- the runtime (runtime_sync.c, runtime_misc.c) ------------------------ */
+
+extern const cb_runtime cb_cpu_runtime;
+
+void cb_cpu_bar_sync(cb_thread *t, uint32_t barrier, uint32_t count);
+void cb_cpu_bar_arrive(cb_thread *t, uint32_t barrier, uint32_t count);
+uint32_t cb_cpu_bar_red(cb_thread *t, uint32_t barrier, uint32_t count, int op, uint32_t pred);
+void cb_cpu_warp_sync(cb_thread *t, uint32_t mask);
+uint32_t cb_cpu_shfl(cb_thread *t, int mode, uint32_t a, uint32_t b, uint32_t c, uint32_t mask, uint32_t *pred_out);
+uint32_t cb_cpu_vote(cb_thread *t, int mode, uint32_t pred, uint32_t mask);
+uint32_t cb_cpu_activemask(cb_thread *t);
+/* A thread of a fiber-mode block finished: releases barriers it held up and
+ * fails the launch if a pending warp collective names it. Returns 0, or -1
+ * when the launch failed. */
+int cb_cpu_sync_thread_exited(cpu_block *b, cpu_thread *th);
+/* Describes what blocked threads wait for (deadlock message). */
+void cb_cpu_sync_describe_deadlock(cpu_block *b, char *buf, size_t len);
+
+/* ---- printf (device_printf.c) -------------------------------------------- */
+
+/* Formats CUDA's vprintf(fmt, args) into a malloc'd string in *out (length
+ * *outlen). Returns the number of arguments consumed, or -1 for a NULL fmt. */
+int cb_device_printf_format(const char *fmt, const unsigned char *args, char **out, size_t *outlen);
+
+#endif

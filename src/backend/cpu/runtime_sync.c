@@ -1,0 +1,359 @@
+/* runtime_sync.c: block barriers and warp collectives, with the PTX ISA's
+ * semantics.
+ *
+ * Barriers: 16 named barriers per block. bar.sync/bar.red with count 0 (or
+ * the block size) wait for every thread, and threads that have exited count
+ * as arrived, as on hardware; an explicit count waits for that many
+ * arrivals (bar.arrive counts without waiting).
+ *
+ * Warp collectives: a warp is 32 lanes of consecutive flat thread ids. The
+ * lanes of a collective are those named in its mask that exist in the block
+ * (a partial last warp has fewer). The caller must be in its mask; every
+ * named lane must reach a collective with the same mask and kind, and one
+ * that has exited (or exits while others wait) fails the launch; one that
+ * never arrives shows up as a deadlock. Lanes outside the mask take no part.
+ * A shfl whose source lane is valid but not taking part returns the caller's
+ * own value (hardware leaves it undefined).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "backend/cpu/cpu_internal.h"
+
+static const char *warp_kind_name(int kind, int mode)
+{
+    static const char *shfl[] = {"shfl.sync.up", "shfl.sync.down", "shfl.sync.bfly", "shfl.sync.idx"};
+    static const char *vote[] = {"vote.sync.all", "vote.sync.any", "vote.sync.uni", "vote.sync.ballot"};
+    if (kind == WARP_SHFL)
+        return mode >= 0 && mode < 4 ? shfl[mode] : "shfl.sync";
+    if (kind == WARP_VOTE)
+        return mode >= 0 && mode < 4 ? vote[mode] : "vote.sync";
+    return "bar.warp.sync";
+}
+
+/* The lanes of warp w that exist in a block of n threads. */
+static uint32_t warp_present(uint32_t n, uint32_t w)
+{
+    uint32_t lanes = n - w * 32 < 32 ? n - w * 32 : 32;
+    return lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
+}
+
+/* ---- barriers ------------------------------------------------------------ */
+
+static uint32_t barrier_result(const cpu_barrier *bar, int op)
+{
+    switch (op) {
+    case CB_RED_POPC: return bar->red_popc;
+    case CB_RED_AND: return bar->red_and;
+    case CB_RED_OR: return bar->red_or;
+    default: return 0;
+    }
+}
+
+static int barrier_complete(const cpu_block *b, const cpu_barrier *bar)
+{
+    return bar->arrived + (bar->whole_block ? b->nexited : 0) >= bar->expected;
+}
+
+/* Lets everyone waiting at barrier id go; self (the last arriver, if any)
+ * keeps running. */
+static void barrier_release(cpu_block *b, uint32_t id, cpu_thread *self)
+{
+    cpu_barrier *bar = &b->bars[id];
+    for (uint32_t i = 0; i < b->nthreads; i++) {
+        cpu_thread *th = &b->threads[i];
+        if (th->state != THREAD_WAIT_BAR || th->bar != id)
+            continue;
+        th->result = barrier_result(bar, (int)th->arg_a);
+        if (th == self)
+            th->state = THREAD_RUNNING;
+        else
+            cb_cpu_block_wake(b, th);
+    }
+    memset(bar, 0, sizeof *bar);
+}
+
+/* One arrival at barrier id; waits unless wait is 0. Returns the reduction
+ * for op (-1: none). */
+static uint32_t barrier_arrive(cb_thread *t, uint32_t id, uint32_t count, int op, uint32_t pred, int wait,
+                               const char *what)
+{
+    cpu_block *b = cpu_block_of(t);
+    if (id >= 16)
+        cb_cpu_thread_fail(t, CUDA_ERROR_LAUNCH_FAILED, "%s: barrier %u is out of range (0..15)", what, id);
+    if (!b->fiber_mode) {
+        if (b->nthreads == 1)
+            return op == CB_RED_AND || op == CB_RED_OR || op == CB_RED_POPC ? pred != 0 : 0;
+        cb_cpu_thread_fail(t, CUDA_ERROR_LAUNCH_FAILED,
+                           "%s in a kernel translated without needs_fibers (a translator bug)", what);
+    }
+    cpu_thread *th = cpu_thread_of(t);
+    cpu_barrier *bar = &b->bars[id];
+    int whole = count == 0 || count >= b->nthreads;
+    uint32_t expected = whole ? b->nthreads : count;
+    if (bar->arrived == 0) {
+        bar->expected = expected;
+        bar->whole_block = whole;
+        bar->red_popc = 0;
+        bar->red_and = 1;
+        bar->red_or = 0;
+    } else if (bar->expected != expected) {
+        cb_cpu_thread_fail(t, CUDA_ERROR_LAUNCH_FAILED,
+                           "%s %u: thread count %u differs from the %u of the threads already there", what, id,
+                           expected, bar->expected);
+    }
+    bar->arrived++;
+    bar->red_popc += pred != 0;
+    bar->red_and &= pred != 0;
+    bar->red_or |= pred != 0;
+    th->arg_a = (uint32_t)op;
+    th->result = 0;
+    if (wait) {
+        th->state = THREAD_WAIT_BAR;
+        th->bar = id;
+    }
+    if (barrier_complete(b, bar))
+        barrier_release(b, id, th);
+    if (wait && th->state == THREAD_WAIT_BAR)
+        cb_cpu_block_wait(b, th);
+    return th->result;
+}
+
+void cb_cpu_bar_sync(cb_thread *t, uint32_t barrier, uint32_t count)
+{
+    barrier_arrive(t, barrier, count, -1, 0, 1, "bar.sync");
+}
+
+void cb_cpu_bar_arrive(cb_thread *t, uint32_t barrier, uint32_t count)
+{
+    barrier_arrive(t, barrier, count, -1, 0, 0, "bar.arrive");
+}
+
+uint32_t cb_cpu_bar_red(cb_thread *t, uint32_t barrier, uint32_t count, int op, uint32_t pred)
+{
+    if (op != CB_RED_POPC && op != CB_RED_AND && op != CB_RED_OR)
+        cb_cpu_thread_fail(t, CUDA_ERROR_LAUNCH_FAILED, "bar.red: unknown operation %d", op);
+    return barrier_arrive(t, barrier, count, op, pred, 1, "bar.red");
+}
+
+/* ---- warp collectives ---------------------------------------------------- */
+
+/* shfl's source lane for lane: the PTX ISA's clamp/segment rule. Sets *valid. */
+static uint32_t shfl_source(int mode, uint32_t lane, uint32_t b, uint32_t c, uint32_t *valid)
+{
+    uint32_t bval = b & 31, cval = c & 31, segmask = (c >> 8) & 31;
+    uint32_t max_lane = (lane & segmask) | (cval & ~segmask);
+    uint32_t min_lane = lane & segmask;
+    int64_t j;
+    switch (mode) {
+    case CB_SHFL_UP: j = (int64_t)lane - bval; *valid = j >= (int64_t)max_lane; break;
+    case CB_SHFL_DOWN: j = (int64_t)lane + bval; *valid = j <= (int64_t)max_lane; break;
+    case CB_SHFL_BFLY: j = lane ^ bval; *valid = j <= (int64_t)max_lane; break;
+    default: j = min_lane | (bval & ~segmask); *valid = j <= (int64_t)max_lane; break;
+    }
+    return *valid ? (uint32_t)j : lane;
+}
+
+/* The results of a complete collective over lanes `lanes` of the warp whose
+ * lane 0 is threads[0]. */
+static void warp_compute(cpu_thread *threads, uint32_t lanes, int kind, int mode)
+{
+    uint32_t ballot = 0;
+    for (uint32_t l = 0; l < 32; l++)
+        if ((lanes >> l & 1) && threads[l].arg_pred)
+            ballot |= 1u << l;
+    for (uint32_t l = 0; l < 32; l++) {
+        if (!(lanes >> l & 1))
+            continue;
+        cpu_thread *x = &threads[l];
+        if (kind == WARP_SHFL) {
+            uint32_t valid;
+            uint32_t j = shfl_source(mode, l, x->arg_b, x->arg_c, &valid);
+            x->result = (lanes >> j & 1) ? threads[j].arg_a : x->arg_a;
+            x->result_pred = valid;
+        } else if (kind == WARP_VOTE) {
+            switch (mode) {
+            case CB_VOTE_ALL: x->result = ballot == lanes; break;
+            case CB_VOTE_ANY: x->result = ballot != 0; break;
+            case CB_VOTE_UNI: x->result = ballot == 0 || ballot == lanes; break;
+            default: x->result = ballot; break;
+            }
+        }
+    }
+}
+
+/* The calling thread's collective, arguments already in its cpu_thread
+ * (or in `alone` in plain mode). Returns when every lane has arrived. */
+static void warp_collective(cb_thread *t, cpu_thread *alone, int kind, int mode, uint32_t mask)
+{
+    cpu_block *b = cpu_block_of(t);
+    uint32_t bit = 1u << t->lane;
+    const char *what = warp_kind_name(kind, mode);
+    if (!(mask & bit))
+        cb_cpu_thread_fail(t, CUDA_ERROR_LAUNCH_FAILED, "%s: the calling lane %u is not in its mask 0x%08x", what,
+                           t->lane, mask);
+    if (!b->fiber_mode) {
+        uint32_t lanes = mask & warp_present(b->nthreads, t->warp);
+        if (lanes != bit)
+            cb_cpu_thread_fail(t, CUDA_ERROR_LAUNCH_FAILED,
+                               "%s with mask 0x%08x in a kernel translated without needs_fibers (a translator bug)",
+                               what, mask);
+        /* Only this lane takes part: it is lane `t->lane` of a one-lane group. */
+        cpu_thread lanes_arr[32];
+        lanes_arr[t->lane] = *alone;
+        warp_compute(lanes_arr, bit, kind, mode);
+        *alone = lanes_arr[t->lane];
+        return;
+    }
+    cpu_thread *th = cpu_thread_of(t);
+    cpu_warp *w = &b->warps[t->warp];
+    uint32_t lanes = mask & w->present;
+    if (lanes & w->exited)
+        cb_cpu_thread_fail(t, CUDA_ERROR_LAUNCH_FAILED,
+                           "%s with mask 0x%08x: lanes 0x%08x of warp %u named in the mask have already exited", what,
+                           mask, lanes & w->exited, t->warp);
+    cpu_warp_group *g = NULL, *free_slot = NULL;
+    for (int i = 0; i < 32 && !g; i++) {
+        if (w->groups[i].mask == lanes)
+            g = &w->groups[i];
+        else if (!w->groups[i].mask && !free_slot)
+            free_slot = &w->groups[i];
+    }
+    if (g && (g->kind != kind || g->mode != mode))
+        cb_cpu_thread_fail(t, CUDA_ERROR_LAUNCH_FAILED,
+                           "lanes of warp %u with mask 0x%08x reached different collectives: %s and %s", t->warp,
+                           lanes, warp_kind_name(g->kind, g->mode), what);
+    if (!g) {
+        g = free_slot;
+        g->mask = lanes;
+        g->arrived = 0;
+        g->kind = kind;
+        g->mode = mode;
+    }
+    g->arrived |= bit;
+    th->state = THREAD_WAIT_WARP;
+    if (g->arrived != lanes) {
+        cb_cpu_block_wait(b, th);
+        return;
+    }
+    cpu_thread *base = &b->threads[t->warp * 32];
+    warp_compute(base, lanes, kind, mode);
+    g->mask = 0;
+    for (uint32_t l = 0; l < 32; l++) {
+        if (!(lanes >> l & 1))
+            continue;
+        if (&base[l] == th)
+            th->state = THREAD_RUNNING;
+        else
+            cb_cpu_block_wake(b, &base[l]);
+    }
+}
+
+/* The argument slots of the caller: its cpu_thread, or a stand-in. */
+static cpu_thread *collective_args(cb_thread *t, cpu_thread *standin)
+{
+    cpu_thread *th = standin;
+    if (cpu_block_of(t)->fiber_mode)
+        th = cpu_thread_of(t);
+    else
+        memset(standin, 0, sizeof *standin);
+    th->arg_a = th->arg_b = th->arg_c = th->arg_pred = 0;
+    return th;
+}
+
+void cb_cpu_warp_sync(cb_thread *t, uint32_t mask)
+{
+    cpu_thread standin;
+    cpu_thread *th = collective_args(t, &standin);
+    warp_collective(t, th, WARP_SYNC, 0, mask);
+}
+
+uint32_t cb_cpu_shfl(cb_thread *t, int mode, uint32_t a, uint32_t b, uint32_t c, uint32_t mask, uint32_t *pred_out)
+{
+    if (mode < CB_SHFL_UP || mode > CB_SHFL_IDX)
+        cb_cpu_thread_fail(t, CUDA_ERROR_LAUNCH_FAILED, "shfl.sync: unknown mode %d", mode);
+    cpu_thread standin;
+    cpu_thread *th = collective_args(t, &standin);
+    th->arg_a = a;
+    th->arg_b = b;
+    th->arg_c = c;
+    warp_collective(t, th, WARP_SHFL, mode, mask);
+    if (pred_out)
+        *pred_out = th->result_pred;
+    return th->result;
+}
+
+uint32_t cb_cpu_vote(cb_thread *t, int mode, uint32_t pred, uint32_t mask)
+{
+    if (mode < CB_VOTE_ALL || mode > CB_VOTE_BALLOT)
+        cb_cpu_thread_fail(t, CUDA_ERROR_LAUNCH_FAILED, "vote.sync: unknown mode %d", mode);
+    cpu_thread standin;
+    cpu_thread *th = collective_args(t, &standin);
+    th->arg_pred = pred != 0;
+    warp_collective(t, th, WARP_VOTE, mode, mask);
+    return th->result;
+}
+
+uint32_t cb_cpu_activemask(cb_thread *t)
+{
+    cpu_block *b = cpu_block_of(t);
+    if (!b->fiber_mode)
+        return warp_present(b->nthreads, t->warp);
+    const cpu_warp *w = &b->warps[t->warp];
+    return w->present & ~w->exited;
+}
+
+/* ---- exits and deadlocks ------------------------------------------------- */
+
+int cb_cpu_sync_thread_exited(cpu_block *b, cpu_thread *th)
+{
+    b->nexited++;
+    for (uint32_t id = 0; id < 16; id++) {
+        cpu_barrier *bar = &b->bars[id];
+        if (bar->arrived > 0 && bar->whole_block && barrier_complete(b, bar))
+            barrier_release(b, id, NULL);
+    }
+    cpu_warp *w = &b->warps[th->t.warp];
+    uint32_t bit = 1u << th->t.lane;
+    w->exited |= bit;
+    for (int i = 0; i < 32; i++) {
+        const cpu_warp_group *g = &w->groups[i];
+        if (!(g->mask & bit))
+            continue;
+        char who[384];
+        cb_cpu_describe(&th->t, who, sizeof who);
+        cb_cpu_launch_fail(b->launch, CUDA_ERROR_LAUNCH_FAILED,
+                           "%s: exited (lane %u of warp %u) while named in the mask 0x%08x of a pending %s "
+                           "(lanes 0x%08x had arrived)",
+                           who, th->t.lane, th->t.warp, g->mask, warp_kind_name(g->kind, g->mode), g->arrived);
+        return -1;
+    }
+    return 0;
+}
+
+void cb_cpu_sync_describe_deadlock(cpu_block *b, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+#define APPEND(...)                                                                  \
+    do {                                                                             \
+        if (used < len)                                                              \
+            used += (size_t)snprintf(buf + used, len - used, __VA_ARGS__);           \
+    } while (0)
+    for (uint32_t id = 0; id < 16; id++) {
+        const cpu_barrier *bar = &b->bars[id];
+        if (bar->arrived)
+            APPEND("%sbarrier %u has %u of %u arrivals", used ? "; " : "", id,
+                   bar->arrived + (bar->whole_block ? b->nexited : 0), bar->expected);
+    }
+    for (uint32_t w = 0; w < b->nwarps; w++)
+        for (int i = 0; i < 32; i++) {
+            const cpu_warp_group *g = &b->warps[w].groups[i];
+            if (g->mask)
+                APPEND("%swarp %u %s with mask 0x%08x waits for lanes 0x%08x", used ? "; " : "", w,
+                       warp_kind_name(g->kind, g->mode), g->mask, g->mask & ~g->arrived);
+        }
+#undef APPEND
+    if (!used)
+        snprintf(buf, len, "no thread is runnable");
+}
