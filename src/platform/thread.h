@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <unistd.h>
 
 typedef pthread_mutex_t cb_mutex;
 typedef pthread_cond_t cb_cond;
@@ -32,6 +33,11 @@ static inline int cb_thread_start(cb_thread_handle *h, void *(*fn)(void *), void
     return pthread_create(h, NULL, fn, arg);
 }
 static inline void cb_thread_join(cb_thread_handle h) { pthread_join(h, NULL); }
+
+/* The calling thread's pthread id and the process id, as integers (the
+ * driver's integrity check for cudart hashes them). */
+static inline uint64_t cb_thread_self_id(void) { return (uint64_t)(uintptr_t)pthread_self(); }
+static inline uint32_t cb_process_id(void) { return (uint32_t)getpid(); }
 
 /* Runs fn exactly once per process. */
 typedef pthread_once_t cb_once;

@@ -1,0 +1,130 @@
+/* init.c: the driver's process-wide state: backend, devices, exit summary.
+ *
+ * The process-wide state is one struct, cb_process, filled once by cb_init
+ * and read-only afterwards except for each device's primary-context fields
+ * (guarded by cb_process.lock, see context.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "core/device.h"
+#include "core/stats.h"
+
+#define CB_MAX_DEVICES 1
+
+static struct {
+    cb_once once;
+    CUresult result;            /* of the first cb_init */
+    cb_backend *backend;
+    int ndevices;
+    cb_device devices[CB_MAX_DEVICES];
+} cb_process = {.once = CB_ONCE_INIT, .result = CUDA_ERROR_NOT_INITIALIZED};
+
+/* Reads CUBRIDGE_SM ("86" -> 8.6, "120" -> 12.0); default 86. 8.6 is an
+ * architecture for which nvcc's defaults embed PTX (compute_75 and up), so
+ * fatbins built for it hand over their PTX. */
+static void init_compute_capability(cb_device *d)
+{
+    int sm = 86;
+    const char *s = getenv("CUBRIDGE_SM");
+    if (s && *s) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (*end == '\0' && v >= 30 && v <= 129)
+            sm = (int)v;
+        else
+            cb_log(CB_LOG_WARN, "CUBRIDGE_SM=%s is not a compute capability like 86; using 86", s);
+    }
+    d->cc_major = sm / 10;
+    d->cc_minor = sm % 10;
+}
+
+static cb_backend *init_backend(void)
+{
+    const char *name = getenv("CUBRIDGE_BACKEND");
+    if (!name || !*name || strcmp(name, "cpu") == 0) {
+        cb_backend *b = cb_backend_cpu_create();
+        if (!b)
+            cb_log(CB_LOG_ERROR, "the cpu backend failed to start");
+        return b;
+    }
+    cb_log(CB_LOG_ERROR, "CUBRIDGE_BACKEND=%s: no such backend in this build (have: cpu)", name);
+    return NULL;
+}
+
+static void init_device(cb_device *d, int ordinal, cb_backend *b)
+{
+    memset(d, 0, sizeof *d);
+    d->ordinal = ordinal;
+    d->backend = b;
+    b->device_info(b, &d->info);
+    if (!strstr(d->info.name, "[cubridge]")) {
+        size_t n = strlen(d->info.name);
+        snprintf(d->info.name + n, sizeof d->info.name - n, "%s[cubridge]", n ? " " : "");
+    }
+    init_compute_capability(d);
+}
+
+static void init_once(void)
+{
+    cb_backend *b = init_backend();
+    if (!b) {
+        cb_process.result = CUDA_ERROR_NO_DEVICE;
+        return;
+    }
+    cb_process.backend = b;
+    init_device(&cb_process.devices[0], 0, b);
+    cb_process.ndevices = 1;
+    cb_process.result = CUDA_SUCCESS;
+    cb_log(CB_LOG_INFO, "backend %s, device \"%s\", compute capability %d.%d", b->name,
+           cb_process.devices[0].info.name, cb_process.devices[0].cc_major, cb_process.devices[0].cc_minor);
+}
+
+CUresult cb_init(unsigned flags)
+{
+    (void)flags;
+    cb_run_once(&cb_process.once, init_once);
+    return cb_process.result;
+}
+
+int cb_initialized(void)
+{
+    return cb_process.result == CUDA_SUCCESS;
+}
+
+int cb_device_count(void)
+{
+    return cb_initialized() ? cb_process.ndevices : 0;
+}
+
+cb_device *cb_device_get(int ordinal)
+{
+    if (!cb_initialized() || ordinal < 0 || ordinal >= cb_process.ndevices)
+        return NULL;
+    return &cb_process.devices[ordinal];
+}
+
+cb_backend *cb_process_backend(void)
+{
+    return cb_initialized() ? cb_process.backend : NULL;
+}
+
+/* CUBRIDGE_SUMMARY=1: one line on stderr at exit. Registered from a
+ * constructor, so it runs after the handlers cudart registers later. */
+static void init_print_summary(void)
+{
+    char line[2048];
+    cb_device *d = cb_device_get(0);
+    cb_stats_summary(line, sizeof line, cb_process.backend ? cb_process.backend->name : NULL,
+                     d ? d->info.name : NULL);
+    fprintf(stderr, "%s\n", line);
+}
+
+__attribute__((constructor)) static void init_register_summary(void)
+{
+    const char *s = getenv("CUBRIDGE_SUMMARY");
+    if (s && strcmp(s, "1") == 0)
+        atexit(init_print_summary);
+}

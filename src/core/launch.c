@@ -1,0 +1,209 @@
+/* launch.c: packing, validating, submitting and executing kernel launches. */
+#include <string.h>
+
+#include "core/device.h"
+#include "core/launch.h"
+#include "core/stats.h"
+
+CUresult cb_launch_pack_params(const cb_function *f, void **kernelParams, void **extra, unsigned char *buf)
+{
+    const cb_kernel_info *k = f->info;
+    if (kernelParams && extra) {
+        cb_log(CB_LOG_ERROR, "launch of %s: both kernelParams and extra given", k->name);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (extra) {
+        const void *ptr = NULL;
+        size_t size = 0, *psize = NULL;
+        for (size_t i = 0; extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
+            if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER) {
+                ptr = extra[i + 1];
+            } else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE) {
+                psize = (size_t *)extra[i + 1];
+            } else {
+                cb_log(CB_LOG_ERROR, "launch of %s: unknown `extra` option %p", k->name, extra[i]);
+                return CUDA_ERROR_INVALID_VALUE;
+            }
+        }
+        if (psize)
+            size = *psize;
+        if ((!ptr || !psize) && k->param_bytes) {
+            cb_log(CB_LOG_ERROR, "launch of %s: `extra` lacks CU_LAUNCH_PARAM_BUFFER_POINTER or _SIZE", k->name);
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+        if (size < k->param_bytes) {
+            cb_log(CB_LOG_ERROR, "launch of %s: parameter buffer of %zu bytes, the kernel takes %u", k->name, size,
+                   k->param_bytes);
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+        if (k->param_bytes)
+            memcpy(buf, ptr, k->param_bytes);
+        return CUDA_SUCCESS;
+    }
+    if (k->nparams == 0)
+        return CUDA_SUCCESS;
+    if (!kernelParams) {
+        cb_log(CB_LOG_ERROR, "launch of %s: no kernelParams for its %u parameters", k->name, k->nparams);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    memset(buf, 0, k->param_bytes);
+    for (uint32_t i = 0; i < k->nparams; i++) {
+        if (!kernelParams[i]) {
+            cb_log(CB_LOG_ERROR, "launch of %s: kernelParams[%u] is NULL", k->name, i);
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+        memcpy(buf + k->params[i].offset, kernelParams[i], k->params[i].size);
+    }
+    return CUDA_SUCCESS;
+}
+
+int cb_function_smem_limit(const cb_function *f)
+{
+    return (int)f->info->static_smem + f->max_dynamic_smem;
+}
+
+/* The thread limit of f: .reqntid or .maxntid when present, else 1024. */
+static uint64_t launch_max_threads(const cb_function *f, int device_max)
+{
+    const cb_kernel_info *k = f->info;
+    if (k->maxntid[0]) {
+        uint64_t n = (uint64_t)k->maxntid[0] * (k->maxntid[1] ? k->maxntid[1] : 1) *
+                     (k->maxntid[2] ? k->maxntid[2] : 1);
+        return n < (uint64_t)device_max ? n : (uint64_t)device_max;
+    }
+    return (uint64_t)device_max;
+}
+
+CUresult cb_launch_validate(const cb_function *f, const cb_launch_config *cfg)
+{
+    const cb_kernel_info *k = f->info;
+    const cb_device_info *in = &f->module->ctx->device->info;
+    static const uint32_t max_grid[3] = {CB_MAX_GRID_DIM_X, CB_MAX_GRID_DIM_Y, CB_MAX_GRID_DIM_Z};
+    static const uint32_t max_block[3] = {CB_MAX_BLOCK_DIM_X, CB_MAX_BLOCK_DIM_Y, CB_MAX_BLOCK_DIM_Z};
+    for (int i = 0; i < 3; i++) {
+        if (cfg->grid[i] == 0 || cfg->grid[i] > max_grid[i] || cfg->block[i] == 0 || cfg->block[i] > max_block[i]) {
+            cb_log(CB_LOG_ERROR, "launch of %s: grid (%u,%u,%u) block (%u,%u,%u) is out of range", k->name,
+                   cfg->grid[0], cfg->grid[1], cfg->grid[2], cfg->block[0], cfg->block[1], cfg->block[2]);
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+    }
+    uint64_t threads = (uint64_t)cfg->block[0] * cfg->block[1] * cfg->block[2];
+    uint64_t limit = launch_max_threads(f, in->max_threads_per_block);
+    if (threads > limit) {
+        cb_log(CB_LOG_ERROR, "launch of %s: %llu threads per block, the limit is %llu", k->name,
+               (unsigned long long)threads, (unsigned long long)limit);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (k->reqntid[0] && (cfg->block[0] != k->reqntid[0] || cfg->block[1] != (k->reqntid[1] ? k->reqntid[1] : 1) ||
+                          cfg->block[2] != (k->reqntid[2] ? k->reqntid[2] : 1))) {
+        cb_log(CB_LOG_ERROR, "launch of %s: block (%u,%u,%u) differs from its .reqntid", k->name, cfg->block[0],
+               cfg->block[1], cfg->block[2]);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (cfg->dynamic_smem > (uint32_t)f->max_dynamic_smem) {
+        cb_log(CB_LOG_ERROR,
+               "launch of %s: %u bytes of dynamic shared memory, the limit is %d "
+               "(raise it with CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, up to %d in all)",
+               k->name, cfg->dynamic_smem, f->max_dynamic_smem, in->max_shared_per_block_optin);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
+CUresult cb_launch_submit(cb_context *ctx, CUstream h, cb_function *f, const cb_launch_config *cfg)
+{
+    if (f->module->ctx != ctx) {
+        cb_log(CB_LOG_ERROR, "launch of %s: the kernel belongs to another context", f->info->name);
+        return CUDA_ERROR_INVALID_HANDLE;
+    }
+    CUresult r = cb_launch_validate(f, cfg);
+    if (r != CUDA_SUCCESS)
+        return r;
+    struct cb_stream *s;
+    r = cb_stream_resolve(h, ctx, &s);
+    if (r != CUDA_SUCCESS)
+        return r;
+    return cb_stream_launch(s, f, cfg);
+}
+
+/* Errors that CUDA makes sticky on the context: the kernel faulted. */
+static int launch_error_is_sticky(CUresult r)
+{
+    switch (r) {
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+    case CUDA_ERROR_LAUNCH_TIMEOUT:
+    case CUDA_ERROR_ASSERT:
+    case CUDA_ERROR_HARDWARE_STACK_ERROR:
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+    case CUDA_ERROR_MISALIGNED_ADDRESS:
+    case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+    case CUDA_ERROR_INVALID_PC:
+    case CUDA_ERROR_LAUNCH_FAILED:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+CUresult cb_function_execute(cb_function *f, const cb_launch_config *cfg, cb_launch_error *err)
+{
+    cb_module *m = f->module;
+    cb_backend *b = m->ctx->device->backend;
+    cb_launch_error local;
+    if (!err)
+        err = &local;
+    memset(err, 0, sizeof *err);
+    cb_stats_add(CB_STAT_LAUNCHES, 1);
+    CUresult r = b->launch(b, m->backend_module, f->index, cfg, err);
+    if (r == CUDA_SUCCESS)
+        return CUDA_SUCCESS;
+    err->result = r;
+    cb_stats_add(CB_STAT_FAULTS, 1);
+    cb_log(CB_LOG_ERROR, "kernel %s failed: %s", f->info->name, err->message[0] ? err->message : "no details");
+    if (launch_error_is_sticky(r))
+        cb_ctx_set_sticky(m->ctx, r);
+    return r;
+}
+
+/* ---- occupancy ---------------------------------------------------------- */
+
+int cb_occupancy_blocks_per_sm(const cb_function *f, int block_size, size_t dyn_smem)
+{
+    const cb_device_info *in = &f->module->ctx->device->info;
+    if (block_size <= 0 || (uint64_t)block_size > launch_max_threads(f, in->max_threads_per_block))
+        return 0;
+    size_t smem = f->info->static_smem + dyn_smem;
+    if (smem > (size_t)cb_function_smem_limit(f) && dyn_smem > 0)
+        return 0;
+    int warps_threads = (block_size + 31) / 32 * 32;
+    int blocks = CB_MAX_THREADS_PER_SM / warps_threads;
+    if (blocks > CB_MAX_BLOCKS_PER_SM)
+        blocks = CB_MAX_BLOCKS_PER_SM;
+    if (smem > 0) {
+        size_t by_smem = (size_t)in->max_shared_per_multiprocessor / smem;
+        if (by_smem < (size_t)blocks)
+            blocks = (int)by_smem;
+    }
+    uint32_t regs = f->info->num_regs;
+    if (regs > 0) {
+        uint64_t per_block = (uint64_t)regs * (uint64_t)warps_threads;
+        uint64_t by_regs = CB_REGS_PER_SM / per_block;
+        if (by_regs < (uint64_t)blocks)
+            blocks = (int)by_regs;
+    }
+    return blocks;
+}
+
+size_t cb_occupancy_dynamic_smem(const cb_function *f, int num_blocks, int block_size)
+{
+    const cb_device_info *in = &f->module->ctx->device->info;
+    if (num_blocks <= 0 || block_size <= 0)
+        return 0;
+    if (cb_occupancy_blocks_per_sm(f, block_size, 0) < num_blocks)
+        return 0;
+    size_t per_block = (size_t)in->max_shared_per_multiprocessor / (size_t)num_blocks;
+    size_t limit = (size_t)in->max_shared_per_block_optin;
+    if (per_block > limit)
+        per_block = limit;
+    return per_block > f->info->static_smem ? per_block - f->info->static_smem : 0;
+}

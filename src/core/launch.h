@@ -1,0 +1,38 @@
+/* launch.h: kernel launches: parameter packing, validation, submission,
+ * execution, occupancy (src/core/launch.c). */
+#ifndef CB_CORE_LAUNCH_H
+#define CB_CORE_LAUNCH_H
+
+#include "core/core.h"
+
+/* The largest packed parameter buffer CUDA allows (32764 bytes, CUDA 12.1+). */
+#define CB_MAX_PARAM_BYTES 32764
+
+/* Packs a launch's arguments into buf (at least f->info->param_bytes bytes)
+ * in the kernel's layout, from kernelParams (one pointer per parameter) or
+ * from extra (CU_LAUNCH_PARAM_BUFFER_POINTER/SIZE/END). Exactly one may be
+ * given, unless the kernel has no parameters. CUDA_ERROR_INVALID_VALUE on a
+ * malformed `extra` or a buffer smaller than the kernel's parameters. */
+CUresult cb_launch_pack_params(const cb_function *f, void **kernelParams, void **extra, unsigned char *buf);
+
+/* Checks a launch as CUDA does: zero or oversized grid/block dimensions,
+ * more than 1024 threads (or the kernel's .maxntid/.reqntid), shared
+ * memory over the kernel's limit -> CUDA_ERROR_INVALID_VALUE, logged. */
+CUresult cb_launch_validate(const cb_function *f, const cb_launch_config *cfg);
+
+/* Validates, then enqueues cfg on stream h of ctx (cb_stream_launch).
+ * Checks that f belongs to ctx and that ctx has no sticky error. */
+CUresult cb_launch_submit(cb_context *ctx, CUstream h, cb_function *f, const cb_launch_config *cfg);
+
+/* Occupancy: resident blocks of f per multiprocessor at block_size threads
+ * and dyn_smem bytes of dynamic shared memory (0 if it cannot run). */
+int cb_occupancy_blocks_per_sm(const cb_function *f, int block_size, size_t dyn_smem);
+
+/* The largest dynamic shared memory per block when num_blocks blocks of
+ * block_size threads share a multiprocessor. */
+size_t cb_occupancy_dynamic_smem(const cb_function *f, int num_blocks, int block_size);
+
+/* The per-block shared memory limit of f (static + dynamic). */
+int cb_function_smem_limit(const cb_function *f);
+
+#endif

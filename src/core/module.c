@@ -1,0 +1,316 @@
+/* module.c: images -> PTX -> translation -> globals -> backend module.
+ *
+ * Process-wide state: the list of live modules (handles are checked
+ * against it, never dereferenced blindly), guarded by module_lock, which
+ * also guards each module's lazily created function handles.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/device.h"
+#include "core/memory.h"
+#include "core/module.h"
+#include "core/stats.h"
+#include "fatbin/fatbin.h"
+
+typedef struct module_impl {
+    cb_module pub;
+    uint64_t globals_block;     /* one device allocation holding every global, 0 if none */
+    char name[128];
+    struct module_impl *next_live;
+} module_impl;
+
+static cb_mutex module_lock = CB_MUTEX_INIT;
+static module_impl *module_live;
+
+/* ---- stage 1: the PTX in the image ------------------------------------ */
+
+static CUresult module_extract_ptx(const cb_device *d, const void *image, size_t size, const char *name,
+                                   char **ptx, size_t *len)
+{
+    char err[256] = "";
+    cb_fatbin_summary sum;
+    memset(&sum, 0, sizeof sum);
+    cb_fatbin_status st =
+        cb_fatbin_extract_ptx(image, size, (uint32_t)cb_device_sm(d), ptx, len, &sum, err, sizeof err);
+    switch (st) {
+    case CB_FATBIN_OK:
+        return CUDA_SUCCESS;
+    case CB_FATBIN_ERR_NO_PTX: {
+        char sms[128] = "";
+        size_t pos = 0;
+        for (uint32_t i = 0; i < sum.n_elf && i < 16 && pos < sizeof sms; i++)
+            pos += (size_t)snprintf(sms + pos, sizeof sms - pos, " sm_%u", sum.sms_elf[i]);
+        cb_log(CB_LOG_ERROR,
+               "%s: no PTX for its kernels at or below sm_%d (%u PTX, %u SASS entries:%s); cubridge runs "
+               "kernels from PTX only, so rebuild with PTX (e.g. -gencode arch=compute_XX,code=compute_XX) "
+               "or raise CUBRIDGE_SM%s%s",
+               name, cb_device_sm(d), sum.n_ptx, sum.n_elf, pos ? sms : " none", err[0] ? ": " : "", err);
+        return CUDA_ERROR_NO_BINARY_FOR_GPU;
+    }
+    case CB_FATBIN_ERR_NOMEM:
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    case CB_FATBIN_ERR_INVALID:
+    case CB_FATBIN_ERR_DECOMPRESS:
+    default:
+        cb_log(CB_LOG_ERROR, "%s: invalid image: %s", name, err[0] ? err : "unrecognised container");
+        return CUDA_ERROR_INVALID_IMAGE;
+    }
+}
+
+/* ---- stage 2: globals in device memory -------------------------------- */
+
+static uint64_t module_align_up(uint64_t v, uint64_t a)
+{
+    return a > 1 ? (v + a - 1) / a * a : v;
+}
+
+/* Gives every global its storage, copies its initialiser (or zeroes it). */
+static CUresult module_place_globals(module_impl *m)
+{
+    cb_module *pub = &m->pub;
+    const cb_translation *tr = pub->tr;
+    if (tr->nglobals == 0)
+        return CUDA_SUCCESS;
+    pub->global_addrs = calloc(tr->nglobals, sizeof *pub->global_addrs);
+    if (!pub->global_addrs)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < tr->nglobals; i++) {
+        uint32_t a = tr->globals[i].align ? tr->globals[i].align : 1;
+        total = module_align_up(total, a < 256 ? a : 256) + tr->globals[i].size;
+    }
+    CUresult r = cb_mem_alloc(pub->ctx, total ? (size_t)total : 1, &m->globals_block);
+    if (r != CUDA_SUCCESS)
+        return r;
+    cb_backend *b = pub->ctx->device->backend;
+    uint64_t off = 0;
+    for (uint32_t i = 0; i < tr->nglobals && r == CUDA_SUCCESS; i++) {
+        const cb_global_info *g = &tr->globals[i];
+        uint32_t a = g->align ? g->align : 1;
+        off = module_align_up(off, a < 256 ? a : 256);
+        pub->global_addrs[i] = m->globals_block + off;
+        if (g->size && g->init)
+            r = b->copy_htod(b, pub->global_addrs[i], g->init, (size_t)g->size);
+        else if (g->size)
+            r = b->memset(b, pub->global_addrs[i], 0, 1, (size_t)g->size);
+        off += g->size;
+    }
+    return r;
+}
+
+/* ---- load / unload ----------------------------------------------------- */
+
+static void module_free(module_impl *m)
+{
+    cb_module *pub = &m->pub;
+    if (pub->backend_module)
+        pub->ctx->device->backend->module_unload(pub->ctx->device->backend, pub->backend_module);
+    if (m->globals_block)
+        cb_mem_free(pub->ctx, m->globals_block);
+    if (pub->functions && pub->tr) {
+        for (uint32_t i = 0; i < pub->tr->nkernels; i++) {
+            if (pub->functions[i]) {
+                pub->functions[i]->magic = CB_MAGIC_DEAD;
+                free(pub->functions[i]);
+            }
+        }
+    }
+    free(pub->functions);
+    free(pub->global_addrs);
+    cb_translation_free(pub->tr);
+    pub->magic = CB_MAGIC_DEAD;
+    free(m);
+}
+
+/* Stages 2 and 3 on a translated module. */
+static CUresult module_instantiate(module_impl *m)
+{
+    cb_module *pub = &m->pub;
+    pub->functions = calloc(pub->tr->nkernels ? pub->tr->nkernels : 1, sizeof *pub->functions);
+    if (!pub->functions)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    CUresult r = module_place_globals(m);
+    if (r != CUDA_SUCCESS)
+        return r;
+    cb_backend *b = pub->ctx->device->backend;
+    char err[512] = "";
+    r = b->module_load(b, pub->tr, pub->global_addrs, &pub->backend_module, err, sizeof err);
+    if (r != CUDA_SUCCESS) {
+        pub->backend_module = NULL;
+        cb_log(CB_LOG_ERROR, "%s: the %s backend could not load the module: %s", m->name, b->name,
+               err[0] ? err : "no reason given");
+    }
+    return r;
+}
+
+CUresult cb_module_load(cb_context *ctx, const void *image, size_t size, const char *name, cb_module **out)
+{
+    if (!image)
+        return CUDA_ERROR_INVALID_VALUE;
+    char *ptx = NULL;
+    size_t len = 0;
+    CUresult r = module_extract_ptx(ctx->device, image, size, name, &ptx, &len);
+    if (r != CUDA_SUCCESS)
+        return r;
+    cb_translation *tr = NULL;
+    char err[1024] = "";
+    int rc = cb_translate_ptx(ptx, len, name, CB_DIALECT_C, &tr, err, sizeof err);
+    free(ptx);
+    if (rc != 0 || !tr) {
+        cb_log(CB_LOG_ERROR, "PTX translation failed: %s", err[0] ? err : name);
+        return CUDA_ERROR_INVALID_PTX;
+    }
+    module_impl *m = calloc(1, sizeof *m);
+    if (!m) {
+        cb_translation_free(tr);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    m->pub.magic = CB_MAGIC_MODULE;
+    m->pub.ctx = ctx;
+    m->pub.tr = tr;
+    snprintf(m->name, sizeof m->name, "%s", name);
+    r = module_instantiate(m);
+    if (r != CUDA_SUCCESS) {
+        module_free(m);
+        return r;
+    }
+    cb_stats_add(CB_STAT_MODULES_LOADED, 1);
+    cb_stats_add(CB_STAT_KERNELS_TRANSLATED, tr->nkernels);
+    cb_mutex_lock(&module_lock);
+    m->next_live = module_live;
+    module_live = m;
+    cb_mutex_unlock(&module_lock);
+    cb_log(CB_LOG_INFO, "%s: loaded %u kernels, %u globals", name, tr->nkernels, tr->nglobals);
+    *out = &m->pub;
+    return CUDA_SUCCESS;
+}
+
+/* Removes m from the live list; 1 if it was there. */
+static int module_unlink(cb_module *m)
+{
+    int found = 0;
+    cb_mutex_lock(&module_lock);
+    for (module_impl **p = &module_live; *p; p = &(*p)->next_live) {
+        if (&(*p)->pub == m) {
+            *p = (*p)->next_live;
+            found = 1;
+            break;
+        }
+    }
+    cb_mutex_unlock(&module_lock);
+    return found;
+}
+
+void cb_module_unload(cb_module *m)
+{
+    if (module_unlink(m))
+        module_free((module_impl *)m);
+}
+
+void cb_module_unload_context(cb_context *ctx)
+{
+    for (;;) {
+        module_impl *victim = NULL;
+        cb_mutex_lock(&module_lock);
+        for (module_impl **p = &module_live; *p; p = &(*p)->next_live) {
+            if ((*p)->pub.ctx == ctx) {
+                victim = *p;
+                *p = victim->next_live;
+                break;
+            }
+        }
+        cb_mutex_unlock(&module_lock);
+        if (!victim)
+            return;
+        module_free(victim);
+    }
+}
+
+/* ---- handles ----------------------------------------------------------- */
+
+int cb_module_valid(const cb_module *m)
+{
+    int found = 0;
+    if (!m)
+        return 0;
+    cb_mutex_lock(&module_lock);
+    for (module_impl *p = module_live; p; p = p->next_live)
+        if (&p->pub == m)
+            found = 1;
+    cb_mutex_unlock(&module_lock);
+    return found;
+}
+
+int cb_function_valid(const cb_function *f)
+{
+    int found = 0;
+    if (!f)
+        return 0;
+    cb_mutex_lock(&module_lock);
+    for (module_impl *p = module_live; p && !found; p = p->next_live)
+        for (uint32_t i = 0; i < p->pub.tr->nkernels; i++)
+            if (p->pub.functions[i] == f)
+                found = 1;
+    cb_mutex_unlock(&module_lock);
+    return found;
+}
+
+CUresult cb_module_function_at(cb_module *m, uint32_t i, cb_function **out)
+{
+    if (i >= m->tr->nkernels)
+        return CUDA_ERROR_NOT_FOUND;
+    CUresult r = CUDA_SUCCESS;
+    cb_mutex_lock(&module_lock);
+    cb_function *f = m->functions[i];
+    if (!f) {
+        f = calloc(1, sizeof *f);
+        if (f) {
+            const cb_device_info *in = &m->ctx->device->info;
+            f->magic = CB_MAGIC_FUNCTION;
+            f->module = m;
+            f->index = i;
+            f->info = &m->tr->kernels[i];
+            int room = in->max_shared_per_block - (int)f->info->static_smem;
+            f->max_dynamic_smem = room > 0 ? room : 0;
+            f->preferred_carveout = -1;
+            m->functions[i] = f;
+        } else {
+            r = CUDA_ERROR_OUT_OF_MEMORY;
+        }
+    }
+    cb_mutex_unlock(&module_lock);
+    if (r == CUDA_SUCCESS)
+        *out = f;
+    return r;
+}
+
+CUresult cb_module_get_function(cb_module *m, const char *name, cb_function **out)
+{
+    int i = cb_translation_find_kernel(m->tr, name);
+    if (i < 0)
+        return CUDA_ERROR_NOT_FOUND;
+    return cb_module_function_at(m, (uint32_t)i, out);
+}
+
+CUresult cb_module_get_global(cb_module *m, const char *name, uint64_t *dptr, size_t *bytes)
+{
+    int i = cb_translation_find_global(m->tr, name);
+    if (i < 0)
+        return CUDA_ERROR_NOT_FOUND;
+    if (dptr)
+        *dptr = m->global_addrs[i];
+    if (bytes)
+        *bytes = (size_t)m->tr->globals[i].size;
+    return CUDA_SUCCESS;
+}
+
+size_t cb_module_const_bytes(const cb_module *m)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < m->tr->nglobals; i++)
+        if (m->tr->globals[i].space == CB_SPACE_CONST)
+            n += (size_t)m->tr->globals[i].size;
+    return n;
+}

@@ -1,0 +1,39 @@
+/* module.h: loading images into modules, and their kernels and globals
+ * (src/core/module.c).
+ *
+ * An image is anything cb_fatbin_extract_ptx accepts: a fatbin wrapper,
+ * a fatbin, PTX text, or cubridge's own container. Loading runs the whole
+ * pipeline: extract PTX -> translate -> place globals in device memory ->
+ * backend->module_load.
+ */
+#ifndef CB_CORE_MODULE_H
+#define CB_CORE_MODULE_H
+
+#include "core/core.h"
+
+/* Loads image (size readable bytes, or 0 when unknown) into ctx. name is for
+ * messages ("<fatbin>", a file name). Errors: CUDA_ERROR_INVALID_IMAGE
+ * (unknown or corrupt container), CUDA_ERROR_NO_BINARY_FOR_GPU (no usable
+ * PTX), CUDA_ERROR_INVALID_PTX (translation failed), CUDA_ERROR_OUT_OF_MEMORY;
+ * each with a log line that says why. */
+CUresult cb_module_load(cb_context *ctx, const void *image, size_t size, const char *name, cb_module **out);
+
+/* Unloads m: frees its globals, backend module and function handles. */
+void cb_module_unload(cb_module *m);
+/* Unloads every module of ctx (context destruction). */
+void cb_module_unload_context(cb_context *ctx);
+
+/* 1 if m is a live module handle; 1 if f is a live function handle. */
+int cb_module_valid(const cb_module *m);
+int cb_function_valid(const cb_function *f);
+
+/* The kernel named name (PTX name); CUDA_ERROR_NOT_FOUND if none. */
+CUresult cb_module_get_function(cb_module *m, const char *name, cb_function **out);
+/* The kernel with index i in the module's translation. */
+CUresult cb_module_function_at(cb_module *m, uint32_t i, cb_function **out);
+/* The device address and size of global name; CUDA_ERROR_NOT_FOUND if none. */
+CUresult cb_module_get_global(cb_module *m, const char *name, uint64_t *dptr, size_t *bytes);
+/* Total bytes of the module's .const variables. */
+size_t cb_module_const_bytes(const cb_module *m);
+
+#endif

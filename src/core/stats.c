@@ -1,0 +1,99 @@
+/* stats.c: process-wide counters (see stats.h). */
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/stats.h"
+#include "platform/thread.h"
+
+#define STATS_MAX_NAMES 256
+
+/* Process-wide: counters, and the distinct unsupported entry points seen. */
+static _Atomic uint64_t stats_counters[CB_STAT_COUNT];
+static cb_mutex stats_lock = CB_MUTEX_INIT;
+static const char *stats_names[STATS_MAX_NAMES];
+static uint64_t stats_name_counts[STATS_MAX_NAMES];
+static size_t stats_nnames;
+
+void cb_stats_add(cb_stat s, uint64_t n)
+{
+    if ((unsigned)s < CB_STAT_COUNT)
+        atomic_fetch_add(&stats_counters[s], n);
+}
+
+uint64_t cb_stats_get(cb_stat s)
+{
+    return (unsigned)s < CB_STAT_COUNT ? atomic_load(&stats_counters[s]) : 0;
+}
+
+int cb_stats_unsupported(const char *name)
+{
+    int first = 1;
+    cb_stats_add(CB_STAT_UNSUPPORTED_CALLS, 1);
+    cb_mutex_lock(&stats_lock);
+    for (size_t i = 0; i < stats_nnames; i++) {
+        if (strcmp(stats_names[i], name) == 0) {
+            stats_name_counts[i]++;
+            first = 0;
+            break;
+        }
+    }
+    if (first && stats_nnames < STATS_MAX_NAMES) {
+        stats_names[stats_nnames] = name;
+        stats_name_counts[stats_nnames++] = 1;
+    }
+    cb_mutex_unlock(&stats_lock);
+    return first;
+}
+
+size_t cb_stats_unsupported_list(const char **names, uint64_t *counts, size_t max)
+{
+    cb_mutex_lock(&stats_lock);
+    size_t n = stats_nnames;
+    for (size_t i = 0; i < n && i < max; i++) {
+        if (names)
+            names[i] = stats_names[i];
+        if (counts)
+            counts[i] = stats_name_counts[i];
+    }
+    cb_mutex_unlock(&stats_lock);
+    return n;
+}
+
+/* Appends to buf at *pos, never past len. */
+static void stats_append(char *buf, size_t len, size_t *pos, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void stats_append(char *buf, size_t len, size_t *pos, const char *fmt, ...)
+{
+    if (*pos >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *pos, len - *pos, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        *pos += (size_t)n;
+}
+
+void cb_stats_summary(char *buf, size_t len, const char *backend, const char *device)
+{
+    size_t pos = 0;
+    if (len == 0)
+        return;
+    buf[0] = '\0';
+    stats_append(buf, len, &pos, "cubridge: backend %s | device \"%s\"", backend ? backend : "none",
+                 device ? device : "none");
+    stats_append(buf, len, &pos, " | %llu kernels translated (%llu from cache)",
+                 (unsigned long long)cb_stats_get(CB_STAT_KERNELS_TRANSLATED),
+                 (unsigned long long)cb_stats_get(CB_STAT_KERNELS_CACHED));
+    stats_append(buf, len, &pos, " | %llu launches | %llu faults",
+                 (unsigned long long)cb_stats_get(CB_STAT_LAUNCHES),
+                 (unsigned long long)cb_stats_get(CB_STAT_FAULTS));
+    const char *names[STATS_MAX_NAMES];
+    size_t n = cb_stats_unsupported_list(names, NULL, STATS_MAX_NAMES);
+    stats_append(buf, len, &pos, " | %llu unsupported calls",
+                 (unsigned long long)cb_stats_get(CB_STAT_UNSUPPORTED_CALLS));
+    for (size_t i = 0; i < n && i < STATS_MAX_NAMES; i++)
+        stats_append(buf, len, &pos, "%s%s", i ? ", " : ": ", names[i]);
+}

@@ -1,0 +1,38 @@
+/* stats.h: process-wide counters for the exit summary and the inspector.
+ *
+ * Every counter is atomic; any thread may add at any time. The counters are
+ * part of the driver's documented process-wide state.
+ */
+#ifndef CB_CORE_STATS_H
+#define CB_CORE_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum cb_stat {
+    CB_STAT_MODULES_LOADED,     /* modules loaded (module.c) */
+    CB_STAT_KERNELS_TRANSLATED, /* kernels in loaded modules (module.c) */
+    CB_STAT_KERNELS_CACHED,     /* of those, served from the compile cache (the backend adds) */
+    CB_STAT_LAUNCHES,           /* kernel launches executed (launch.c) */
+    CB_STAT_FAULTS,             /* launches that failed with a fault (launch.c) */
+    CB_STAT_UNSUPPORTED_CALLS,  /* calls answered CUDA_ERROR_NOT_SUPPORTED as unimplemented */
+    CB_STAT_COUNT
+} cb_stat;
+
+/* Adds n to a counter. */
+void cb_stats_add(cb_stat s, uint64_t n);
+/* A counter's current value. */
+uint64_t cb_stats_get(cb_stat s);
+
+/* Counts one call of an unimplemented entry point `name` (a string with
+ * static lifetime). Returns 1 the first time that name is seen. */
+int cb_stats_unsupported(const char *name);
+/* Copies up to max distinct unsupported names (first-seen order) and their
+ * call counts; returns how many distinct names there are in all. */
+size_t cb_stats_unsupported_list(const char **names, uint64_t *counts, size_t max);
+
+/* Writes the one-line summary ("cubridge: backend cpu | device ... ") into
+ * buf, without a newline. backend and device may be NULL. */
+void cb_stats_summary(char *buf, size_t len, const char *backend, const char *device);
+
+#endif

@@ -1,0 +1,416 @@
+/* api_module.c: cuModule*, cuLibrary* and cuKernel* entry points.
+ *
+ * A CUlibrary here is a module loaded into one context: the current one,
+ * or device 0's primary context (retained for the library's lifetime) when
+ * no context is current. A CUkernel is the module's CUfunction.
+ */
+#include "driver/driver.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/context.h"
+#include "core/module.h"
+
+/* The current, usable context for a module operation. */
+static CUresult module_context(cb_context **out)
+{
+    CB_REQUIRE_INIT();
+    return cb_ctx_require_usable(out);
+}
+
+/* CUmodule is a cb_module (core.h). */
+static cb_module *module_of(CUmodule h)
+{
+    return (cb_module *)(void *)h;
+}
+
+static CUmodule module_handle_of(cb_module *m)
+{
+    return (CUmodule)(void *)m;
+}
+
+static CUresult module_handle(CUmodule hmod)
+{
+    CB_REQUIRE_INIT();
+    return cb_module_valid(module_of(hmod)) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+static CUresult module_load_image(CUmodule *module, const void *image, size_t size, const char *name)
+{
+    cb_context *ctx;
+    CUresult r = module_context(&ctx);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!module || !image)
+        return CUDA_ERROR_INVALID_VALUE;
+    cb_module *m;
+    CUresult r2 = cb_module_load(ctx, image, size, name, &m);
+    if (r2 == CUDA_SUCCESS)
+        *module = module_handle_of(m);
+    return r2;
+}
+
+CB_EXPORT CUresult cuModuleLoadData(CUmodule *module, const void *image)
+{
+    return module_load_image(module, image, 0, "<module image>");
+}
+
+/* JIT options steer NVIDIA's PTX compiler; cubridge's translation has no
+ * use for them, so they are accepted and ignored. */
+CB_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions,
+                                      CUjit_option *options, void **optionValues)
+{
+    if (numOptions > 0 && (!options || !optionValues))
+        return CUDA_ERROR_INVALID_VALUE;
+    return module_load_image(module, image, 0, "<module image>");
+}
+
+CB_EXPORT CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin)
+{
+    return module_load_image(module, fatCubin, 0, "<fatbin>");
+}
+
+/* Reads a whole file, NUL-terminated; NULL on failure. */
+static char *module_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t cap = 0, n = 0;
+    for (;;) {
+        if (cap - n < 65536) {
+            size_t ncap = cap ? cap * 2 : 65536 + 1;
+            char *nb = realloc(buf, ncap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+CB_EXPORT CUresult cuModuleLoad(CUmodule *module, const char *fname)
+{
+    cb_context *ctx;
+    CUresult r = module_context(&ctx);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!module || !fname)
+        return CUDA_ERROR_INVALID_VALUE;
+    size_t len = 0;
+    char *image = module_read_file(fname, &len);
+    if (!image) {
+        cb_log(CB_LOG_ERROR, "cuModuleLoad: cannot read %s", fname);
+        return CUDA_ERROR_FILE_NOT_FOUND;
+    }
+    cb_module *m;
+    r = cb_module_load(ctx, image, len, fname, &m);
+    free(image);
+    if (r == CUDA_SUCCESS)
+        *module = module_handle_of(m);
+    return r;
+}
+
+CB_EXPORT CUresult cuModuleUnload(CUmodule hmod)
+{
+    CUresult r = module_handle(hmod);
+    if (r != CUDA_SUCCESS)
+        return r;
+    cb_ctx_synchronize(module_of(hmod)->ctx);
+    cb_module_unload(module_of(hmod));
+    return CUDA_SUCCESS;
+}
+
+CB_EXPORT CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
+{
+    CUresult r = module_handle(hmod);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!hfunc || !name)
+        return CUDA_ERROR_INVALID_VALUE;
+    return cb_module_get_function(module_of(hmod), name, hfunc);
+}
+
+CB_EXPORT CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name)
+{
+    CUresult r = module_handle(hmod);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!name)
+        return CUDA_ERROR_INVALID_VALUE;
+    uint64_t addr = 0;
+    size_t size = 0;
+    r = cb_module_get_global(module_of(hmod), name, &addr, &size);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (dptr)
+        *dptr = (CUdeviceptr)addr;
+    if (bytes)
+        *bytes = size;
+    return CUDA_SUCCESS;
+}
+
+CB_EXPORT CUresult cuModuleGetFunctionCount(unsigned int *count, CUmodule mod)
+{
+    CUresult r = module_handle(mod);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!count)
+        return CUDA_ERROR_INVALID_VALUE;
+    *count = module_of(mod)->tr->nkernels;
+    return CUDA_SUCCESS;
+}
+
+CB_EXPORT CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunctions, CUmodule mod)
+{
+    CUresult r = module_handle(mod);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!functions)
+        return CUDA_ERROR_INVALID_VALUE;
+    cb_module *m = module_of(mod);
+    for (unsigned i = 0; i < numFunctions && i < m->tr->nkernels; i++) {
+        r = cb_module_function_at(m, i, &functions[i]);
+        if (r != CUDA_SUCCESS)
+            return r;
+    }
+    return CUDA_SUCCESS;
+}
+
+/* Modules load eagerly: the whole pipeline runs at load time. */
+CB_EXPORT CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode)
+{
+    if (!mode)
+        return CUDA_ERROR_INVALID_VALUE;
+    *mode = CU_MODULE_EAGER_LOADING;
+    return CUDA_SUCCESS;
+}
+
+/* ---- libraries ------------------------------------------------------------ */
+
+typedef struct library {
+    uint32_t magic;
+    cb_module *module;
+    cb_device *released_primary; /* device whose primary context we retained, or NULL */
+    struct library *next;
+} library;
+
+/* Process-wide: live libraries, so that handles are checked, not trusted. */
+static cb_mutex library_lock = CB_MUTEX_INIT;
+static library *library_live;
+
+static library *library_find(CUlibrary h)
+{
+    library *found = NULL;
+    cb_mutex_lock(&library_lock);
+    for (library *l = library_live; l; l = l->next)
+        if ((void *)l == (void *)h)
+            found = l;
+    cb_mutex_unlock(&library_lock);
+    return found;
+}
+
+CB_EXPORT CUresult cuLibraryLoadData(CUlibrary *lib, const void *code, CUjit_option *jitOptions,
+                                     void **jitOptionsValues, unsigned int numJitOptions,
+                                     CUlibraryOption *libraryOptions, void **libraryOptionValues,
+                                     unsigned int numLibraryOptions)
+{
+    (void)jitOptions;
+    (void)jitOptionsValues;
+    (void)numJitOptions;
+    (void)libraryOptions;
+    (void)libraryOptionValues;
+    (void)numLibraryOptions;
+    CB_REQUIRE_INIT();
+    if (!lib || !code)
+        return CUDA_ERROR_INVALID_VALUE;
+    library *l = calloc(1, sizeof *l);
+    if (!l)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    cb_context *ctx;
+    CUresult r = cb_ctx_require_usable(&ctx);
+    if (r == CUDA_ERROR_INVALID_CONTEXT) {
+        l->released_primary = cb_device_get(0);
+        r = cb_primary_retain(l->released_primary, &ctx);
+        if (r != CUDA_SUCCESS)
+            l->released_primary = NULL;
+    }
+    if (r == CUDA_SUCCESS)
+        r = cb_module_load(ctx, code, 0, "<library image>", &l->module);
+    if (r != CUDA_SUCCESS) {
+        if (l->released_primary)
+            cb_primary_release(l->released_primary);
+        free(l);
+        return r;
+    }
+    l->magic = CB_MAGIC_LIBRARY;
+    cb_mutex_lock(&library_lock);
+    l->next = library_live;
+    library_live = l;
+    cb_mutex_unlock(&library_lock);
+    *lib = (CUlibrary)l;
+    return CUDA_SUCCESS;
+}
+
+CB_EXPORT CUresult cuLibraryUnload(CUlibrary lib)
+{
+    CB_REQUIRE_INIT();
+    cb_mutex_lock(&library_lock);
+    library *found = NULL;
+    for (library **p = &library_live; *p; p = &(*p)->next) {
+        if ((void *)*p == (void *)lib) {
+            found = *p;
+            *p = found->next;
+            break;
+        }
+    }
+    cb_mutex_unlock(&library_lock);
+    if (!found)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (cb_module_valid(found->module)) {
+        cb_ctx_synchronize(found->module->ctx);
+        cb_module_unload(found->module);
+    }
+    if (found->released_primary)
+        cb_primary_release(found->released_primary);
+    found->magic = CB_MAGIC_DEAD;
+    free(found);
+    return CUDA_SUCCESS;
+}
+
+/* The live module of a library handle. */
+static CUresult library_module(CUlibrary h, cb_module **out)
+{
+    CB_REQUIRE_INIT();
+    library *l = library_find(h);
+    if (!l || !cb_module_valid(l->module))
+        return CUDA_ERROR_INVALID_HANDLE;
+    *out = l->module;
+    return CUDA_SUCCESS;
+}
+
+CB_EXPORT CUresult cuLibraryGetKernel(CUkernel *pKernel, CUlibrary lib, const char *name)
+{
+    cb_module *m;
+    CUresult r = library_module(lib, &m);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!pKernel || !name)
+        return CUDA_ERROR_INVALID_VALUE;
+    cb_function *f;
+    r = cb_module_get_function(m, name, &f);
+    if (r == CUDA_SUCCESS)
+        *pKernel = (CUkernel)f;
+    return r;
+}
+
+CB_EXPORT CUresult cuLibraryGetModule(CUmodule *pMod, CUlibrary lib)
+{
+    cb_module *m;
+    CUresult r = library_module(lib, &m);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!pMod)
+        return CUDA_ERROR_INVALID_VALUE;
+    *pMod = module_handle_of(m);
+    return CUDA_SUCCESS;
+}
+
+CB_EXPORT CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary lib, const char *name)
+{
+    cb_module *m;
+    CUresult r = library_module(lib, &m);
+    if (r != CUDA_SUCCESS)
+        return r;
+    return cuModuleGetGlobal_v2(dptr, bytes, module_handle_of(m), name);
+}
+
+CB_EXPORT CUresult cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib)
+{
+    cb_module *m;
+    CUresult r = library_module(lib, &m);
+    return r != CUDA_SUCCESS ? r : cuModuleGetFunctionCount(count, module_handle_of(m));
+}
+
+CB_EXPORT CUresult cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKernels, CUlibrary lib)
+{
+    cb_module *m;
+    CUresult r = library_module(lib, &m);
+    return r != CUDA_SUCCESS ? r : cuModuleEnumerateFunctions((CUfunction *)kernels, numKernels, module_handle_of(m));
+}
+
+/* ---- kernels ---------------------------------------------------------------- */
+
+CB_EXPORT CUresult cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
+{
+    CB_REQUIRE_INIT();
+    if (!pFunc)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!cb_function_valid((cb_function *)kernel))
+        return CUDA_ERROR_INVALID_HANDLE;
+    *pFunc = (CUfunction)kernel;
+    return CUDA_SUCCESS;
+}
+
+CB_EXPORT CUresult cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev)
+{
+    CB_REQUIRE_INIT();
+    if (!cb_device_get(dev))
+        return CUDA_ERROR_INVALID_DEVICE;
+    return cuFuncGetAttribute(pi, attrib, (CUfunction)kernel);
+}
+
+CB_EXPORT CUresult cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev)
+{
+    CB_REQUIRE_INIT();
+    if (!cb_device_get(dev))
+        return CUDA_ERROR_INVALID_DEVICE;
+    return cuFuncSetAttribute((CUfunction)kernel, attrib, val);
+}
+
+CB_EXPORT CUresult cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev)
+{
+    CB_REQUIRE_INIT();
+    if (!cb_device_get(dev))
+        return CUDA_ERROR_INVALID_DEVICE;
+    return cuFuncSetCacheConfig((CUfunction)kernel, config);
+}
+
+CB_EXPORT CUresult cuKernelGetName(const char **name, CUkernel hfunc)
+{
+    return cuFuncGetName(name, (CUfunction)hfunc);
+}
+
+CB_EXPORT CUresult cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel)
+{
+    CB_REQUIRE_INIT();
+    if (!pLib)
+        return CUDA_ERROR_INVALID_VALUE;
+    cb_function *f = (cb_function *)kernel;
+    if (!cb_function_valid(f))
+        return CUDA_ERROR_INVALID_HANDLE;
+    CUresult r = CUDA_ERROR_INVALID_HANDLE;
+    cb_mutex_lock(&library_lock);
+    for (library *l = library_live; l; l = l->next) {
+        if (l->module == f->module) {
+            *pLib = (CUlibrary)l;
+            r = CUDA_SUCCESS;
+        }
+    }
+    cb_mutex_unlock(&library_lock);
+    return r;
+}
