@@ -1,0 +1,62 @@
+/* codegen.h: the IR -> source emitters, internal to src/codegen.
+ *
+ * translate.c lays the module out (globals, shared offsets, kernel parameter
+ * offsets, written into the IR's ptx_var fields) and then calls a dialect.
+ */
+#ifndef CB_CODEGEN_H
+#define CB_CODEGEN_H
+
+#include "ptx/ir.h"
+
+#include <setjmp.h>
+#include <stddef.h>
+
+/* Emits the C dialect (kernel_abi.h text, helpers, functions, kernels).
+ * Returns 0 and a malloc'd NUL-terminated source in *out (length in *outlen),
+ * or -1 with "file:line: near 'tok': reason" in err. */
+int cb_codegen_c(const ptx_module *m, char **out, size_t *outlen, char *err, size_t errlen);
+
+/* The helper functions that every C translation unit carries (codegen_c_prelude.c). */
+extern const char cb_codegen_c_prelude[];
+
+/* ---- shared by codegen_c.c and codegen_c_ops.c ------------------------------ */
+
+typedef struct cg {
+    char *buf;
+    size_t len, cap;
+    const ptx_module *m;
+    const ptx_func *f;
+    const ptx_instr *in;
+    char *err;
+    size_t errlen;
+    jmp_buf fail;
+} cg;
+
+/* Appends formatted text; fails the translation when out of memory. */
+void cg_printf(cg *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cg_puts(cg *c, const char *s);
+/* Fails the translation at the current instruction. Does not return. */
+_Noreturn void cg_fail(cg *c, const char *reason);
+
+/* The C type that holds a PTX type ("uint32_t", "float", "int" for pred). */
+const char *cg_ctype(ptx_type t);
+/* 'f' for f32/f64, 'p' for pred, 'i' for everything else (bits). */
+char cg_class(ptx_type t);
+/* Suffix naming a type in helper names: u8 s8 u16 s16 u32 s32 u64 s64 f32 f64. */
+const char *cg_tname(ptx_type t);
+
+/* Emits an expression of C type cg_ctype(ty) reading operand o. */
+void cg_read(cg *c, const ptx_operand *o, ptx_type ty);
+/* Emits "dst = <conversion>(" for writing a value of type ty to o (a register
+ * or the sink); cg_dst_close emits the matching ");\n". */
+void cg_dst_open(cg *c, const ptx_operand *o, ptx_type ty);
+void cg_dst_close(cg *c, const ptx_operand *o, ptx_type ty);
+/* Emits an "unsigned char *" expression for memory operand o in space sp
+ * (PTX_SPACE_none = generic). */
+void cg_address(cg *c, const ptx_operand *o, ptx_space sp);
+/* The state space named by an instruction's modifiers (none = generic). */
+ptx_space cg_space(const ptx_instr *in);
+/* One instruction's C; the dispatch is the table built from ops.def. */
+void cg_emit_instr(cg *c, const ptx_instr *in);
+
+#endif

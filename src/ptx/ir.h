@@ -1,0 +1,276 @@
+/* ir.h: the typed PTX IR, and the entry points of the PTX front end.
+ *
+ * Pipeline: ptx_lex (lexer.c) -> ptx_parse (parser.c, builds this IR) ->
+ * ptx_verify (verify.c). Everything a module owns lives in its arena and is
+ * freed with ptx_module_free. Errors are "file:line: near 'token': reason".
+ * Nothing outside src/ptx and src/codegen includes this header.
+ */
+#ifndef CB_PTX_IR_H
+#define CB_PTX_IR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- arena ---------------------------------------------------------------- */
+
+typedef struct ptx_arena_chunk ptx_arena_chunk;
+typedef struct ptx_arena {
+    ptx_arena_chunk *head;
+} ptx_arena;
+
+/* Returns zeroed memory that lives until ptx_arena_free; NULL when out of memory. */
+void *ptx_arena_alloc(ptx_arena *a, size_t size);
+/* Copies n bytes of s into the arena as a NUL-terminated string. */
+char *ptx_arena_strndup(ptx_arena *a, const char *s, size_t n);
+void ptx_arena_free(ptx_arena *a);
+
+/* ---- types ------------------------------------------------------------------ */
+
+/* X(name, bytes, kind): kind 'p' predicate, 'b' untyped bits, 'u' unsigned,
+ * 's' signed, 'f' IEEE float, 'h' packed half pair, 'g' bfloat16. */
+#define PTX_TYPE_LIST(X)                                                                    \
+    X(pred, 1, 'p') X(b8, 1, 'b') X(b16, 2, 'b') X(b32, 4, 'b') X(b64, 8, 'b') X(b128, 16, 'b') \
+    X(u8, 1, 'u') X(u16, 2, 'u') X(u32, 4, 'u') X(u64, 8, 'u')                              \
+    X(s8, 1, 's') X(s16, 2, 's') X(s32, 4, 's') X(s64, 8, 's')                              \
+    X(f16, 2, 'f') X(f16x2, 4, 'h') X(bf16, 2, 'g') X(bf16x2, 4, 'h') X(tf32, 4, 'b')       \
+    X(f32, 4, 'f') X(f64, 8, 'f')
+
+#define PTX_TYPE_ENUM(name, bytes, kind) PTX_TYPE_##name,
+typedef enum ptx_type { PTX_TYPE_none, PTX_TYPE_LIST(PTX_TYPE_ENUM) PTX_NTYPES } ptx_type;
+#undef PTX_TYPE_ENUM
+
+const char *ptx_type_name(ptx_type t);   /* "u32"; "none" for PTX_TYPE_none */
+unsigned ptx_type_size(ptx_type t);      /* bytes; 0 for none */
+char ptx_type_kind(ptx_type t);          /* 'p','b','u','s','f','h','g'; 0 for none */
+/* Parses a type name without the dot ("f32"); PTX_TYPE_none if it is not one. */
+ptx_type ptx_type_from_name(const char *s, size_t n);
+/* True for the IEEE f32/f64 types (f16 has its own rules). */
+int ptx_type_is_float(ptx_type t);
+
+/* ---- opcodes and modifiers (the tables in ops.def and mods.def) ------------- */
+
+enum { PTX_OPF_DST = 1, PTX_OPF_MEM = 2, PTX_OPF_LABEL = 4, PTX_OPF_CALL = 8 };
+
+#define OP(id, name, minops, maxops, types, flags) PTX_OP_##id,
+typedef enum ptx_opcode { PTX_OP_LIST_START = -1,
+#include "ptx/ops.def"
+    PTX_NOPS } ptx_opcode;
+#undef OP
+
+#define MOD(id, text) PTX_MOD_##id,
+typedef enum ptx_mod {
+#include "ptx/mods.def"
+    PTX_NMODS } ptx_mod;
+#undef MOD
+
+typedef struct ptx_opinfo {
+    const char *name;
+    uint8_t min_operands, max_operands;
+    uint8_t min_types, max_types;
+    unsigned flags;
+} ptx_opinfo;
+
+extern const ptx_opinfo ptx_ops[PTX_NOPS];
+extern const char *const ptx_mod_names[PTX_NMODS];
+/* Finds an opcode by its first segment; -1 if unknown. */
+int ptx_opcode_find(const char *s, size_t n);
+/* Finds a modifier by text; -1 if unknown. L1::/L2:: qualifiers give PTX_MOD_hint. */
+int ptx_mod_find(const char *s, size_t n);
+
+/* ---- special registers ------------------------------------------------------ */
+
+#define PTX_SPECIAL_LIST(X)                                                               \
+    X(tid) X(ntid) X(ctaid) X(nctaid) X(laneid) X(warpid) X(nwarpid) X(smid) X(nsmid)     \
+    X(gridid) X(lanemask_eq) X(lanemask_le) X(lanemask_lt) X(lanemask_ge) X(lanemask_gt) \
+    X(clock) X(clock_hi) X(clock64) X(globaltimer) X(globaltimer_lo) X(globaltimer_hi)   \
+    X(dynamic_smem_size) X(total_smem_size) X(warpsize)
+#define PTX_SPECIAL_ENUM(name) PTX_SREG_##name,
+typedef enum ptx_special { PTX_SPECIAL_LIST(PTX_SPECIAL_ENUM) PTX_NSPECIALS } ptx_special;
+#undef PTX_SPECIAL_ENUM
+const char *ptx_special_name(int s);
+
+/* ---- tokens (lexer.c) --------------------------------------------------------- */
+
+typedef enum ptx_token_kind {
+    PTX_TOK_EOF,
+    PTX_TOK_IDENT,   /* names, directives (".reg"), registers ("%r1"), dotted opcodes */
+    PTX_TOK_INT,     /* decimal, hex, octal or binary integer */
+    PTX_TOK_F32,     /* 0fXXXXXXXX */
+    PTX_TOK_F64,     /* 0dXXXXXXXXXXXXXXXX or a decimal float literal */
+    PTX_TOK_STRING,  /* "..." */
+    PTX_TOK_PUNCT,   /* one character: , ; : ( ) [ ] { } < > + - ! @ | = */
+} ptx_token_kind;
+
+typedef struct ptx_token {
+    ptx_token_kind kind;
+    const char *text;   /* points into the source; not NUL-terminated */
+    uint32_t len;
+    uint32_t line;
+    uint64_t value;     /* INT: the value (two's complement); F32/F64: the bits */
+} ptx_token;
+
+typedef struct ptx_tokens {
+    ptx_token *tok;     /* malloc'd; the last one is PTX_TOK_EOF */
+    size_t ntok;
+} ptx_tokens;
+
+/* Splits src into tokens, dropping comments. Returns 0, or -1 with a message
+ * in err. The tokens point into src, which must outlive them. */
+int ptx_lex(const char *src, size_t len, const char *file, ptx_tokens *out, char *err,
+            size_t errlen);
+void ptx_tokens_free(ptx_tokens *t);
+
+/* ---- the IR ------------------------------------------------------------------- */
+
+typedef enum ptx_space {
+    PTX_SPACE_none, PTX_SPACE_reg, PTX_SPACE_global, PTX_SPACE_const, PTX_SPACE_shared,
+    PTX_SPACE_local, PTX_SPACE_param,
+} ptx_space;
+
+/* What a variable of a function is. */
+typedef enum ptx_role {
+    PTX_ROLE_module,  /* module scope (.global/.const/.shared) */
+    PTX_ROLE_param,   /* a parameter of the .entry/.func */
+    PTX_ROLE_ret,     /* a return parameter of the .func */
+    PTX_ROLE_body,    /* declared in the body: .local depot, .shared, call-scope .param */
+} ptx_role;
+
+typedef struct ptx_var {
+    const char *name;
+    const char *cname;     /* a C identifier, unique in its function (or module) */
+    ptx_space space;
+    ptx_role role;
+    ptx_type type;
+    uint32_t align;        /* bytes, >= 1 */
+    uint32_t vec;          /* 1, 2 or 4 */
+    uint64_t count;        /* elements (product of the array dimensions); 0 for extern [] */
+    uint64_t size;         /* bytes */
+    int is_extern;         /* .extern: no storage here (extern .shared = dynamic) */
+    int is_array;
+    unsigned char *init;   /* size bytes, or NULL */
+    uint32_t line;
+    uint32_t index;        /* module globals: slot in cb_module_globals */
+    uint64_t offset;       /* .shared: offset in the window; kernel .param: packed offset */
+    int referenced;
+} ptx_var;
+
+typedef struct ptx_reg {
+    const char *name;      /* "%r5" */
+    const char *cname;     /* "r5" */
+    ptx_type type;
+} ptx_reg;
+
+typedef enum ptx_symkind {
+    PTX_SYM_none, PTX_SYM_module_var, PTX_SYM_func_var, PTX_SYM_func, PTX_SYM_label,
+} ptx_symkind;
+
+typedef struct ptx_symref {
+    ptx_symkind kind;
+    int32_t index;         /* into module vars, the function's vars, module funcs, labels */
+    const char *name;      /* as written */
+} ptx_symref;
+
+typedef enum ptx_operand_kind {
+    PTX_OPD_none, PTX_OPD_reg, PTX_OPD_int, PTX_OPD_f32, PTX_OPD_f64, PTX_OPD_special,
+    PTX_OPD_sym, PTX_OPD_mem, PTX_OPD_vec, PTX_OPD_sink, PTX_OPD_list,
+} ptx_operand_kind;
+
+typedef struct ptx_operand ptx_operand;
+struct ptx_operand {
+    ptx_operand_kind kind;
+    uint8_t neg;           /* !%p */
+    uint8_t comp;          /* special register component: 0 none, 1 x, 2 y, 3 z */
+    int32_t reg;           /* reg, or the base of mem; -1 if none */
+    int32_t reg2;          /* second destination of "p|q"; -1 if none */
+    int32_t special;       /* PTX_SREG_* */
+    uint64_t imm;          /* int value or float bits; mem: absolute address when no base */
+    int64_t offset;        /* mem: byte offset */
+    ptx_symref sym;        /* sym, or the base of mem */
+    ptx_operand *elems;    /* vec (braces) and list (parentheses) */
+    uint32_t nelems;
+};
+
+#define PTX_MOD_WORDS ((PTX_NMODS + 63) / 64)
+
+typedef struct ptx_instr {
+    ptx_opcode op;
+    uint32_t line;
+    const char *text;      /* the instruction as written, for messages and comments */
+    uint32_t textlen;
+    ptx_type types[2];
+    uint8_t ntypes;
+    uint64_t mods[PTX_MOD_WORDS];
+    int32_t guard;         /* predicate register, -1 if unguarded */
+    uint8_t guard_neg;
+    uint8_t nops;
+    ptx_operand *ops;
+} ptx_instr;
+
+typedef struct ptx_label {
+    const char *name;
+    const char *cname;
+    uint32_t instr;        /* index of the instruction that follows it */
+    uint32_t line;
+} ptx_label;
+
+typedef struct ptx_func {
+    const char *name;
+    const char *cname;
+    int is_entry;
+    int is_extern;         /* declared .extern */
+    int defined;           /* has a body */
+    int visible;
+    uint32_t line;
+    /* variables: returns first, then params, then body variables */
+    ptx_var *vars;
+    uint32_t nvars, cap_vars;
+    uint32_t nrets, nparams;
+    ptx_reg *regs;
+    uint32_t nregs, cap_regs;
+    ptx_instr *instrs;
+    uint32_t ninstrs, cap_instrs;
+    ptx_label *labels;
+    uint32_t nlabels, cap_labels;
+    uint32_t maxntid[3], reqntid[3], minnctapersm;
+    /* filled by the translator */
+    int uses_collectives;
+    int needs_fibers;
+} ptx_func;
+
+typedef struct ptx_module {
+    ptx_arena arena;
+    const char *file;
+    uint32_t version;      /* major*10 + minor */
+    uint32_t target_sm;
+    uint32_t address_size;
+    ptx_var *vars;         /* module scope */
+    uint32_t nvars, cap_vars;
+    ptx_func *funcs;
+    uint32_t nfuncs, cap_funcs;
+} ptx_module;
+
+/* Parses PTX text into a module. Returns NULL with "file:line: near 'tok':
+ * reason" in err on any error. Never crashes on bad input. */
+ptx_module *ptx_parse(const char *src, size_t len, const char *file, char *err, size_t errlen);
+
+/* Checks every instruction against the opcode table, resolves labels and
+ * call targets. Returns 0, or -1 with a message in err. */
+int ptx_verify(ptx_module *m, char *err, size_t errlen);
+
+void ptx_module_free(ptx_module *m);
+
+/* Modifier bitset helpers. */
+static inline int ptx_has(const ptx_instr *in, ptx_mod m)
+{
+    return (int)((in->mods[m / 64] >> (m % 64)) & 1u);
+}
+static inline void ptx_set_mod(ptx_instr *in, ptx_mod m)
+{
+    in->mods[m / 64] |= (uint64_t)1 << (m % 64);
+}
+
+/* Writes "file:line: near 'tok': reason" into err (tok may be NULL). */
+void ptx_format_error(char *err, size_t errlen, const char *file, uint32_t line, const char *tok,
+                      size_t toklen, const char *reason);
+
+#endif

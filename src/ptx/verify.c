@@ -1,0 +1,204 @@
+/* verify.c: checks the parsed IR against the opcode table, so that the
+ * emitters can trust every instruction's shape: operand and type counts,
+ * destination and memory operand kinds, guards, branch labels and calls. */
+#include "ptx/ir.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct verifier {
+    ptx_module *m;
+    ptx_func *f;
+    const ptx_instr *in;
+    char *err;
+    size_t errlen;
+} verifier;
+
+static int bad(verifier *v, const char *reason)
+{
+    const ptx_instr *in = v->in;
+    size_t n = 0;
+    if (in) {
+        /* point at the opcode, not at a guard */
+        const char *s = in->text;
+        if (s[0] == '@') {
+            while (s[n] && s[n] != ' ' && s[n] != '\t')
+                n++;
+            while (s[n] == ' ' || s[n] == '\t')
+                n++;
+            s += n;
+        }
+        for (n = 0; s[n] && s[n] != ' ' && s[n] != '\t' && s[n] != ';'; n++)
+            ;
+        ptx_format_error(v->err, v->errlen, v->m->file, in->line, s, n, reason);
+    } else {
+        ptx_format_error(v->err, v->errlen, v->m->file, v->f ? v->f->line : 0, NULL, 0, reason);
+    }
+    return -1;
+}
+
+static int find_label(const ptx_func *f, const char *name)
+{
+    for (uint32_t i = 0; i < f->nlabels; i++)
+        if (strcmp(f->labels[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+static int reg_ok(const ptx_func *f, int32_t r) { return r >= 0 && (uint32_t)r < f->nregs; }
+
+/* A value operand: no memory, no lists, symbols must be variables or functions. */
+static int check_value(verifier *v, ptx_operand *o, int depth)
+{
+    switch (o->kind) {
+    case PTX_OPD_reg:
+        if (!reg_ok(v->f, o->reg) || (o->reg2 >= 0 && !reg_ok(v->f, o->reg2)))
+            return bad(v, "bad register");
+        if (o->neg && v->f->regs[o->reg].type != PTX_TYPE_pred)
+            return bad(v, "'!' needs a predicate register");
+        return 0;
+    case PTX_OPD_int: case PTX_OPD_f32: case PTX_OPD_f64: case PTX_OPD_special: case PTX_OPD_sink:
+        return 0;
+    case PTX_OPD_sym:
+        if (o->sym.kind == PTX_SYM_label) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "unknown symbol '%.100s'", o->sym.name);
+            return bad(v, find_label(v->f, o->sym.name) >= 0 ? "a label cannot be used as a value" : msg);
+        }
+        return 0;
+    case PTX_OPD_vec:
+        if (depth > 0)
+            return bad(v, "nested vector operand");
+        if (o->nelems != 2 && o->nelems != 4 && o->nelems != 8)
+            return bad(v, "a vector operand has 2 or 4 elements");
+        for (uint32_t i = 0; i < o->nelems; i++)
+            if (check_value(v, &o->elems[i], depth + 1) < 0)
+                return -1;
+        return 0;
+    case PTX_OPD_mem:
+        return bad(v, "a memory operand is not allowed here");
+    default:
+        return bad(v, "bad operand");
+    }
+}
+
+static int check_dst(verifier *v, ptx_operand *o)
+{
+    if (o->kind == PTX_OPD_sink)
+        return 0;
+    if (o->kind == PTX_OPD_vec) {
+        for (uint32_t i = 0; i < o->nelems; i++)
+            if (o->elems[i].kind != PTX_OPD_reg && o->elems[i].kind != PTX_OPD_sink)
+                return bad(v, "a destination vector holds registers");
+        return check_value(v, o, 0);
+    }
+    if (o->kind != PTX_OPD_reg || o->neg)
+        return bad(v, "the destination must be a register");
+    return check_value(v, o, 0);
+}
+
+static int check_mem(verifier *v, ptx_operand *o)
+{
+    if (o->kind != PTX_OPD_mem)
+        return bad(v, "expected a memory operand [address]");
+    if (o->reg >= 0 && !reg_ok(v->f, o->reg))
+        return bad(v, "bad register");
+    if (o->reg < 0 && o->sym.kind == PTX_SYM_label) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "unknown symbol '%.100s'", o->sym.name);
+        return bad(v, msg);
+    }
+    if (o->reg < 0 && o->sym.kind == PTX_SYM_func)
+        return bad(v, "a function is not an address");
+    return 0;
+}
+
+static int check_param_list(verifier *v, ptx_operand *o)
+{
+    for (uint32_t i = 0; i < o->nelems; i++) {
+        ptx_operand *e = &o->elems[i];
+        if (e->kind != PTX_OPD_sym || e->sym.kind != PTX_SYM_func_var ||
+            v->f->vars[e->sym.index].space != PTX_SPACE_param)
+            return bad(v, "call arguments and results must be .param variables");
+    }
+    return 0;
+}
+
+static int check_call(verifier *v, ptx_instr *in)
+{
+    if (in->nops == 4)
+        return bad(v, "indirect calls and call prototypes are not supported");
+    ptx_operand *target = &in->ops[1];
+    if (target->kind == PTX_OPD_reg)
+        return bad(v, "indirect calls are not supported");
+    if (target->kind != PTX_OPD_sym || target->sym.kind != PTX_SYM_func)
+        return bad(v, "call target must be a function");
+    if (check_param_list(v, &in->ops[0]) < 0 || check_param_list(v, &in->ops[2]) < 0)
+        return -1;
+    const ptx_func *callee = &v->m->funcs[target->sym.index];
+    if (callee->is_entry)
+        return bad(v, "cannot call a kernel");
+    if (in->ops[0].nelems != callee->nrets || in->ops[2].nelems != callee->nparams)
+        return bad(v, "call does not match the callee's parameters");
+    for (uint32_t i = 0; i < callee->nrets + callee->nparams; i++) {
+        const ptx_operand *e = i < callee->nrets ? &in->ops[0].elems[i] : &in->ops[2].elems[i - callee->nrets];
+        if (v->f->vars[e->sym.index].size < callee->vars[i].size)
+            return bad(v, "call argument smaller than the callee's parameter");
+    }
+    return 0;
+}
+
+static int verify_instr(verifier *v, ptx_instr *in)
+{
+    const ptx_opinfo *info = &ptx_ops[in->op];
+    v->in = in;
+    if (in->nops < info->min_operands || in->nops > info->max_operands)
+        return bad(v, "wrong number of operands");
+    if (in->ntypes < info->min_types || in->ntypes > info->max_types)
+        return bad(v, in->ntypes < info->min_types ? "missing type" : "too many types");
+    if (in->guard >= 0 && (!reg_ok(v->f, in->guard) || v->f->regs[in->guard].type != PTX_TYPE_pred))
+        return bad(v, "a guard must be a predicate register");
+    if (info->flags & PTX_OPF_CALL)
+        return check_call(v, in);
+    if (info->flags & PTX_OPF_LABEL) {
+        ptx_operand *o = &in->ops[0];
+        if (o->kind != PTX_OPD_sym || o->sym.kind != PTX_SYM_label)
+            return bad(v, o->kind == PTX_OPD_reg ? "indirect branches are not supported" : "expected a label");
+        int l = find_label(v->f, o->sym.name);
+        if (l < 0)
+            return bad(v, "unknown label");
+        o->sym.index = l;
+        return 0;
+    }
+    int memi = -1;
+    if (info->flags & PTX_OPF_MEM)
+        memi = (info->flags & PTX_OPF_DST) ? 1 : 0;
+    for (int i = 0; i < in->nops; i++) {
+        int rc;
+        if (i == memi)
+            rc = check_mem(v, &in->ops[i]);
+        else if (i == 0 && (info->flags & PTX_OPF_DST))
+            rc = check_dst(v, &in->ops[i]);
+        else
+            rc = check_value(v, &in->ops[i], 0);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int ptx_verify(ptx_module *m, char *err, size_t errlen)
+{
+    verifier v = {m, NULL, NULL, err, errlen};
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        ptx_func *f = &m->funcs[i];
+        v.f = f;
+        v.in = NULL;
+        if (f->is_entry && !f->defined)
+            return bad(&v, "kernel declared without a body");
+        for (uint32_t k = 0; k < f->ninstrs; k++)
+            if (verify_instr(&v, &f->instrs[k]) < 0)
+                return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,236 @@
+/* test_ptx_parse: every committed .ptx under tests/data/ptx parses and
+ * translates; bad inputs fail with the right "file:line: near 'tok': reason"
+ * and never crash (truncations of every file at many points, unknown
+ * opcodes, bad operands, garbage). */
+#include "codegen/translate.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+
+#define CHECK(cond, ...)                                              \
+    do {                                                              \
+        if (!(cond)) {                                                \
+            fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                             \
+            fprintf(stderr, "\n");                                    \
+            failures++;                                               \
+        }                                                             \
+    } while (0)
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf) {
+        buf[n] = 0;
+        *len = (size_t)n;
+    }
+    return buf;
+}
+
+/* Translates text; returns the translation or NULL with the message in err. */
+static cb_translation *translate(const char *text, size_t len, const char *name, char *err, size_t errlen)
+{
+    cb_translation *t = NULL;
+    if (cb_translate_ptx(text, len, name, CB_DIALECT_C, &t, err, errlen) < 0) {
+        CHECK(t == NULL, "failed translation must leave *out NULL");
+        CHECK(err[0] != 0, "failed translation must say why");
+        return NULL;
+    }
+    return t;
+}
+
+static void expect_error(const char *text, const char *want)
+{
+    char err[512];
+    cb_translation *t = translate(text, strlen(text), "prog.ptx", err, sizeof err);
+    CHECK(t == NULL, "expected failure with \"%s\"", want);
+    if (t) {
+        cb_translation_free(t);
+        return;
+    }
+    CHECK(strstr(err, want) != NULL, "got \"%s\", want \"%s\"", err, want);
+}
+
+#define HEADER ".version 8.0\n.target sm_75\n.address_size 64\n"
+
+static void test_errors(void)
+{
+    expect_error(HEADER ".visible .entry k()\n{\n\tfoo.bar %r1;\n}\n", "prog.ptx:6: near 'foo.bar': unknown instruction");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tadd.s32 %r1, %r9, 1;\n}\n",
+                 "prog.ptx:7: near '%r9': unknown register");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tadd.zz.s32 %r1, %r1, 1;\n}\n",
+                 "prog.ptx:7: near 'add.zz.s32': unknown modifier '.zz'");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tadd.s32 %r1, %r1;\n}\n",
+                 "prog.ptx:7: near 'add.s32': wrong number of operands");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tbra $L_nowhere;\n}\n",
+                 "prog.ptx:7: near 'bra': unknown label");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tadd.s32 %r1, [%r1], 1;\n}\n",
+                 "prog.ptx:7: near 'add.s32': a memory operand is not allowed here");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tld.global.u32 %r1, %r1;\n}\n",
+                 "prog.ptx:7: near 'ld.global.u32': expected a memory operand");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tmov.u32 %r1, 0fXYZ;\n}\n",
+                 "prog.ptx:7: near '0f': bad float literal");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tmov.u32 %r1, %r0\n}\n",
+                 "prog.ptx:8: near '}': expected ';'");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tmov.u32 %r1, %r0;\n",
+                 "unexpected end of input");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tmul24.lo.u32 %r1, %r0, %r0;\n}\n",
+                 "prog.ptx:7: near 'mul24.lo.u32': unknown instruction");
+    expect_error(HEADER ".extern .func foo(.param .b32 a);\n.visible .entry k()\n{\n"
+                        ".param .b32 p;\n\tcall.uni foo, (p);\n}\n",
+                 "prog.ptx:8: near 'call.uni': call to undefined function 'foo'");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .f16 %h<2>;\n\tadd.f16 %h1, %h0, %h0;\n}\n",
+                 "prog.ptx:7: near 'add.f16': half-precision arithmetic is not supported");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tmov.u32 %r1, %r0 $;\n}\n",
+                 "expected ';'");
+    expect_error(".target sm_75\n", "missing .version");
+    expect_error(HEADER ".global .u32 g = 7\n", "unexpected end of input");
+    expect_error(HEADER ".global .u64 p = generic(g);\n", "address initialisers are not supported");
+    expect_error(HEADER "@@@", "unknown directive");
+    expect_error(HEADER ".visible .entry k()\n{\n\t/* unterminated", "unterminated comment");
+    expect_error("\x01\x02", "unexpected character");
+}
+
+/* Every prefix of the file must fail cleanly or translate; never crash. */
+static void test_truncations(const char *name, const char *text, size_t len)
+{
+    char err[512];
+    size_t step = len / 97 + 1;
+    for (size_t n = 0; n < len; n += step) {
+        cb_translation *t = translate(text, n, name, err, sizeof err);
+        cb_translation_free(t);
+    }
+    /* flip bytes in the body */
+    char *copy = malloc(len);
+    if (!copy)
+        return;
+    for (size_t i = len / 3; i < len; i += len / 53 + 1) {
+        memcpy(copy, text, len);
+        copy[i] = (char)(copy[i] ^ 0x5a);
+        cb_translation *t = translate(copy, len, name, err, sizeof err);
+        cb_translation_free(t);
+    }
+    free(copy);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static void test_corpus(void)
+{
+    const char *dir = CB_TEST_DATA_DIR "/ptx";
+    DIR *d = opendir(dir);
+    CHECK(d != NULL, "cannot open %s", dir);
+    if (!d)
+        return;
+    int count = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!ends_with(e->d_name, ".ptx"))
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        size_t len = 0;
+        char *text = read_file(path, &len);
+        CHECK(text != NULL, "cannot read %s", path);
+        if (!text)
+            continue;
+        char err[512];
+        cb_translation *t = translate(text, len, e->d_name, err, sizeof err);
+        CHECK(t != NULL, "%s: %s", e->d_name, err);
+        if (t) {
+            CHECK(t->nkernels > 0, "%s has kernels", e->d_name);
+            CHECK(t->source && strstr(t->source, "cb_module_abi_version"), "%s: source", e->d_name);
+            CHECK(t->ptx_version >= 70 && t->target_sm >= 50, "%s: version %u sm %u", e->d_name,
+                  t->ptx_version, t->target_sm);
+            for (uint32_t k = 0; k < t->nkernels; k++) {
+                char sym[32];
+                snprintf(sym, sizeof sym, "cbk_%u", k);
+                CHECK(strcmp(t->kernels[k].symbol, sym) == 0, "symbol");
+                CHECK(cb_translation_find_kernel(t, t->kernels[k].name) == (int)k, "find kernel");
+            }
+            const char *dump = getenv("CB_TEST_DUMP_DIR");
+            if (dump) {
+                char out[1024];
+                snprintf(out, sizeof out, "%s/%s.c", dump, e->d_name);
+                FILE *f = fopen(out, "w");
+                if (f) {
+                    fwrite(t->source, 1, t->source_len, f);
+                    fclose(f);
+                }
+            }
+            cb_translation_free(t);
+        }
+        test_truncations(e->d_name, text, len);
+        free(text);
+        count++;
+    }
+    closedir(d);
+    CHECK(count >= 10, "found %d .ptx files", count);
+}
+
+/* Layout facts that the runtime relies on. */
+static void test_layout(void)
+{
+    const char *src = HEADER
+        ".extern .shared .align 16 .b8 dyn[];\n"
+        ".shared .align 4 .b8 s1[100];\n"
+        ".const .align 4 .b8 c1[8] = {1, 2, 3, 4, 5, 6, 7, 8};\n"
+        ".global .align 8 .u64 g1;\n"
+        ".visible .entry k(.param .u32 a, .param .u64 b, .param .align 16 .b8 s[24], .param .f32 c)\n"
+        "{\n.reg .b32 %r<3>;\n.reg .b64 %rd<3>;\n"
+        "\tmov.u32 %r1, dyn;\n\tld.shared.u32 %r2, [s1+4];\n\tbar.sync 0;\n\tret;\n}\n"
+        ".visible .entry k2()\n{\n\tret;\n}\n";
+    char err[512];
+    cb_translation *t = translate(src, strlen(src), "layout.ptx", err, sizeof err);
+    CHECK(t != NULL, "%s", err);
+    if (!t)
+        return;
+    CHECK(t->nkernels == 2, "kernels");
+    cb_kernel_info *k = &t->kernels[0];
+    CHECK(k->nparams == 4, "nparams");
+    CHECK(k->params[0].offset == 0 && k->params[0].size == 4, "p0");
+    CHECK(k->params[1].offset == 8 && k->params[1].size == 8 && k->params[1].is_pointer_like, "p1");
+    CHECK(k->params[2].offset == 16 && k->params[2].size == 24 && k->params[2].align == 16, "p2");
+    CHECK(k->params[3].offset == 40 && k->param_bytes == 44, "p3 %u %u", k->params[3].offset, k->param_bytes);
+    CHECK(k->static_smem == 112, "static_smem %u (100 rounded up to 16 for dynamic)", k->static_smem);
+    CHECK(k->needs_fibers == 1, "bar.sync needs fibers");
+    CHECK(t->kernels[1].needs_fibers == 0 && t->kernels[1].static_smem == 0, "k2");
+    CHECK(t->nglobals == 2, "globals");
+    int c1 = cb_translation_find_global(t, "c1"), g1 = cb_translation_find_global(t, "g1");
+    CHECK(c1 == 0 && g1 == 1, "global order");
+    CHECK(t->globals[0].space == CB_SPACE_CONST && t->globals[0].size == 8 && t->globals[0].init &&
+          t->globals[0].init[7] == 8, "const init");
+    CHECK(t->globals[1].space == CB_SPACE_GLOBAL && t->globals[1].init == NULL && t->globals[1].align == 8, "g1");
+    cb_translation_free(t);
+}
+
+int main(void)
+{
+    test_errors();
+    test_layout();
+    test_corpus();
+    if (failures)
+        fprintf(stderr, "test_ptx_parse: %d failures\n", failures);
+    else
+        printf("test_ptx_parse: ok\n");
+    return failures != 0;
+}
