@@ -106,6 +106,14 @@ static CUresult check_range(uint64_t addr, size_t bytes, const char *what)
         cb_log(CB_LOG_INFO, "%s 0x%llx is %s memory", what, (unsigned long long)addr, kind_name(info.kind));
         return CUDA_ERROR_INVALID_VALUE;
     }
+    /* VMM mappings placed back to back form one usable range. */
+    while (info.kind == CB_MEM_VMM && addr + bytes > info.base + info.size) {
+        cb_mem_info next;
+        if (cb_memtable_find(info.base + info.size, &next) != 0 || next.kind != CB_MEM_VMM ||
+            next.base != info.base + info.size)
+            break;
+        info.size += next.size;
+    }
     if (addr + bytes < addr || addr + bytes > info.base + info.size) {
         cb_log(CB_LOG_INFO, "%s 0x%llx + %zu runs past the end of its %zu-byte %s allocation at 0x%llx", what,
                (unsigned long long)addr, bytes, info.size, kind_name(info.kind), (unsigned long long)info.base);
