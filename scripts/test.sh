@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# scripts/test.sh [--sanitize]: build cubridge and run the whole test suite.
+#
+#   bash scripts/test.sh              build/ (RelWithDebInfo), then ctest
+#   bash scripts/test.sh --sanitize   build-asan/ with ASan+UBSan, then ctest
+#
+# Installs what is missing first (apt-get; sudo only when not root).  The
+# suite is the unit tests (tests/unit) and the CUDA programs (tests/cuda),
+# each built with nvcc twice and run through `cubridge run`.  With --sanitize
+# the nvcc-built programs are not instrumented but load our instrumented
+# libcuda.so.1, so the ASan and UBSan runtimes are preloaded into the suite.
+# Ends with ctest's summary; the exit status is ctest's.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+sanitize=0
+for arg in "$@"; do
+  case $arg in
+    --sanitize) sanitize=1 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    *) echo "test.sh: unknown option $arg" >&2; exit 2 ;;
+  esac
+done
+
+# Installs what the build needs with apt-get: only what is missing, running
+# `apt-get update` only then, with sudo only when not root.  The CUDA toolkit
+# (nvcc at /usr/local/cuda or $CUDA_HOME) is expected to be there already.
+cb_install_missing() {
+  local missing=()
+  command -v cc >/dev/null && command -v make >/dev/null && command -v g++ >/dev/null \
+    || missing+=(build-essential)
+  command -v cmake >/dev/null || missing+=(cmake)
+  command -v pkg-config >/dev/null || missing+=(pkg-config)
+  command -v python3 >/dev/null || missing+=(python3)
+  dpkg -s libzstd-dev >/dev/null 2>&1 || missing+=(libzstd-dev)
+  dpkg -s liblz4-dev >/dev/null 2>&1 || missing+=(liblz4-dev)
+  if [ ${#missing[@]} -gt 0 ]; then
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    echo "setup: installing ${missing[*]}"
+    $sudo apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
+  fi
+  local nvcc_dir=${CUDA_HOME:-/usr/local/cuda}/bin
+  if ! command -v nvcc >/dev/null && [ -x "$nvcc_dir/nvcc" ]; then
+    export PATH="$PATH:$nvcc_dir"
+  fi
+  command -v nvcc >/dev/null || echo "setup: nvcc not found; the tests/cuda programs will not be built" >&2
+}
+cb_install_missing
+jobs=$(nproc)
+
+if [ $sanitize -eq 1 ]; then
+  build=build-asan
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUBRIDGE_SANITIZE=ON -DCUBRIDGE_CUDA_TESTS=ON
+else
+  build=build
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUBRIDGE_SANITIZE=OFF -DCUBRIDGE_CUDA_TESTS=ON
+fi
+cmake --build "$build" -j"$jobs"
+
+if [ $sanitize -eq 1 ]; then
+  asan=$(gcc -print-file-name=libasan.so)
+  ubsan=$(gcc -print-file-name=libubsan.so)
+  # detect_leaks=0: cudart and the programs are not ours and do not free at exit.
+  # handle_segv=0 / allow_user_segv_handler=1: the CPU backend turns a kernel's
+  # fault into CUDA_ERROR_ILLEGAL_ADDRESS with its own SIGSEGV handler.
+  export LD_PRELOAD="$asan $ubsan${LD_PRELOAD:+ $LD_PRELOAD}"
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allow_user_segv_handler=1:handle_segv=0}
+  export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+fi
+ctest --test-dir "$build" -j"$jobs" --output-on-failure
