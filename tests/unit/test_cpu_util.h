@@ -47,7 +47,7 @@ typedef struct tu_kernel {
 
 /* A translation of body (kernel C after the ABI text) with kernels ks[i]
  * named cbk_<i>. Freed with tu_free. */
-static cb_translation *tu_make(const char *body, uint32_t nkernels, const tu_kernel *ks, uint32_t nglobals)
+static inline cb_translation *tu_make(const char *body, uint32_t nkernels, const tu_kernel *ks, uint32_t nglobals)
 {
     cb_translation *tr = calloc(1, sizeof *tr);
     const char *tail_fmt = "\nconst uint32_t cb_module_abi_version = CB_KERNEL_ABI_VERSION;\n"
@@ -80,7 +80,7 @@ static cb_translation *tu_make(const char *body, uint32_t nkernels, const tu_ker
     return tr;
 }
 
-static void tu_free(cb_translation *tr)
+static inline void tu_free(cb_translation *tr)
 {
     for (uint32_t i = 0; i < tr->nkernels; i++) {
         free(tr->kernels[i].name);
@@ -95,7 +95,7 @@ static void tu_free(cb_translation *tr)
 }
 
 /* A fresh private cache directory in CUBRIDGE_CACHE_DIR; returns its path. */
-static const char *tu_fresh_cache(char *buf, size_t len)
+static inline const char *tu_fresh_cache(char *buf, size_t len)
 {
     if (cb_fs_make_temp_dir("cubridge-test-cache-", buf, len) != 0) {
         perror("mkdtemp");
@@ -106,7 +106,7 @@ static const char *tu_fresh_cache(char *buf, size_t len)
 }
 
 /* Loads tr on be; fails the test (and returns NULL) on error. */
-static void *tu_load(cb_backend *be, const cb_translation *tr, const uint64_t *globals)
+static inline void *tu_load(cb_backend *be, const cb_translation *tr, const uint64_t *globals)
 {
     void *mod = NULL;
     char err[2048];
@@ -116,7 +116,7 @@ static void *tu_load(cb_backend *be, const cb_translation *tr, const uint64_t *g
 }
 
 /* Launches kernel k of mod with grid/block sizes (x only when y,z are 0). */
-static CUresult tu_launch3(cb_backend *be, void *mod, uint32_t k, const uint32_t grid[3], const uint32_t block[3],
+static inline CUresult tu_launch3(cb_backend *be, void *mod, uint32_t k, const uint32_t grid[3], const uint32_t block[3],
                            uint32_t dyn_smem, const void *params, uint32_t param_bytes, cb_launch_error *err)
 {
     cb_launch_config cfg;
@@ -129,7 +129,7 @@ static CUresult tu_launch3(cb_backend *be, void *mod, uint32_t k, const uint32_t
     return be->launch(be, mod, k, &cfg, err);
 }
 
-static CUresult tu_launch(cb_backend *be, void *mod, uint32_t k, uint32_t grid, uint32_t block, const void *params,
+static inline CUresult tu_launch(cb_backend *be, void *mod, uint32_t k, uint32_t grid, uint32_t block, const void *params,
                           uint32_t param_bytes, cb_launch_error *err)
 {
     uint32_t g[3] = {grid, 1, 1}, b[3] = {block, 1, 1};
@@ -142,7 +142,7 @@ typedef struct tu_params {
     uint32_t len;
 } tu_params;
 
-static void tu_param(tu_params *p, const void *v, uint32_t size)
+static inline void tu_param(tu_params *p, const void *v, uint32_t size)
 {
     p->len = (p->len + size - 1) / size * size;
     memcpy(p->buf + p->len, v, size);
