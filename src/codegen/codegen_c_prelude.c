@@ -13,6 +13,7 @@ const char cb_codegen_c_prelude[] =
 "#include <math.h>\n"
 "#include <string.h>\n"
 "#include <fenv.h>\n"
+"#pragma GCC diagnostic ignored \"-Wmisleading-indentation\"\n"
 "#define CB_INL static inline __attribute__((unused))\n"
 "typedef unsigned __int128 cb_u128;\n"
 "typedef __int128 cb_s128;\n"

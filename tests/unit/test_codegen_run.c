@@ -1,0 +1,866 @@
+/* test_codegen_run: translate kernels, compile the C with the host compiler
+ * into a shared object, dlopen it and run the kernels with a tiny runtime of
+ * this test's own (one CUDA thread after another), then check the answers
+ * against host computations. Every check runs on both the -O3 and the -G
+ * (debug) PTX of the same source.
+ *
+ * Kernels with __syncthreads run with one thread per block, where a barrier
+ * is trivially satisfied. The real CPU runtime (fibers, pool) is tested under
+ * tests/unit/test_cpu_*.
+ */
+#include "codegen/translate.h"
+#include "backend/cpu/kernel_abi.h"
+
+#include <dlfcn.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int failures;
+
+#define CHECK(cond, ...)                                                             \
+    do {                                                                             \
+        if (!(cond)) {                                                               \
+            fprintf(stderr, "%s:%d: [%s] CHECK failed: %s: ", __FILE__, __LINE__, g_variant, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                            \
+            fprintf(stderr, "\n");                                                   \
+            failures++;                                                              \
+        }                                                                            \
+    } while (0)
+
+static const char *g_variant = "";
+static int g_debug;   /* running the -G PTX: nvcc does not contract a*b+c into fma there */
+
+/* a*b+c rounded twice, as separate mul and add instructions do */
+static float mul_add_f32(float a, float b, float c)
+{
+    volatile float p = a * b;
+    return p + c;
+}
+static double mul_add_f64(double a, double b, double c)
+{
+    volatile double p = a * b;
+    return p + c;
+}
+static char g_tmpdir[256];
+
+/* ---- the test runtime ----------------------------------------------------------- */
+
+static char g_printed[4096];
+static size_t g_printed_len;
+static jmp_buf g_abort;
+static int g_asserted, g_trapped;
+static char g_assert_msg[256];
+
+static void rt_bar_sync(cb_thread *t, uint32_t b, uint32_t n)
+{
+    /* one thread per block in these tests: a barrier is already satisfied */
+    (void)b;
+    (void)n;
+    if (t->blk->ntid.x * t->blk->ntid.y * t->blk->ntid.z != 1) {
+        fprintf(stderr, "bar.sync with more than one thread in the test runtime\n");
+        abort();
+    }
+}
+
+static uint32_t rt_unsupported_u32(void)
+{
+    fprintf(stderr, "collective not supported by the test runtime\n");
+    abort();
+}
+
+static void rt_bar_arrive(cb_thread *t, uint32_t b, uint32_t n) { (void)t; (void)b; (void)n; }
+static uint32_t rt_bar_red(cb_thread *t, uint32_t b, uint32_t n, int op, uint32_t p)
+{
+    (void)t; (void)b; (void)n; (void)op; (void)p;
+    return rt_unsupported_u32();
+}
+static void rt_warp_sync(cb_thread *t, uint32_t mask) { (void)t; (void)mask; }
+static uint32_t rt_shfl(cb_thread *t, int mode, uint32_t a, uint32_t b, uint32_t c, uint32_t mask, uint32_t *p)
+{
+    (void)t; (void)mode; (void)a; (void)b; (void)c; (void)mask; (void)p;
+    return rt_unsupported_u32();
+}
+static uint32_t rt_vote(cb_thread *t, int mode, uint32_t pred, uint32_t mask)
+{
+    (void)t; (void)mode; (void)pred; (void)mask;
+    return rt_unsupported_u32();
+}
+static uint32_t rt_activemask(cb_thread *t) { (void)t; return 1; }
+
+/* Formats nvcc's vprintf argument buffer: each argument at its natural
+ * alignment, ints promoted to 4 bytes, doubles and pointers 8 bytes. */
+static int32_t rt_vprintf(cb_thread *t, const char *fmt, const void *args)
+{
+    (void)t;
+    const unsigned char *a = args;
+    size_t off = 0;
+    int total = 0;
+    for (const char *p = fmt; *p; p++) {
+        char out[512];
+        int n;
+        if (*p != '%') {
+            out[0] = *p;
+            n = 1;
+        } else {
+            char spec[32];
+            size_t k = 0;
+            spec[k++] = *p++;
+            while (*p && strchr("0123456789.-+ #lhz", *p) && k < 28)
+                spec[k++] = *p++;
+            char conv = *p;
+            spec[k++] = conv;
+            spec[k] = 0;
+            int is_long = strstr(spec, "ll") != NULL || strchr(spec, 'l') != NULL;
+            if (conv == '%') {
+                out[0] = '%';
+                n = 1;
+            } else if (strchr("fFeEgGaA", conv)) {
+                off = (off + 7) & ~(size_t)7;
+                double d;
+                memcpy(&d, a + off, 8);
+                off += 8;
+                n = snprintf(out, sizeof out, spec, d);
+            } else if (conv == 's' || conv == 'p') {
+                off = (off + 7) & ~(size_t)7;
+                uint64_t v;
+                memcpy(&v, a + off, 8);
+                off += 8;
+                n = conv == 's' ? snprintf(out, sizeof out, spec, (const char *)(uintptr_t)v)
+                                : snprintf(out, sizeof out, "%p", (void *)(uintptr_t)v);
+            } else if (is_long) {
+                off = (off + 7) & ~(size_t)7;
+                long long v;
+                memcpy(&v, a + off, 8);
+                off += 8;
+                n = snprintf(out, sizeof out, spec, v);
+            } else {
+                off = (off + 3) & ~(size_t)3;
+                int v;
+                memcpy(&v, a + off, 4);
+                off += 4;
+                n = snprintf(out, sizeof out, spec, v);
+            }
+        }
+        if (n > 0 && g_printed_len + (size_t)n < sizeof g_printed) {
+            memcpy(g_printed + g_printed_len, out, (size_t)n);
+            g_printed_len += (size_t)n;
+            g_printed[g_printed_len] = 0;
+        }
+        total += n;
+    }
+    return total;
+}
+
+static void rt_assert_fail(cb_thread *t, const char *msg, const char *file, uint32_t line, const char *fn,
+                           uint64_t cs)
+{
+    (void)t; (void)file; (void)line; (void)fn; (void)cs;
+    g_asserted++;
+    snprintf(g_assert_msg, sizeof g_assert_msg, "%s", msg);
+    longjmp(g_abort, 1);
+}
+
+static void rt_trap(cb_thread *t)
+{
+    (void)t;
+    g_trapped++;
+    longjmp(g_abort, 1);
+}
+
+static uint64_t rt_clock64(cb_thread *t) { (void)t; return 12345; }
+static void *rt_malloc(cb_thread *t, uint64_t n) { (void)t; return malloc(n); }
+static void rt_free(cb_thread *t, void *p) { (void)t; free(p); }
+static void rt_unsupported(cb_thread *t, const char *what)
+{
+    (void)t;
+    fprintf(stderr, "unsupported: %s\n", what);
+    abort();
+}
+
+static const cb_runtime g_rt = {
+    rt_bar_sync, rt_bar_arrive, rt_bar_red, rt_warp_sync, rt_shfl, rt_vote, rt_activemask, rt_vprintf,
+    rt_assert_fail, rt_trap, rt_clock64, rt_clock64, rt_malloc, rt_free, rt_unsupported,
+};
+
+/* ---- modules -------------------------------------------------------------------- */
+
+typedef struct module {
+    cb_translation *tr;
+    void *so;
+    unsigned char **globals;   /* the .so's cb_module_globals */
+    void *storage[64];
+} module;
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf)
+        *len = (size_t)n;
+    return buf;
+}
+
+static int load_module(const char *ptxname, module *m)
+{
+    memset(m, 0, sizeof *m);
+    char path[512], cpath[512], sopath[512], cmd[2048], err[512];
+    snprintf(path, sizeof path, "%s/ptx/%s", CB_TEST_DATA_DIR, ptxname);
+    size_t len = 0;
+    char *text = read_file(path, &len);
+    CHECK(text != NULL, "read %s", path);
+    if (!text)
+        return -1;
+    int rc = cb_translate_ptx(text, len, ptxname, CB_DIALECT_C, &m->tr, err, sizeof err);
+    free(text);
+    CHECK(rc == 0, "translate %s: %s", ptxname, err);
+    if (rc)
+        return -1;
+    snprintf(cpath, sizeof cpath, "%s/%s.c", g_tmpdir, ptxname);
+    snprintf(sopath, sizeof sopath, "%s/%s.so", g_tmpdir, ptxname);
+    FILE *f = fopen(cpath, "w");
+    if (!f)
+        return -1;
+    fwrite(m->tr->source, 1, m->tr->source_len, f);
+    fclose(f);
+    const char *cc = getenv("CUBRIDGE_HOST_CC");
+    snprintf(cmd, sizeof cmd,
+             "%s -O2 -fPIC -shared -fno-strict-aliasing -ffp-contract=off -fwrapv -Wall -Werror "
+             "-Wno-unused-variable -Wno-unused-label -Wno-unused-but-set-variable -o %s %s -lm",
+             cc && *cc ? cc : "cc", sopath, cpath);
+    rc = system(cmd);
+    CHECK(rc == 0, "compile %s", cpath);
+    if (rc)
+        return -1;
+    m->so = dlopen(sopath, RTLD_NOW | RTLD_LOCAL);
+    CHECK(m->so != NULL, "dlopen %s: %s", sopath, dlerror());
+    if (!m->so)
+        return -1;
+    m->globals = dlsym(m->so, "cb_module_globals");
+    const uint32_t *abi = dlsym(m->so, "cb_module_abi_version");
+    CHECK(m->globals && abi && *abi == CB_KERNEL_ABI_VERSION, "module symbols");
+    if (!m->globals)
+        return -1;
+    for (uint32_t i = 0; i < m->tr->nglobals && i < 64; i++) {
+        const cb_global_info *g = &m->tr->globals[i];
+        size_t al = g->align < 16 ? 16 : g->align;
+        void *p = aligned_alloc(al, (g->size + al - 1) / al * al + al);
+        memset(p, 0, g->size + 1);
+        if (g->init)
+            memcpy(p, g->init, g->size);
+        m->storage[i] = p;
+        m->globals[i] = p;
+    }
+    return 0;
+}
+
+static void unload_module(module *m)
+{
+    if (m->tr)
+        for (uint32_t i = 0; i < m->tr->nglobals && i < 64; i++)
+            free(m->storage[i]);
+    if (m->so)
+        dlclose(m->so);
+    cb_translation_free(m->tr);
+    memset(m, 0, sizeof *m);
+}
+
+static void *global_ptr(module *m, const char *name)
+{
+    int i = cb_translation_find_global(m->tr, name);
+    CHECK(i >= 0, "global %s", name);
+    return i >= 0 ? m->storage[i] : NULL;
+}
+
+/* Runs kernel name over grid x block, one thread after another. args[i]
+ * points at the value of parameter i. Returns 0, or 1 if the launch aborted
+ * (assert/trap). */
+static int launch(module *m, const char *name, cb_dim3 grid, cb_dim3 block, uint32_t dyn, const void *const *args)
+{
+    int k = cb_translation_find_kernel(m->tr, name);
+    CHECK(k >= 0, "kernel %s", name);
+    if (k < 0)
+        return -1;
+    const cb_kernel_info *ki = &m->tr->kernels[k];
+    cb_kernel_entry entry = (cb_kernel_entry)dlsym(m->so, ki->symbol);
+    CHECK(entry != NULL, "symbol %s", ki->symbol);
+    if (!entry)
+        return -1;
+    CHECK(ki->needs_fibers == 0 || block.x * block.y * block.z == 1, "%s needs fibers", name);
+    unsigned char *params = calloc(1, ki->param_bytes + 16);
+    for (uint32_t i = 0; i < ki->nparams; i++)
+        memcpy(params + ki->params[i].offset, args[i], ki->params[i].size);
+    uint32_t smem = ((ki->static_smem + 15u) & ~15u) + dyn;
+    unsigned char *shared = calloc(1, smem + 16);
+    cb_block b;
+    memset(&b, 0, sizeof b);
+    b.ntid = block;
+    b.nctaid = grid;
+    b.shared = shared;
+    b.static_smem = ki->static_smem;
+    b.dynamic_smem = dyn;
+    b.params = params;
+    b.rt = &g_rt;
+    b.nsmid = 1;
+    int aborted = 0;
+    for (uint32_t bz = 0; bz < grid.z; bz++)
+        for (uint32_t by = 0; by < grid.y; by++)
+            for (uint32_t bx = 0; bx < grid.x; bx++) {
+                b.ctaid = (cb_dim3){bx, by, bz};
+                memset(shared, 0, smem);
+                for (uint32_t tz = 0; tz < block.z; tz++)
+                    for (uint32_t ty = 0; ty < block.y; ty++)
+                        for (uint32_t tx = 0; tx < block.x; tx++) {
+                            cb_thread t;
+                            memset(&t, 0, sizeof t);
+                            t.tid = (cb_dim3){tx, ty, tz};
+                            t.flat = tx + ty * block.x + tz * block.x * block.y;
+                            t.lane = t.flat % 32;
+                            t.warp = t.flat / 32;
+                            t.blk = &b;
+                            if (setjmp(g_abort)) {
+                                aborted = 1;
+                                goto out;
+                            }
+                            entry(&t);
+                        }
+            }
+out:
+    free(shared);
+    free(params);
+    return aborted;
+}
+
+#define DIM(x, y, z) ((cb_dim3){x, y, z})
+
+static uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+
+static int close_rel(double a, double b, double tol)
+{
+    if (isnan(a) || isnan(b))
+        return isnan(a) && isnan(b);
+    return fabs(a - b) <= tol * fmax(1.0, fabs(b));
+}
+
+/* ---- the tests -------------------------------------------------------------------- */
+
+static void test_vecadd(const char *file)
+{
+    module m;
+    if (load_module(file, &m))
+        return;
+    enum { N = 1000 };
+    float *a = malloc(N * 4), *b = malloc(N * 4), *c = malloc(N * 4), *y = malloc(N * 4);
+    double *dx = malloc(N * 8), *dy = malloc(N * 8);
+    for (int i = 0; i < N; i++) {
+        a[i] = (float)i * 0.37f - 11.0f;
+        b[i] = 1.0f / (float)(i + 3);
+        c[i] = -1;
+        y[i] = (float)(i % 17) * 0.5f;
+        dx[i] = i * 0.1;
+        dy[i] = 1.0 / (i + 1);
+    }
+    int n = N;
+    const void *args[] = {&a, &b, &c, &n};
+    launch(&m, "vecadd", DIM(8, 1, 1), DIM(128, 1, 1), 0, args);
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += f2u(c[i]) != f2u(a[i] + b[i]);
+    CHECK(bad == 0, "vecadd: %d wrong", bad);
+
+    float alpha = 2.5f;
+    float *y0 = malloc(N * 4);
+    memcpy(y0, y, N * 4);
+    const void *sargs[] = {&n, &alpha, &a, &y};
+    launch(&m, "saxpy", DIM(2, 1, 1), DIM(64, 1, 1), 0, sargs);
+    bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += f2u(y[i]) != f2u(g_debug ? mul_add_f32(alpha, a[i], y0[i]) : fmaf(alpha, a[i], y0[i]));
+    CHECK(bad == 0, "saxpy: %d wrong", bad);
+
+    long ln = N;
+    double dalpha = -0.75;
+    double *dy0 = malloc(N * 8);
+    memcpy(dy0, dy, N * 8);
+    const void *dargs[] = {&ln, &dalpha, &dx, &dy};
+    launch(&m, "daxpy", DIM(3, 1, 1), DIM(32, 1, 1), 0, dargs);
+    bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += dy[i] != (g_debug ? mul_add_f64(dalpha, dx[i], dy0[i]) : fma(dalpha, dx[i], dy0[i]));
+    CHECK(bad == 0, "daxpy: %d wrong", bad);
+    free(a); free(b); free(c); free(y); free(y0); free(dx); free(dy); free(dy0);
+    unload_module(&m);
+}
+
+static void test_index(const char *file)
+{
+    module m;
+    if (load_module(file, &m))
+        return;
+    int w = 37, h = 23;
+    int *out = calloc((size_t)(w * h), 4);
+    const void *args[] = {&out, &w, &h};
+    launch(&m, "fill2d", DIM(3, 4, 1), DIM(16, 8, 1), 0, args);
+    int bad = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            bad += out[y * w + x] != x * 1000 + y;
+    CHECK(bad == 0, "fill2d: %d wrong", bad);
+    int nx = 9, ny = 7, nz = 5;
+    unsigned *o3 = calloc((size_t)(nx * ny * nz), 4);
+    const void *a3[] = {&o3, &nx, &ny, &nz};
+    launch(&m, "fill3d", DIM(2, 2, 3), DIM(5, 4, 2), 0, a3);
+    bad = 0;
+    for (int z = 0; z < nz; z++)
+        for (int y = 0; y < ny; y++)
+            for (int x = 0; x < nx; x++)
+                bad += o3[(z * ny + y) * nx + x] != (unsigned)((x << 20) | (y << 10) | z);
+    CHECK(bad == 0, "fill3d: %d wrong", bad);
+    free(out);
+    free(o3);
+    unload_module(&m);
+}
+
+static int32_t host_mulhi(int32_t a, int32_t b) { return (int32_t)(((int64_t)a * b) >> 32); }
+static uint32_t host_brev(uint32_t v)
+{
+    uint32_t r = 0;
+    for (int i = 0; i < 32; i++)
+        r |= ((v >> i) & 1u) << (31 - i);
+    return r;
+}
+
+static void test_imath(const char *file)
+{
+    module m;
+    if (load_module(file, &m))
+        return;
+    enum { N = 64 };
+    int a[N], b[N], o[N * 8];
+    long long lo[N * 4];
+    for (int i = 0; i < N; i++) {
+        a[i] = (int)((i * 2654435761u) ^ 0x5bd1e995u);
+        b[i] = i % 5 == 0 ? 0 : (int)(i * 40503u) - 1000000 * (i % 3);
+        if (i == 7)
+            a[i] = 0;
+        if (i == 9)
+            b[i] = -1, a[i] = 12345;
+    }
+    int *pa = a, *pb = b, *po = o, n = N;
+    long long *plo = lo;
+    const void *args[] = {&pa, &pb, &po, &plo, &n};
+    launch(&m, "imath", DIM(2, 1, 1), DIM(32, 1, 1), 0, args);
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        int x = a[i], y = b[i];
+        int ex[8];
+        ex[0] = y ? x / y : -1;
+        ex[1] = y ? x % y : -1;
+        ex[2] = (int)((uint32_t)x << (y & 31));
+        ex[3] = x >> (y & 31);
+        ex[4] = (int)((uint32_t)x >> (y & 31));
+        ex[5] = host_mulhi(x, y);
+        ex[6] = (int)((uint32_t)__builtin_popcount((uint32_t)x) + (uint32_t)(y ? __builtin_clz((uint32_t)y) : 32) +
+                      (uint32_t)__builtin_ffs(x) + host_brev((uint32_t)y));
+        ex[7] = (int)((uint32_t)(x < y ? x : y) + (uint32_t)(x > y ? x : y) + (uint32_t)(x < 0 ? -(int64_t)x : x));
+        for (int k = 0; k < 8; k++)
+            if (o[i * 8 + k] != ex[k]) {
+                if (bad++ < 5)
+                    fprintf(stderr, "imath[%d][%d] x=%d y=%d: got %d want %d\n", i, k, x, y, o[i * 8 + k], ex[k]);
+            }
+        long long X = (long long)x * y, Y = (long long)((uint64_t)(long long)x << 33);
+        long long el[4] = {X, y ? Y / y : 0, (long long)((unsigned long long)Y >> (y & 63)),
+                           (long long)((uint64_t)(long long)(((__int128)X * Y) >> 64) +
+                                       (uint64_t)(((unsigned __int128)(uint64_t)X * (uint64_t)Y) >> 64))};
+        for (int k = 0; k < 4; k++)
+            if (lo[i * 4 + k] != el[k]) {
+                if (bad++ < 5)
+                    fprintf(stderr, "imath64[%d][%d]: got %lld want %lld\n", i, k, lo[i * 4 + k], el[k]);
+            }
+    }
+    CHECK(bad == 0, "imath: %d wrong", bad);
+    unload_module(&m);
+}
+
+static void test_fmath(const char *file)
+{
+    module m;
+    if (load_module(file, &m))
+        return;
+    enum { N = 40 };
+    float x[N], y[N * 8];
+    double dx[N], dy[N * 4];
+    for (int i = 0; i < N; i++) {
+        x[i] = 0.05f + (float)i * 0.37f;
+        dx[i] = 0.03 + i * 0.41;
+    }
+    float *px = x, *py = y;
+    int n = N;
+    const void *args[] = {&px, &py, &n};
+    launch(&m, "fmath", DIM(1, 1, 1), DIM(64, 1, 1), 0, args);
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        float v = x[i];
+        bad += f2u(y[i * 8 + 0]) != f2u(sqrtf(v));
+        bad += !close_rel(y[i * 8 + 1], exp(v), 4e-7 * 4);
+        bad += !close_rel(y[i * 8 + 2], sin(v), 2e-6);
+        bad += !close_rel(y[i * 8 + 3], v / 3.0, 1e-6);
+        bad += !close_rel(y[i * 8 + 4], 1.0 / sqrt(v), 1e-6);
+        bad += f2u(y[i * 8 + 5]) != f2u(fmaf(v, v, 1.0f));
+        bad += f2u(y[i * 8 + 6]) != f2u(v / 7.0f);
+        bad += !close_rel(y[i * 8 + 7], log(v) + cos(v) + pow(v, 1.5) + tanh(v), 1e-5);
+    }
+    CHECK(bad == 0, "fmath: %d wrong", bad);
+    double *pdx = dx, *pdy = dy;
+    const void *dargs[] = {&pdx, &pdy, &n};
+    launch(&m, "dmath", DIM(1, 1, 1), DIM(64, 1, 1), 0, dargs);
+    bad = 0;
+    for (int i = 0; i < N; i++) {
+        double v = dx[i];
+        bad += dy[i * 4 + 0] != sqrt(v);
+        bad += !close_rel(dy[i * 4 + 1], exp(v), 1e-15);
+        bad += dy[i * 4 + 2] != v / 3.0;
+        bad += !close_rel(dy[i * 4 + 3], fma(v, v, 1.0) + sin(v), 1e-15);
+    }
+    CHECK(bad == 0, "dmath: %d wrong", bad);
+
+    enum { M = 8 };
+    float f[M] = {1.5f, -2.5f, 3e9f, -3e9f, NAN, 0.49999997f, 1e-40f, -0.0f};
+    double d[M] = {1e20, -1e20, 2.5, -2.5, NAN, 123456789.75, -0.5, 7.0};
+    int o[M];
+    unsigned u[M];
+    long long l[M];
+    float fo[M * 4];
+    float *pf = f, *pfo = fo;
+    double *pd = d;
+    int *po = o, nm = M;
+    unsigned *pu = u;
+    long long *pl = l;
+    const void *cargs[] = {&pf, &pd, &po, &pu, &pl, &pfo, &nm};
+    launch(&m, "conv", DIM(1, 1, 1), DIM(M, 1, 1), 0, cargs);
+    int want_o[M] = {1, -2, INT32_MAX, INT32_MIN, 0, 0, 0, 0};
+    unsigned want_u[M] = {1, 0, 3000000000u, 0, 0, 0, 0, 0};
+    long long want_l[M] = {INT64_MAX, INT64_MIN, 2, -2, 0, 123456789, 0, 7};
+    bad = 0;
+    for (int i = 0; i < M; i++) {
+        bad += o[i] != want_o[i];
+        bad += u[i] != want_u[i];
+        bad += l[i] != want_l[i];
+        bad += f2u(fo[i * 4 + 0]) != f2u((float)d[i]);
+        if (o[i] != want_o[i] || u[i] != want_u[i] || l[i] != want_l[i])
+            fprintf(stderr, "conv[%d]: %d %u %lld\n", i, o[i], u[i], l[i]);
+    }
+    /* __int2float_rz(3*1+1 = 4) exact; __int2float_rz(INT32_MAX*3+1) rounds toward zero */
+    CHECK(fo[0 * 4 + 1] == 4.0f, "int2float_rz %g", fo[1]);
+    int big = (int)(uint32_t)((uint32_t)INT32_MAX * 3u + 1u);
+    CHECK(f2u(fo[2 * 4 + 1]) == f2u((float)big) || fabsf(fo[2 * 4 + 1]) <= fabsf((float)big), "rz");
+    /* __fadd_rz(1.5, 1e-8) stays 1.5; rounding up would not */
+    CHECK(fo[0 * 4 + 2] == 1.5f, "fadd_rz %a", fo[2]);
+    CHECK(fo[1 * 4 + 2] == nextafterf(-2.5f, 0.0f) || fo[1 * 4 + 2] == -2.5f, "fadd_rz neg %a", fo[6]);
+    CHECK(bad == 0, "conv: %d wrong", bad);
+    unload_module(&m);
+}
+
+static void test_atomics(const char *file)
+{
+    module m;
+    if (load_module(file, &m))
+        return;
+    enum { N = 200 };
+    float in[N];
+    for (int i = 0; i < N; i++)
+        in[i] = (float)((i * 37) % 101) * 0.25f - 7.0f;
+    float fsum = 0, fmx = -1e30f;
+    int iv[5] = {-5, 5, 1000, 0, 3};
+    unsigned uv[5] = {0xffffffffu, 0, 0, 0, 0};
+    unsigned long long u64 = 0;
+    double dsum = 0;
+    float *pin = in, *pfs = &fsum, *pfm = &fmx;
+    int *piv = iv, n = N;
+    unsigned *puv = uv;
+    unsigned long long *pu64 = &u64;
+    double *pds = &dsum;
+    const void *args[] = {&pin, &pfs, &pfm, &piv, &puv, &pu64, &pds, &n};
+    launch(&m, "atomics", DIM(4, 1, 1), DIM(64, 1, 1), 0, args);
+    float wsum = 0, wmax = -1e30f;
+    double wd = 0;
+    unsigned w_and = 0xffffffffu, w_or = 0, w_xor = 0, w_inc = 0, w_dec = 0;
+    int w_cas = 3;
+    for (int i = 0; i < N; i++) {
+        wsum += in[i];
+        wmax = fmaxf(wmax, in[i]);
+        wd += (double)in[i];
+        w_and &= ~(1u << (i & 31));
+        w_or |= 1u << (i & 31);
+        w_xor ^= (unsigned)i;
+        w_inc = w_inc >= 10 ? 0 : w_inc + 1;
+        w_dec = (w_dec == 0 || w_dec > 10) ? 10 : w_dec - 1;
+        if (w_cas == i)
+            w_cas = i + 1;
+    }
+    CHECK(f2u(fsum) == f2u(wsum), "float atomicAdd %g vs %g", fsum, wsum);
+    CHECK(fmx == wmax, "CAS float max %g vs %g", fmx, wmax);
+    CHECK(iv[0] == N - 1 && iv[1] == -(N - 1) && iv[2] == 1000 - 3 * N && iv[3] == 7, "int atomics %d %d %d %d",
+          iv[0], iv[1], iv[2], iv[3]);
+    CHECK(iv[4] == w_cas, "atomicCAS %d vs %d", iv[4], w_cas);
+    CHECK(uv[0] == w_and && uv[1] == w_or && uv[2] == w_xor, "bitwise atomics");
+    CHECK(uv[3] == w_inc && uv[4] == w_dec, "inc/dec %u %u vs %u %u", uv[3], uv[4], w_inc, w_dec);
+    CHECK(u64 == (unsigned long long)N * (N - 1) / 2, "u64 add");
+    CHECK(dsum == wd, "double add %.17g vs %.17g", dsum, wd);
+
+    enum { H = 5000 };
+    unsigned char *data = malloc(H);
+    unsigned bins[256] = {0}, want[256] = {0};
+    for (int i = 0; i < H; i++) {
+        data[i] = (unsigned char)((i * 7919) ^ (i >> 3));
+        want[data[i]]++;
+    }
+    int h = H;
+    unsigned *pb = bins;
+    const void *hargs[] = {&data, &h, &pb};
+    launch(&m, "histogram", DIM(13, 1, 1), DIM(1, 1, 1), 0, hargs);
+    CHECK(memcmp(bins, want, sizeof bins) == 0, "shared-memory histogram");
+    free(data);
+    unload_module(&m);
+}
+
+static void test_globals(const char *file)
+{
+    module m;
+    if (load_module(file, &m))
+        return;
+    int *ctab = global_ptr(&m, "ctab");
+    int *counter = global_ptr(&m, "counter");
+    if (!ctab || !counter) {
+        unload_module(&m);
+        return;
+    }
+    ctab[0] = 10, ctab[1] = 20, ctab[2] = 30;
+    enum { N = 50 };
+    float x[N], y[N];
+    for (int i = 0; i < N; i++)
+        x[i] = (float)i * 0.125f;
+    float *px = x, *py = y;
+    int n = N;
+    const void *args[] = {&px, &py, &n};
+    launch(&m, "poly", DIM(2, 1, 1), DIM(32, 1, 1), 0, args);
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        float v = x[i];
+        float want = 1.0f + v * (2.0f + v * (3.0f + v * 4.0f)) + (float)ctab[i % 3] + (float)(i & 1 ? 0.25 : 0.5);
+        bad += !close_rel(y[i], want, 1e-6);
+    }
+    CHECK(bad == 0, "constant/global polynomial: %d wrong", bad);
+    CHECK(*counter == 1, "__device__ counter %d", *counter);
+    int **pp = NULL, *slot = NULL;
+    pp = &slot;
+    const void *gargs[] = {&pp};
+    launch(&m, "getcounter", DIM(1, 1, 1), DIM(1, 1, 1), 0, gargs);
+    CHECK(slot == counter, "address of a __device__ variable");
+
+    int in[64], out[64];
+    for (int i = 0; i < 64; i++)
+        in[i] = i * 3 + 1;
+    int *pin = in, *pout = out;
+    const void *dargs[] = {&pin, &pout};
+    launch(&m, "dynshared", DIM(64, 1, 1), DIM(1, 1, 1), 4, dargs);
+    bad = 0;
+    for (int i = 0; i < 64; i++)
+        bad += out[i] != in[i];
+    CHECK(bad == 0, "dynamic shared memory");
+    unload_module(&m);
+}
+
+static int host_fib(int n) { return n < 2 ? n : host_fib(n - 1) + host_fib(n - 2); }
+
+static void test_calls(const char *file)
+{
+    module m;
+    if (load_module(file, &m))
+        return;
+    int in[16], out[16];
+    float fo[16];
+    long long lo = 0;
+    for (int i = 0; i < 16; i++)
+        in[i] = i + 2;
+    int *pin = in, *pout = out;
+    float *pfo = fo;
+    long long *plo = &lo;
+    const void *args[] = {&pin, &pout, &pfo, &plo};
+    launch(&m, "calls", DIM(1, 1, 1), DIM(16, 1, 1), 0, args);
+    int bad = 0;
+    for (int i = 0; i < 16; i++) {
+        bad += out[i] != host_fib(in[i]);
+        bad += fo[i] != (float)in[i] * 0.5f + (float)i;
+    }
+    CHECK(bad == 0, "recursive and noinline calls: %d wrong", bad);
+    CHECK(lo == in[0] + in[1] + in[2], "sum3 %lld", lo);
+
+    g_printed_len = 0;
+    g_printed[0] = 0;
+    int n = 5;
+    double d = 2.5;
+    const void *pargs[] = {&n, &d};
+    launch(&m, "hello", DIM(1, 1, 1), DIM(2, 1, 1), 0, pargs);
+    CHECK(strcmp(g_printed, "hello from 0 of 5: 2.500000 str x 5000000000\n"
+                            "hello from 1 of 5: 2.500000 str x 5000000000\n") == 0,
+          "printf gave \"%s\"", g_printed);
+
+    g_asserted = 0;
+    in[3] = -1;
+    const void *aargs[] = {&pin};
+    int aborted = launch(&m, "check", DIM(1, 1, 1), DIM(8, 1, 1), 0, aargs);
+    CHECK(aborted == 1 && g_asserted == 1, "assert fired");
+    CHECK(strstr(g_assert_msg, "in[threadIdx.x] >= 0") != NULL, "assert message \"%s\"", g_assert_msg);
+    in[3] = 5;
+    g_asserted = 0;
+    aborted = launch(&m, "check", DIM(1, 1, 1), DIM(8, 1, 1), 0, aargs);
+    CHECK(aborted == 0 && g_asserted == 0, "assert quiet");
+
+    g_trapped = 0;
+    int x = 41;
+    const void *targs[] = {&x};
+    CHECK(launch(&m, "trapper", DIM(1, 1, 1), DIM(1, 1, 1), 0, targs) == 0 && g_trapped == 0, "no trap");
+    x = 42;
+    CHECK(launch(&m, "trapper", DIM(1, 1, 1), DIM(1, 1, 1), 0, targs) == 1 && g_trapped == 1, "trap");
+    unload_module(&m);
+}
+
+static void test_templates(const char *file)
+{
+    module m;
+    if (load_module(file, &m))
+        return;
+    int iv[10];
+    float fv[10];
+    double dv[10];
+    for (int i = 0; i < 10; i++)
+        iv[i] = i, fv[i] = (float)i * 0.5f, dv[i] = i * 0.25;
+    int n = 10, ik = 7;
+    float fk = 1.25f;
+    double dk = -3.5;
+    int *pi = iv;
+    float *pf = fv;
+    double *pd = dv;
+    const void *a1[] = {&pi, &ik, &n}, *a2[] = {&pf, &fk, &n}, *a3[] = {&pd, &dk, &n};
+    launch(&m, "_Z9add_constIiEvPT_S0_i", DIM(1, 1, 1), DIM(16, 1, 1), 0, a1);
+    launch(&m, "_Z9add_constIfEvPT_S0_i", DIM(1, 1, 1), DIM(16, 1, 1), 0, a2);
+    launch(&m, "_Z9add_constIdEvPT_S0_i", DIM(1, 1, 1), DIM(16, 1, 1), 0, a3);
+    int bad = 0;
+    for (int i = 0; i < 10; i++)
+        bad += iv[i] != i + 7 || fv[i] != (float)i * 0.5f + 1.25f || dv[i] != i * 0.25 - 3.5;
+    CHECK(bad == 0, "add_const<T>");
+    float fin[32], fout[8];
+    long long lin[32], lout[8];
+    for (int i = 0; i < 32; i++)
+        fin[i] = (float)i, lin[i] = (long long)i << 35;
+    float *pfi = fin, *pfo = fout;
+    long long *pli = lin, *plo = lout;
+    const void *s1[] = {&pfi, &pfo}, *s2[] = {&pli, &plo};
+    launch(&m, "_Z4sum4IfEvPKT_PS0_", DIM(1, 1, 1), DIM(8, 1, 1), 0, s1);
+    launch(&m, "_Z4sum4IxEvPKT_PS0_", DIM(1, 1, 1), DIM(8, 1, 1), 0, s2);
+    bad = 0;
+    for (int t = 0; t < 8; t++) {
+        float fs = 0;
+        long long ls = 0;
+        for (int i = 0; i < 4; i++) {
+            fs += fin[t * 4 + i] * (float)(t + 1);
+            ls += lin[t * 4 + i] * (t + 1);
+        }
+        bad += fout[t] != fs || lout[t] != ls;
+    }
+    CHECK(bad == 0, "sum4<T> with local arrays");
+    unload_module(&m);
+}
+
+static void test_edge(void)
+{
+    module m;
+    if (load_module("edge.ptx", &m))
+        return;
+    uint32_t in[11] = {7, 0, 0x80000000u, 0xffffffffu, 33, 0x7fc00000u, f2u(1e10f), f2u(-2.5f), f2u(1.0f),
+                       f2u(3.0f), 1};
+    uint32_t out[50];
+    memset(out, 0xcd, sizeof out);
+    uint32_t *po = out, *pi = in;
+    const void *args[] = {&po, &pi};
+    launch(&m, "edge", DIM(1, 1, 1), DIM(1, 1, 1), 0, args);
+    static const struct { int off; uint32_t want; const char *what; } cases[] = {
+        {0, 0xffffffffu, "div.u32 by 0"}, {4, 0xffffffffu, "div.s32 by 0"}, {8, 7, "rem.u32 by 0"},
+        {12, 0x80000000u, "INT_MIN / -1"}, {16, 0, "INT_MIN % -1"}, {20, 0, "shl by 33"},
+        {24, 0, "shr.u by 33"}, {28, 0xffffffffu, "shr.s by 33"}, {32, 0xf8000000u, "shr.s by 4"},
+        {36, 0, "cvt NaN -> s32"}, {40, 0x7fffffffu, "cvt 1e10 -> s32"}, {44, 0, "cvt -2.5 -> u32"},
+        {48, 0xfffffffeu, "cvt.rni -2.5"}, {52, 0xfffffffdu, "cvt.rmi -2.5"}, {56, 0x3f800000u, "min NaN"},
+        {60, 0x3f800000u, "max NaN"}, {64, 0x3eaaaaabu, "div.rn 1/3"}, {68, 0x3eaaaaaau, "div.rz 1/3"},
+        {72, 0x3f800001u, "add.rp"}, {76, 0x3f800000u, "add.rm"}, {80, 0, "add.ftz subnormal"},
+        {84, 0xfffffffcu, "mul.hi.s32"}, {88, 0xfffffffeu, "mul.hi.u32"}, {92, 0xff, "bfe.u32"},
+        {96, 0xffffff80u, "bfe.s32"}, {100, 0x80000000u, "brev"}, {104, 0xfffffff0u, "prmt sign"},
+        {108, 0x96969696u, "lop3"}, {112, 0, "cvt.sat"}, {116, 0x3fb504f3u, "sqrt.rn 2"},
+        {120, 32, "clz 0"}, {124, 32, "popc"}, {128, 0xffffffffu, "bfind 0"}, {132, 0x4f800000u, "cvt.rn.f32.u32"},
+        {136, 0x4f7fffffu, "cvt.rz.f32.u32"}, {140, 0xfffffffdu, "-7/2"}, {144, 0xffffffffu, "-7%2"},
+        {148, 7, "shr by 0"}, {152, 0, "setp.ne NaN"}, {156, 1, "setp.neu NaN"}, {160, 0, "add.cc"},
+        {164, 1, "addc"}, {168, 0, "div.s64 lo"}, {172, 0x80000000u, "div.s64 MIN/-1"},
+        {176, 0xffffffffu, "shr.s64 by 64"}, {180, 0xffffffffu, "shr.s64 by 64 hi"}, {184, 0, "mul.wide lo"},
+        {188, 0x40000000u, "mul.wide.s32"}, {192, 7, "mov pack lo"}, {196, 0x80000000u, "mov pack hi"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint32_t got = out[cases[i].off / 4];
+        CHECK(got == cases[i].want, "%s: got 0x%08x (%g) want 0x%08x", cases[i].what, got, u2f(got), cases[i].want);
+    }
+    unload_module(&m);
+}
+
+int main(void)
+{
+    snprintf(g_tmpdir, sizeof g_tmpdir, "/tmp/cb_codegen_run.XXXXXX");
+    if (!mkdtemp(g_tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    static const char *const variants[] = {"", ".G"};
+    for (int v = 0; v < 2; v++) {
+        char f[64];
+        g_variant = v ? "-G" : "-O3";
+        g_debug = v;
+#define RUN(test, base)                                   \
+        snprintf(f, sizeof f, "%s%s.ptx", base, variants[v]); \
+        test(f);
+        RUN(test_vecadd, "vecadd");
+        RUN(test_index, "index3d");
+        RUN(test_imath, "math");
+        RUN(test_fmath, "math");
+        RUN(test_atomics, "atomics");
+        RUN(test_globals, "globals");
+        RUN(test_calls, "calls");
+        RUN(test_templates, "templates");
+#undef RUN
+    }
+    g_variant = "edge";
+    test_edge();
+    if (!getenv("CB_TEST_KEEP")) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", g_tmpdir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "could not remove %s\n", g_tmpdir);
+    }
+    if (failures)
+        fprintf(stderr, "test_codegen_run: %d failures\n", failures);
+    else
+        printf("test_codegen_run: ok\n");
+    return failures != 0;
+}
