@@ -9,7 +9,7 @@ CUresult cb_launch_pack_params(const cb_function *f, void **kernelParams, void *
 {
     const cb_kernel_info *k = f->info;
     if (kernelParams && extra) {
-        cb_log(CB_LOG_ERROR, "launch of %s: both kernelParams and extra given", k->name);
+        cb_log(CB_LOG_WARN, "launch of %s: both kernelParams and extra given", k->name);
         return CUDA_ERROR_INVALID_VALUE;
     }
     if (extra) {
@@ -21,18 +21,18 @@ CUresult cb_launch_pack_params(const cb_function *f, void **kernelParams, void *
             } else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE) {
                 psize = (size_t *)extra[i + 1];
             } else {
-                cb_log(CB_LOG_ERROR, "launch of %s: unknown `extra` option %p", k->name, extra[i]);
+                cb_log(CB_LOG_WARN, "launch of %s: unknown `extra` option %p", k->name, extra[i]);
                 return CUDA_ERROR_INVALID_VALUE;
             }
         }
         if (psize)
             size = *psize;
         if ((!ptr || !psize) && k->param_bytes) {
-            cb_log(CB_LOG_ERROR, "launch of %s: `extra` lacks CU_LAUNCH_PARAM_BUFFER_POINTER or _SIZE", k->name);
+            cb_log(CB_LOG_WARN, "launch of %s: `extra` lacks CU_LAUNCH_PARAM_BUFFER_POINTER or _SIZE", k->name);
             return CUDA_ERROR_INVALID_VALUE;
         }
         if (size < k->param_bytes) {
-            cb_log(CB_LOG_ERROR, "launch of %s: parameter buffer of %zu bytes, the kernel takes %u", k->name, size,
+            cb_log(CB_LOG_WARN, "launch of %s: parameter buffer of %zu bytes, the kernel takes %u", k->name, size,
                    k->param_bytes);
             return CUDA_ERROR_INVALID_VALUE;
         }
@@ -43,13 +43,13 @@ CUresult cb_launch_pack_params(const cb_function *f, void **kernelParams, void *
     if (k->nparams == 0)
         return CUDA_SUCCESS;
     if (!kernelParams) {
-        cb_log(CB_LOG_ERROR, "launch of %s: no kernelParams for its %u parameters", k->name, k->nparams);
+        cb_log(CB_LOG_WARN, "launch of %s: no kernelParams for its %u parameters", k->name, k->nparams);
         return CUDA_ERROR_INVALID_VALUE;
     }
     memset(buf, 0, k->param_bytes);
     for (uint32_t i = 0; i < k->nparams; i++) {
         if (!kernelParams[i]) {
-            cb_log(CB_LOG_ERROR, "launch of %s: kernelParams[%u] is NULL", k->name, i);
+            cb_log(CB_LOG_WARN, "launch of %s: kernelParams[%u] is NULL", k->name, i);
             return CUDA_ERROR_INVALID_VALUE;
         }
         memcpy(buf + k->params[i].offset, kernelParams[i], k->params[i].size);
@@ -82,7 +82,7 @@ CUresult cb_launch_validate(const cb_function *f, const cb_launch_config *cfg)
     static const uint32_t max_block[3] = {CB_MAX_BLOCK_DIM_X, CB_MAX_BLOCK_DIM_Y, CB_MAX_BLOCK_DIM_Z};
     for (int i = 0; i < 3; i++) {
         if (cfg->grid[i] == 0 || cfg->grid[i] > max_grid[i] || cfg->block[i] == 0 || cfg->block[i] > max_block[i]) {
-            cb_log(CB_LOG_ERROR, "launch of %s: grid (%u,%u,%u) block (%u,%u,%u) is out of range", k->name,
+            cb_log(CB_LOG_WARN, "launch of %s: grid (%u,%u,%u) block (%u,%u,%u) is out of range", k->name,
                    cfg->grid[0], cfg->grid[1], cfg->grid[2], cfg->block[0], cfg->block[1], cfg->block[2]);
             return CUDA_ERROR_INVALID_VALUE;
         }
@@ -90,13 +90,13 @@ CUresult cb_launch_validate(const cb_function *f, const cb_launch_config *cfg)
     uint64_t threads = (uint64_t)cfg->block[0] * cfg->block[1] * cfg->block[2];
     uint64_t limit = launch_max_threads(f, in->max_threads_per_block);
     if (threads > limit) {
-        cb_log(CB_LOG_ERROR, "launch of %s: %llu threads per block, the limit is %llu", k->name,
+        cb_log(CB_LOG_WARN, "launch of %s: %llu threads per block, the limit is %llu", k->name,
                (unsigned long long)threads, (unsigned long long)limit);
         return CUDA_ERROR_INVALID_VALUE;
     }
     if (k->reqntid[0] && (cfg->block[0] != k->reqntid[0] || cfg->block[1] != (k->reqntid[1] ? k->reqntid[1] : 1) ||
                           cfg->block[2] != (k->reqntid[2] ? k->reqntid[2] : 1))) {
-        cb_log(CB_LOG_ERROR, "launch of %s: block (%u,%u,%u) differs from its .reqntid", k->name, cfg->block[0],
+        cb_log(CB_LOG_WARN, "launch of %s: block (%u,%u,%u) differs from its .reqntid", k->name, cfg->block[0],
                cfg->block[1], cfg->block[2]);
         return CUDA_ERROR_INVALID_VALUE;
     }
@@ -113,7 +113,7 @@ CUresult cb_launch_validate(const cb_function *f, const cb_launch_config *cfg)
 CUresult cb_launch_submit(cb_context *ctx, CUstream h, cb_function *f, const cb_launch_config *cfg)
 {
     if (f->module->ctx != ctx) {
-        cb_log(CB_LOG_ERROR, "launch of %s: the kernel belongs to another context", f->info->name);
+        cb_log(CB_LOG_WARN, "launch of %s: the kernel belongs to another context", f->info->name);
         return CUDA_ERROR_INVALID_HANDLE;
     }
     CUresult r = cb_launch_validate(f, cfg);

@@ -25,6 +25,16 @@
         return CUDA_ERROR_NOT_SUPPORTED;                                                                    \
     }
 
+/* A slot that cudart calls and tolerates being refused, whose job is not
+ * known (docs/export-tables.md): logged at debug level, refused. */
+#define ET_REFUSED(table, index)                                                                            \
+    static CUresult et_##table##_##index(uintptr_t a, uintptr_t b, uintptr_t c, uintptr_t d)                \
+    {                                                                                                       \
+        cb_log(CB_LOG_DEBUG, "export table %s slot %d called (%#lx, %#lx, %#lx, %#lx): refused", #table,    \
+               index, (unsigned long)a, (unsigned long)b, (unsigned long)c, (unsigned long)d);              \
+        return CUDA_ERROR_NOT_SUPPORTED;                                                                    \
+    }
+
 /* ---- 6bd5fb6c-5bf4-e74a-8987-d93912fd9df9: the cudart interface ---------- */
 
 /* Loads a fatbin (wrapper or header) into the current context. */
@@ -175,14 +185,28 @@ static const void *const et_cls[] = {
 
 /* ---- 263e8860-7cd2-6143-92f6-bbd5006dfa7e: context checks ------------------- */
 
+/* [2] (ctx, unsigned *wrapped, CUcontext *unwrapped): cudart asks whether a
+ * context wraps another one (some interop contexts do); ours never do. */
+static CUresult et_ctxcheck_unwrap(CUcontext ctx, unsigned *wrapped, CUcontext *unwrapped)
+{
+    (void)unwrapped;
+    CB_REQUIRE_INIT();
+    if (ctx && !cb_ctx_valid(ctx))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    if (wrapped)
+        *wrapped = 0;
+    return CUDA_SUCCESS;
+}
+
 ET_UNKNOWN(ctxcheck, 1)
-ET_UNKNOWN(ctxcheck, 2)
-ET_UNKNOWN(ctxcheck, 3)
+/* [3] (object, 0x40, 0): called once per process after the primary
+ * context is created; refusing it changes nothing observable. */
+ET_REFUSED(ctxcheck, 3)
 
 static const void *const et_ctxcheck[] = {
     (const void *)(4 * sizeof(void *)),
     (const void *)et_ctxcheck_1,
-    (const void *)et_ctxcheck_2,
+    (const void *)et_ctxcheck_unwrap,
     (const void *)et_ctxcheck_3,
 };
 
