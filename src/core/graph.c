@@ -129,9 +129,6 @@ CUresult cb_graph_clone(const cb_graph *g, cb_graph **out)
         r = cb_graph_add_node(c, src->type, NULL, 0, &n);
         if (r != CUDA_SUCCESS)
             break;
-        for (size_t d = 0; d < src->ndeps && r == CUDA_SUCCESS; d++)
-            if (node_add_dep(n, c->nodes[src->deps[d]->index]) != 0)
-                r = CUDA_ERROR_OUT_OF_MEMORY;
         n->u = src->u;
         if (src->type == CU_GRAPH_NODE_TYPE_KERNEL) {
             n->u.kernel.argv = NULL;
@@ -149,6 +146,11 @@ CUresult cb_graph_clone(const cb_graph *g, cb_graph **out)
                 r = kernel_build_argv(n);
         }
     }
+    /* edges last: a dependency may point at a later node (cuGraphAddDependencies) */
+    for (size_t i = 0; r == CUDA_SUCCESS && i < g->n; i++)
+        for (size_t d = 0; d < g->nodes[i]->ndeps && r == CUDA_SUCCESS; d++)
+            if (node_add_dep(c->nodes[i], c->nodes[g->nodes[i]->deps[d]->index]) != 0)
+                r = CUDA_ERROR_OUT_OF_MEMORY;
     if (r != CUDA_SUCCESS) {
         if (c)
             cb_graph_destroy(c);

@@ -126,9 +126,22 @@ CUresult cb_graph_exec_launch(cb_graph_exec *e, cb_stream *s)
             return CUDA_ERROR_OUT_OF_MEMORY;
         }
     }
+    /* the op (and gl) may be done and freed as soon as it is submitted:
+     * keep our own references to the record fences */
+    cb_fence **records = calloc(g->n ? g->n : 1, sizeof *records);
+    if (!records) {
+        cb_op_free(op);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    for (size_t i = 0; i < g->n; i++)
+        if (g->nodes[i]->type == CU_GRAPH_NODE_TYPE_EVENT_RECORD)
+            records[i] = cb_fence_ref(gl->fences[i]);
     cb_fence *f;
     CUresult r = cb_stream_submit(s, op, &f);
     if (r != CUDA_SUCCESS) {
+        for (size_t i = 0; i < g->n; i++)
+            cb_fence_unref(records[i]);
+        free(records);
         cb_op_free(op);
         return r;
     }
@@ -137,9 +150,12 @@ CUresult cb_graph_exec_launch(cb_graph_exec *e, cb_stream *s)
     e->last = f;
     cb_mutex_unlock(&e->lock);
     cb_fence_unref(old);
-    for (size_t i = 0; i < g->n; i++)
-        if (g->nodes[i]->type == CU_GRAPH_NODE_TYPE_EVENT_RECORD && cb_event_valid(g->nodes[i]->u.event))
-            cb_event_set_fence(g->nodes[i]->u.event, gl->fences[i]);
+    for (size_t i = 0; i < g->n; i++) {
+        if (records[i] && cb_event_valid(g->nodes[i]->u.event))
+            cb_event_set_fence(g->nodes[i]->u.event, records[i]);
+        cb_fence_unref(records[i]);
+    }
+    free(records);
     return CUDA_SUCCESS;
 }
 
