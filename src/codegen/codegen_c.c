@@ -327,6 +327,8 @@ void cg_dst_open(cg *c, const ptx_operand *o, ptx_type ty)
         cg_printf(c, reg->type == PTX_TYPE_f32 ? "cb_f32((uint32_t)(" : "cb_f64((uint64_t)(");
     else if (tk == 'f')
         cg_printf(c, "(%s)%s((", cg_ctype(reg->type), ty == PTX_TYPE_f32 ? "cb_bits32" : "cb_bits64");
+    else if (!strcmp(cg_ctype(reg->type), cg_ctype(ty)))
+        cg_printf(c, "((%s)(", cg_ctype(ty));
     else
         cg_printf(c, "(%s)((%s)(", cg_ctype(reg->type), cg_ctype(ty));
 }
@@ -436,8 +438,17 @@ static int uses_carry(const ptx_func *f)
 
 static void emit_locals(cg *c, const ptx_func *f)
 {
-    for (uint32_t i = 0; i < f->nregs; i++)
-        cg_printf(c, "    %s %s = 0;\n", cg_ctype(f->regs[i].type), f->regs[i].cname);
+    /* registers, grouped by C type, a few per line */
+    for (uint32_t i = 0; i < f->nregs; i++) {
+        const char *ct = cg_ctype(f->regs[i].type);
+        int same = i > 0 && !strcmp(ct, cg_ctype(f->regs[i - 1].type));
+        if (same && i % 8 != 0)
+            cg_printf(c, ", %s = 0", f->regs[i].cname);
+        else
+            cg_printf(c, "%s    %s %s = 0", i ? ";\n" : "", ct, f->regs[i].cname);
+    }
+    if (f->nregs)
+        cg_puts(c, ";\n");
     for (uint32_t i = f->nrets + f->nparams; i < f->nvars; i++) {
         const ptx_var *v = &f->vars[i];
         if (v->space == PTX_SPACE_shared)
