@@ -121,8 +121,10 @@ static CUresult kernel_build_argv(cb_graph_node *n)
 
 CUresult cb_graph_clone(const cb_graph *g, cb_graph **out)
 {
-    cb_graph *c;
+    cb_graph *c = NULL;
     CUresult r = cb_graph_create(&c);
+    if (r != CUDA_SUCCESS)
+        return r;
     for (size_t i = 0; r == CUDA_SUCCESS && i < g->n; i++) {
         const cb_graph_node *src = g->nodes[i];
         cb_graph_node *n;
@@ -152,8 +154,7 @@ CUresult cb_graph_clone(const cb_graph *g, cb_graph **out)
             if (node_add_dep(c->nodes[i], c->nodes[g->nodes[i]->deps[d]->index]) != 0)
                 r = CUDA_ERROR_OUT_OF_MEMORY;
     if (r != CUDA_SUCCESS) {
-        if (c)
-            cb_graph_destroy(c);
+        cb_graph_destroy(c);
         return r;
     }
     *out = c;
