@@ -336,3 +336,22 @@ CUresult cb_capture_exchange_mode(CUstreamCaptureMode *mode)
     thread_mode = m;
     return CUDA_SUCCESS;
 }
+
+CUresult cb_capture_update_deps(cb_stream *s, cb_graph_node *const *nodes, size_t n, int replace)
+{
+    cb_runtime *rt = cb_runtime_of(s->ctx);
+    CUresult r = CUDA_SUCCESS;
+    cb_mutex_lock(&rt->lock);
+    if (!s->capture)
+        r = CUDA_ERROR_ILLEGAL_STATE;
+    for (size_t i = 0; i < n && r == CUDA_SUCCESS; i++)
+        if (!cb_graph_node_valid(nodes[i]) || nodes[i]->graph != s->capture->graph)
+            r = CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS && replace)
+        s->ncap_deps = 0;
+    for (size_t i = 0; i < n && r == CUDA_SUCCESS; i++)
+        if (add_dep_unique(s, nodes[i]) != 0)
+            r = CUDA_ERROR_OUT_OF_MEMORY;
+    cb_mutex_unlock(&rt->lock);
+    return r;
+}

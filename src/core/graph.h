@@ -135,6 +135,9 @@ CUresult cb_capture_record_event(cb_stream *s, cb_event *ev);
 /* Returns CUDA_ERROR_NOT_FOUND when the wait concerns no live capture (the
  * caller then waits the ordinary way). */
 CUresult cb_capture_wait_event(cb_stream *s, cb_event *ev);
+/* cuStreamUpdateCaptureDependencies: replaces (set) or extends s's
+ * dependency set with nodes of its capture graph. */
+CUresult cb_capture_update_deps(cb_stream *s, cb_graph_node *const *nodes, size_t n, int replace);
 /* Ends every capture of rt (context destruction; runtime lock held). */
 void cb_capture_fini_all(cb_runtime *rt);
 /* Marks s's capture invalid (runtime lock held). */

@@ -370,6 +370,189 @@ CB_EXPORT CUresult cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode *fro
     return CUDA_SUCCESS;
 }
 
+/* ---- node parameters ---------------------------------------------------- */
+
+static cb_graph_node *node_of_type(CUgraphNode h, CUgraphNodeType type)
+{
+    return cb_graph_node_valid(h) && N(h)->type == type ? N(h) : NULL;
+}
+
+CB_EXPORT CUresult cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMCPY3D *nodeParams)
+{
+    CB_REQUIRE_INIT();
+    cb_graph_node *n = node_of_type(hNode, CU_GRAPH_NODE_TYPE_MEMCPY);
+    cb_copy c;
+    CUresult r = n ? cb_copy_from_3d(nodeParams, &c) : CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS)
+        n->u.memcpy.copy = c;
+    return r;
+}
+
+CB_EXPORT CUresult cuGraphMemsetNodeGetParams(CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS *nodeParams)
+{
+    CB_REQUIRE_INIT();
+    cb_graph_node *n = node_of_type(hNode, CU_GRAPH_NODE_TYPE_MEMSET);
+    if (!n || !nodeParams)
+        return CUDA_ERROR_INVALID_VALUE;
+    const cb_fill *f = &n->u.memset.fill;
+    nodeParams->dst = f->dst;
+    nodeParams->pitch = f->pitch;
+    nodeParams->value = f->value;
+    nodeParams->elementSize = f->elem_size;
+    nodeParams->width = f->width;
+    nodeParams->height = f->height;
+    return CUDA_SUCCESS;
+}
+
+CB_EXPORT CUresult cuGraphMemsetNodeSetParams(CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS *nodeParams)
+{
+    CB_REQUIRE_INIT();
+    cb_graph_node *n = node_of_type(hNode, CU_GRAPH_NODE_TYPE_MEMSET);
+    cb_fill f;
+    CUresult r = n ? fill_from(nodeParams, &f) : CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS)
+        n->u.memset.fill = f;
+    return r;
+}
+
+CB_EXPORT CUresult cuGraphHostNodeSetParams(CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams)
+{
+    CB_REQUIRE_INIT();
+    cb_graph_node *n = node_of_type(hNode, CU_GRAPH_NODE_TYPE_HOST);
+    if (!n || !nodeParams || !nodeParams->fn)
+        return CUDA_ERROR_INVALID_VALUE;
+    n->u.host = *nodeParams;
+    return CUDA_SUCCESS;
+}
+
+static CUresult event_node_get(CUgraphNode h, CUgraphNodeType type, CUevent *out)
+{
+    CB_REQUIRE_INIT();
+    cb_graph_node *n = node_of_type(h, type);
+    if (!n || !out)
+        return CUDA_ERROR_INVALID_VALUE;
+    *out = (CUevent)n->u.event;
+    return CUDA_SUCCESS;
+}
+
+static CUresult event_node_set(CUgraphNode h, CUgraphNodeType type, CUevent ev)
+{
+    CB_REQUIRE_INIT();
+    cb_graph_node *n = node_of_type(h, type);
+    if (!n || !cb_event_valid(ev))
+        return CUDA_ERROR_INVALID_VALUE;
+    n->u.event = (cb_event *)ev;
+    return CUDA_SUCCESS;
+}
+
+CB_EXPORT CUresult cuGraphEventRecordNodeGetEvent(CUgraphNode hNode, CUevent *event_out)
+{
+    return event_node_get(hNode, CU_GRAPH_NODE_TYPE_EVENT_RECORD, event_out);
+}
+CB_EXPORT CUresult cuGraphEventRecordNodeSetEvent(CUgraphNode hNode, CUevent event)
+{
+    return event_node_set(hNode, CU_GRAPH_NODE_TYPE_EVENT_RECORD, event);
+}
+CB_EXPORT CUresult cuGraphEventWaitNodeGetEvent(CUgraphNode hNode, CUevent *event_out)
+{
+    return event_node_get(hNode, CU_GRAPH_NODE_TYPE_WAIT_EVENT, event_out);
+}
+CB_EXPORT CUresult cuGraphEventWaitNodeSetEvent(CUgraphNode hNode, CUevent event)
+{
+    return event_node_set(hNode, CU_GRAPH_NODE_TYPE_WAIT_EVENT, event);
+}
+
+CB_EXPORT CUresult cuGraphNodeGetDependentNodes(CUgraphNode hNode, CUgraphNode *dependentNodes,
+                                                size_t *numDependentNodes)
+{
+    CB_REQUIRE_INIT();
+    if (!cb_graph_node_valid(hNode))
+        return CUDA_ERROR_INVALID_VALUE;
+    cb_graph *g = N(hNode)->graph;
+    cb_graph_node **list = malloc((g->n ? g->n : 1) * sizeof *list);
+    if (!list)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    size_t k = 0;
+    for (size_t i = 0; i < g->n; i++)
+        for (size_t d = 0; d < g->nodes[i]->ndeps; d++)
+            if (g->nodes[i]->deps[d] == N(hNode)) {
+                list[k++] = g->nodes[i];
+                break;
+            }
+    CUresult r = node_list(list, k, dependentNodes, numDependentNodes);
+    free(list);
+    return r;
+}
+
+/* The exec's copy of an original node of the given type, or NULL. */
+static cb_graph_node *exec_node(CUgraphExec h, CUgraphNode node, CUgraphNodeType type)
+{
+    if (!cb_graph_exec_valid(h) || !node_of_type(node, type))
+        return NULL;
+    cb_graph_exec *e = E(h);
+    size_t i = N(node)->index;
+    if (i >= e->graph->n || e->graph->nodes[i]->type != type)
+        return NULL;
+    cb_graph_exec_quiesce(e);
+    return e->graph->nodes[i];
+}
+
+CB_EXPORT CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                                  const CUDA_MEMCPY3D *copyParams, CUcontext ctx)
+{
+    CB_REQUIRE_INIT();
+    (void)ctx;
+    cb_graph_node *n = exec_node(hGraphExec, hNode, CU_GRAPH_NODE_TYPE_MEMCPY);
+    cb_copy c;
+    CUresult r = n ? cb_copy_from_3d(copyParams, &c) : CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS)
+        n->u.memcpy.copy = c;
+    return r;
+}
+
+CB_EXPORT CUresult cuGraphExecMemsetNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                                  const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx)
+{
+    CB_REQUIRE_INIT();
+    (void)ctx;
+    cb_graph_node *n = exec_node(hGraphExec, hNode, CU_GRAPH_NODE_TYPE_MEMSET);
+    cb_fill f;
+    CUresult r = n ? fill_from(memsetParams, &f) : CUDA_ERROR_INVALID_VALUE;
+    if (r == CUDA_SUCCESS)
+        n->u.memset.fill = f;
+    return r;
+}
+
+CB_EXPORT CUresult cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                                const CUDA_HOST_NODE_PARAMS *nodeParams)
+{
+    CB_REQUIRE_INIT();
+    cb_graph_node *n = exec_node(hGraphExec, hNode, CU_GRAPH_NODE_TYPE_HOST);
+    if (!n || !nodeParams || !nodeParams->fn)
+        return CUDA_ERROR_INVALID_VALUE;
+    n->u.host = *nodeParams;
+    return CUDA_SUCCESS;
+}
+
+static CUresult exec_event_set(CUgraphExec h, CUgraphNode node, CUgraphNodeType type, CUevent ev)
+{
+    CB_REQUIRE_INIT();
+    cb_graph_node *n = exec_node(h, node, type);
+    if (!n || !cb_event_valid(ev))
+        return CUDA_ERROR_INVALID_VALUE;
+    n->u.event = (cb_event *)ev;
+    return CUDA_SUCCESS;
+}
+
+CB_EXPORT CUresult cuGraphExecEventRecordNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event)
+{
+    return exec_event_set(hGraphExec, hNode, CU_GRAPH_NODE_TYPE_EVENT_RECORD, event);
+}
+CB_EXPORT CUresult cuGraphExecEventWaitNodeSetEvent(CUgraphExec hGraphExec, CUgraphNode hNode, CUevent event)
+{
+    return exec_event_set(hGraphExec, hNode, CU_GRAPH_NODE_TYPE_WAIT_EVENT, event);
+}
+
 /* ---- instantiate, launch, update --------------------------------------- */
 
 static CUresult instantiate(CUgraphExec *ph, CUgraph g, unsigned long long flags, CUgraphInstantiateResult *result)
@@ -676,6 +859,52 @@ CB_EXPORT CUresult cuStreamGetCaptureInfo_v3_ptsz(CUstream hStream, CUstreamCapt
 {
     return capture_info(hStream, 1, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out,
                         numDependencies_out);
+}
+
+static CUresult update_capture_deps(CUstream h, CUgraphNode *deps, size_t n, unsigned flags, int per_thread)
+{
+    cb_stream *s;
+    CUresult r = capture_stream(h, per_thread, &s);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if ((n && !deps) || flags > CU_STREAM_SET_CAPTURE_DEPENDENCIES)
+        return CUDA_ERROR_INVALID_VALUE;
+    return cb_capture_update_deps(s, (cb_graph_node *const *)deps, n, flags == CU_STREAM_SET_CAPTURE_DEPENDENCIES);
+}
+
+CB_EXPORT CUresult cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies,
+                                                     size_t numDependencies, unsigned int flags)
+{
+    return update_capture_deps(hStream, dependencies, numDependencies, flags, 0);
+}
+CB_EXPORT CUresult cuStreamUpdateCaptureDependencies_ptsz(CUstream hStream, CUgraphNode *dependencies,
+                                                          size_t numDependencies, unsigned int flags)
+{
+    return update_capture_deps(hStream, dependencies, numDependencies, flags, 1);
+}
+CB_EXPORT CUresult cuStreamUpdateCaptureDependencies_v2(CUstream hStream, CUgraphNode *dependencies,
+                                                        const CUgraphEdgeData *dependencyData, size_t numDependencies,
+                                                        unsigned int flags)
+{
+    if (dependencyData)
+        for (size_t i = 0; i < numDependencies; i++)
+            if (dependencyData[i].type != CU_GRAPH_DEPENDENCY_TYPE_DEFAULT || dependencyData[i].from_port ||
+                dependencyData[i].to_port)
+                return cb_driver_not_supported("cuStreamUpdateCaptureDependencies_v2(edge data)",
+                                               "programmatic (non-default) graph edges are not modelled");
+    return update_capture_deps(hStream, dependencies, numDependencies, flags, 0);
+}
+CB_EXPORT CUresult cuStreamUpdateCaptureDependencies_v2_ptsz(CUstream hStream, CUgraphNode *dependencies,
+                                                             const CUgraphEdgeData *dependencyData,
+                                                             size_t numDependencies, unsigned int flags)
+{
+    if (dependencyData)
+        for (size_t i = 0; i < numDependencies; i++)
+            if (dependencyData[i].type != CU_GRAPH_DEPENDENCY_TYPE_DEFAULT || dependencyData[i].from_port ||
+                dependencyData[i].to_port)
+                return cb_driver_not_supported("cuStreamUpdateCaptureDependencies_v2(edge data)",
+                                               "programmatic (non-default) graph edges are not modelled");
+    return update_capture_deps(hStream, dependencies, numDependencies, flags, 1);
 }
 
 CB_EXPORT CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode)

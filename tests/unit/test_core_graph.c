@@ -222,6 +222,22 @@ static void test_explicit_and_update(CUcontext ctx)
     OK(cuCtxSynchronize());
     CHECK(host[0] == 99 && bumps == 2);
 
+    /* node params: read back, change in the exec only */
+    CUDA_MEMSET_NODE_PARAMS got;
+    OK(cuGraphMemsetNodeGetParams(s2, &got));
+    CHECK(got.value == 99 && got.elementSize == 4 && got.width == N && got.dst == d);
+    got.value = 123;
+    OK(cuGraphExecMemsetNodeSetParams(e, s2, &got, ctx));
+    OK(cuGraphLaunch(e, NULL));
+    OK(cuCtxSynchronize());
+    CHECK(host[0] == 123 && bumps == 3);
+    got.elementSize = 3;
+    CHECK(cuGraphExecMemsetNodeSetParams(e, s2, &got, ctx) == CUDA_ERROR_INVALID_VALUE);
+    CHECK(cuGraphExecMemsetNodeSetParams(e, c2, &got, ctx) == CUDA_ERROR_INVALID_VALUE); /* not a memset */
+    size_t ndep = 0;
+    OK(cuGraphNodeGetDependentNodes(s2, NULL, &ndep));
+    CHECK(ndep == 2);
+
     /* a different shape is refused */
     CUgraphNode extra;
     OK(cuGraphAddEmptyNode(&extra, g2, NULL, 0));
@@ -230,7 +246,7 @@ static void test_explicit_and_update(CUcontext ctx)
     /* the exec still runs its last good parameters */
     OK(cuGraphLaunch(e, NULL));
     OK(cuCtxSynchronize());
-    CHECK(host[0] == 99 && bumps == 3);
+    CHECK(host[0] == 123 && bumps == 4);
 
     /* a cycle cannot be instantiated */
     OK(cuGraphAddDependencies(g2, &e2, &s2, 1));
@@ -250,7 +266,10 @@ static void test_explicit_and_update(CUcontext ctx)
     OK(cuGraphInstantiateWithFlags(&e3, g3, 0));
     OK(cuGraphLaunch(e3, NULL));
     OK(cuEventSynchronize(ev));
-    CHECK(bumps == 4);
+    CHECK(bumps == 5);
+    CUevent got_ev;
+    OK(cuGraphEventRecordNodeGetEvent(rec, &got_ev));
+    CHECK(got_ev == ev);
     OK(cuCtxSynchronize());
 
     OK(cuGraphExecDestroy(e3));
@@ -300,6 +319,33 @@ static void test_capture_rules(void)
     OK(cuGraphGetNodes(g, NULL, &n));
     CHECK(n == 0);
     OK(cuGraphDestroy(g));
+    /* cuStreamUpdateCaptureDependencies: the next node depends on the given set */
+    OK(cuStreamBeginCapture_v2(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    OK(cuLaunchHostFunc(s, nop, NULL));
+    OK(cuLaunchHostFunc(s, nop, NULL));
+    CUstreamCaptureStatus cst;
+    CUgraph cg;
+    const CUgraphNode *cdeps;
+    size_t cn;
+    OK(cuStreamGetCaptureInfo_v2(s, &cst, NULL, &cg, &cdeps, &cn));
+    CHECK(cn == 1);
+    CUgraphNode first[2];
+    size_t two = 2;
+    OK(cuGraphGetNodes(cg, first, &two));
+    OK(cuStreamUpdateCaptureDependencies(s, &first[0], 1, CU_STREAM_SET_CAPTURE_DEPENDENCIES));
+    OK(cuLaunchHostFunc(s, nop, NULL));
+    OK(cuStreamUpdateCaptureDependencies(s, &first[1], 1, CU_STREAM_ADD_CAPTURE_DEPENDENCIES));
+    OK(cuStreamGetCaptureInfo_v2(s, &cst, NULL, NULL, &cdeps, &cn));
+    CHECK(cn == 2);
+    OK(cuStreamEndCapture(s, &g));
+    CUgraphNode third[3];
+    size_t three = 3, nd3 = 0;
+    OK(cuGraphGetNodes(g, third, &three));
+    OK(cuGraphNodeGetDependencies(third[2], NULL, &nd3));
+    CHECK(three == 3 && nd3 == 1);
+    OK(cuGraphDestroy(g));
+    CHECK(cuStreamUpdateCaptureDependencies(s, NULL, 0, 0) == CUDA_ERROR_ILLEGAL_STATE);
+
     /* an unjoined fork */
     CUevent ev;
     OK(cuEventCreate(&ev, 0));
