@@ -53,8 +53,11 @@ total=0 passed=0
 for prog in "$bin_dir"/*; do
   [ -f "$prog" ] && [ -x "$prog" ] || continue
   name=$(basename "$prog")
-  base=${name%_static}
-  base=${base%_shared}
+  case $name in
+    *_static) base=${name%_static} ;;
+    *_shared) base=${name%_shared} ;;
+    *) base=$name ;;
+  esac
   if [ -n "${CUBRIDGE:-}" ]; then
     cmd=("$CUBRIDGE" run -- "$prog")
   else

@@ -10,6 +10,9 @@
 # the nvcc-built programs are not instrumented but load our instrumented
 # libcuda.so.1, so the ASan and UBSan runtimes are preloaded into the suite.
 # Ends with ctest's summary; the exit status is ctest's.
+#
+# Environment: BUILD_DIR overrides the build directory; CMAKE_FLAGS adds
+# configure flags (e.g. CMAKE_FLAGS=-DCMAKE_BUILD_TYPE=Debug).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,7 +20,7 @@ sanitize=0
 for arg in "$@"; do
   case $arg in
     --sanitize) sanitize=1 ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "test.sh: unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -51,11 +54,11 @@ cb_install_missing
 jobs=$(nproc)
 
 if [ $sanitize -eq 1 ]; then
-  build=build-asan
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUBRIDGE_SANITIZE=ON -DCUBRIDGE_CUDA_TESTS=ON
+  build=${BUILD_DIR:-build-asan}
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUBRIDGE_SANITIZE=ON -DCUBRIDGE_CUDA_TESTS=ON ${CMAKE_FLAGS:-}
 else
-  build=build
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUBRIDGE_SANITIZE=OFF -DCUBRIDGE_CUDA_TESTS=ON
+  build=${BUILD_DIR:-build}
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUBRIDGE_SANITIZE=OFF -DCUBRIDGE_CUDA_TESTS=ON ${CMAKE_FLAGS:-}
 fi
 cmake --build "$build" -j"$jobs"
 

@@ -13,8 +13,10 @@ if [ $# -ne 3 ]; then
 fi
 cubridge=$1 prog=$2 src=$3
 name=$(basename "$prog")
-name=${name%_static}
-name=${name%_shared}
+case $name in
+  *_static) name=${name%_static} ;;
+  *_shared) name=${name%_shared} ;;
+esac
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
