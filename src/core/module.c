@@ -37,18 +37,17 @@ static CUresult module_extract_ptx(const cb_device *d, const void *image, size_t
     switch (st) {
     case CB_FATBIN_OK:
         return CUDA_SUCCESS;
-    case CB_FATBIN_ERR_NO_PTX: {
-        char sms[128] = "";
-        size_t pos = 0;
-        for (uint32_t i = 0; i < sum.n_elf && i < 16 && pos < sizeof sms; i++)
-            pos += (size_t)snprintf(sms + pos, sizeof sms - pos, " sm_%u", sum.sms_elf[i]);
+    case CB_FATBIN_ERR_NO_PTX:
+        if (!err[0]) {
+            size_t pos = (size_t)snprintf(err, sizeof err, "%u PTX, %u SASS entries", sum.n_ptx, sum.n_elf);
+            for (uint32_t i = 0; i < sum.n_elf && i < 16 && pos < sizeof err; i++)
+                pos += (size_t)snprintf(err + pos, sizeof err - pos, "%s sm_%u", i ? "," : ":", sum.sms_elf[i]);
+        }
         cb_log(CB_LOG_ERROR,
-               "%s: no PTX for its kernels at or below sm_%d (%u PTX, %u SASS entries:%s); cubridge runs "
-               "kernels from PTX only, so rebuild with PTX (e.g. -gencode arch=compute_XX,code=compute_XX) "
-               "or raise CUBRIDGE_SM%s%s",
-               name, cb_device_sm(d), sum.n_ptx, sum.n_elf, pos ? sms : " none", err[0] ? ": " : "", err);
+               "%s: no PTX for its kernels (%s); cubridge runs kernels from PTX only: rebuild with PTX "
+               "(-gencode arch=compute_XX,code=compute_XX) at or below the reported sm_%d, or raise CUBRIDGE_SM",
+               name, err, cb_device_sm(d));
         return CUDA_ERROR_NO_BINARY_FOR_GPU;
-    }
     case CB_FATBIN_ERR_NOMEM:
         return CUDA_ERROR_OUT_OF_MEMORY;
     case CB_FATBIN_ERR_INVALID:

@@ -339,6 +339,18 @@ CB_EXPORT CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrar
     return cuModuleGetGlobal_v2(dptr, bytes, module_handle_of(m), name);
 }
 
+/* A __managed__ variable. Module globals live in device memory that the
+ * host can address directly on the CPU backend, so its global storage
+ * serves as the managed allocation. */
+CB_EXPORT CUresult cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary lib, const char *name)
+{
+    cb_module *m;
+    CUresult r = library_module(lib, &m);
+    if (r != CUDA_SUCCESS)
+        return r;
+    return cuModuleGetGlobal_v2(dptr, bytes, module_handle_of(m), name);
+}
+
 CB_EXPORT CUresult cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib)
 {
     cb_module *m;

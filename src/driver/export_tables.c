@@ -69,6 +69,7 @@ static CUresult et_rt_primary_context(CUcontext *pctx, CUdevice dev)
         return CUDA_ERROR_INVALID_DEVICE;
     if (!pctx)
         return CUDA_ERROR_INVALID_VALUE;
+    cb_log(CB_LOG_DEBUG, "cudart interface [2]: primary context of device %d", (int)dev);
     return cb_primary_retain(d, pctx);
 }
 
@@ -121,12 +122,14 @@ static unsigned char et_hooks_buffer6[64];
 /* [2] and [6] hand out a buffer and its size (in elements). */
 static void et_hooks_buffer_2(void **ptr, size_t *size)
 {
+    cb_log(CB_LOG_DEBUG, "tools hooks [2]: buffer %p, %p", (void *)ptr, (void *)size);
     *ptr = et_hooks_buffer2;
     *size = sizeof et_hooks_buffer2 / sizeof et_hooks_buffer2[0];
 }
 
 static void et_hooks_buffer_6(void **ptr, size_t *size)
 {
+    cb_log(CB_LOG_DEBUG, "tools hooks [6]: buffer %p, %p", (void *)ptr, (void *)size);
     *ptr = et_hooks_buffer6;
     *size = sizeof et_hooks_buffer6;
 }
@@ -158,12 +161,15 @@ static const void *const et_tls[] = {
 static CUresult et_cls_put(CUcontext ctx, void *key, void *value, cb_ctx_local_dtor dtor)
 {
     CB_REQUIRE_INIT();
+    cb_log(CB_LOG_DEBUG, "context-local storage [0]: put(%p, %p, %p, %p)", (void *)ctx, key, value,
+           (void *)(uintptr_t)dtor);
     return cb_ctx_local_put(ctx, key, value, dtor);
 }
 
 static CUresult et_cls_delete(CUcontext ctx, void *key)
 {
     CB_REQUIRE_INIT();
+    cb_log(CB_LOG_DEBUG, "context-local storage [1]: delete(%p, %p)", (void *)ctx, key);
     return cb_ctx_local_delete(ctx, key);
 }
 
@@ -172,7 +178,9 @@ static CUresult et_cls_get(void **value, CUcontext ctx, void *key)
     CB_REQUIRE_INIT();
     if (!value)
         return CUDA_ERROR_INVALID_VALUE;
-    return cb_ctx_local_get(ctx, key, value);
+    CUresult r = cb_ctx_local_get(ctx, key, value);
+    cb_log(CB_LOG_DEBUG, "context-local storage [2]: get(%p, %p) -> %d", (void *)ctx, key, (int)r);
+    return r;
 }
 
 /* No size header: the slots start at 0; the last entry is NULL. */
@@ -191,6 +199,7 @@ static CUresult et_ctxcheck_unwrap(CUcontext ctx, unsigned *wrapped, CUcontext *
 {
     (void)unwrapped;
     CB_REQUIRE_INIT();
+    cb_log(CB_LOG_DEBUG, "context checks [2]: unwrap(%p)", (void *)ctx);
     if (ctx && !cb_ctx_valid(ctx))
         return CUDA_ERROR_INVALID_CONTEXT;
     if (wrapped)
@@ -247,6 +256,7 @@ static CUresult et_integrity_check(unsigned rt_version, unsigned long long times
     CB_REQUIRE_INIT();
     if (!out)
         return CUDA_ERROR_INVALID_VALUE;
+    cb_log(CB_LOG_DEBUG, "integrity check [1]: runtime %u, time %llu", rt_version, timestamp);
     if (rt_version % 10 < 2) {
         memcpy(out, et_integrity_constant, 16);
         if (rt_version % 10 == 1)
