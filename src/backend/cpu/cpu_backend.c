@@ -154,6 +154,10 @@ static CUresult cpu_module_load(cb_backend *self, const cb_translation *tr, cons
     *module_out = NULL;
     if (err && errlen)
         err[0] = 0;
+    if (tr->nglobals > 0 && !global_addrs) {
+        snprintf(err, errlen, "module has %u globals but no device addresses were given for them", tr->nglobals);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
     if (tr->dialect != CB_DIALECT_C || !tr->source) {
         snprintf(err, errlen, "the CPU backend runs C translations only");
         return CUDA_ERROR_NOT_SUPPORTED;
