@@ -56,6 +56,15 @@ void cg_dst_close(cg *c, const ptx_operand *o, ptx_type ty);
 void cg_address(cg *c, const ptx_operand *o, ptx_space sp);
 /* The state space named by an instruction's modifiers (none = generic). */
 ptx_space cg_space(const ptx_instr *in);
+/* The helpers for f16/bf16 and their pairs (codegen_c_prelude_half.c). */
+extern const char cb_codegen_c_prelude_half[];
+/* The comparison of a set/setp as a C expression over A and B ("(A < B)");
+ * fails on a missing operator or one that does not fit (is_float: the
+ * operands are floating point). */
+const char *cg_compare_fmt(cg *c, const ptx_instr *in, int is_float);
+/* Emits in if it is a half-precision (f16/bf16/pairs) instruction or a cvt
+ * to or from one; returns 0, emitting nothing, otherwise (codegen_c_half.c). */
+int cg_emit_half(cg *c, const ptx_instr *in);
 /* One instruction's C; the dispatch is the table built from ops.def. */
 void cg_emit_instr(cg *c, const ptx_instr *in);
 

@@ -295,13 +295,7 @@ static void cvt_float_to_int(cg *c, const ptx_instr *in, ptx_type dt, ptx_type s
         else
             cg_printf(c, "cb_f2u_n(%s((double)", rnd);
     }
-    if (st == PTX_TYPE_f16) {
-        cg_puts(c, "cb_h2f(");
-        cg_read(c, &in->ops[1], PTX_TYPE_u16);
-        cg_puts(c, ")");
-    } else {
-        rd(c, in, 1, st);
-    }
+    rd(c, in, 1, st);
     cg_puts(c, ")");
     if (ds < 8) {
         if (is_signed(dt))
@@ -357,32 +351,13 @@ static void emit_cvt(cg *c, const ptx_instr *in)
 {
     ptx_type dt = in->types[0], st = in->types[1];
     int dfloat = ptx_type_is_float(dt), sfloat = ptx_type_is_float(st);
+    /* conversions to or from f16/bf16/tf32 are in codegen_c_half.c */
     if (ptx_type_kind(dt) == 'h' || ptx_type_kind(st) == 'h' || ptx_type_kind(dt) == 'g' ||
         ptx_type_kind(st) == 'g' || dt == PTX_TYPE_tf32 || st == PTX_TYPE_tf32 || dt == PTX_TYPE_pred ||
-        st == PTX_TYPE_pred || ptx_type_size(dt) > 8 || ptx_type_size(st) > 8)
+        st == PTX_TYPE_pred || ptx_type_size(dt) > 8 || ptx_type_size(st) > 8 || in->nops != 2)
         cg_fail(c, "unsupported conversion");
-    if (dt == PTX_TYPE_f16) {   /* float -> half */
-        if (st != PTX_TYPE_f32 || (fround(in) && !ptx_has(in, PTX_MOD_rn)))
-            cg_fail(c, "only cvt.rn.f16.f32 is supported");
-        dst_open(c, in, PTX_TYPE_u16);
-        cg_puts(c, "cb_f2h(");
-        rd(c, in, 1, PTX_TYPE_f32);
-        cg_puts(c, ")");
-        dst_close(c, in, PTX_TYPE_u16);
-        return;
-    }
-    if (st == PTX_TYPE_f16 && dfloat) {
-        dst_open(c, in, dt);
-        fres_open(c, in, dt);
-        cg_printf(c, "(%s)cb_h2f(", cg_ctype(dt));
-        cg_read(c, &in->ops[1], PTX_TYPE_u16);
-        cg_puts(c, ")");
-        fres_close(c, in, dt);
-        dst_close(c, in, dt);
-        return;
-    }
     dst_open(c, in, dt);
-    if ((sfloat || st == PTX_TYPE_f16) && !dfloat) {
+    if (sfloat && !dfloat) {
         cvt_float_to_int(c, in, dt, st);
     } else if (!sfloat && dfloat) {
         cvt_int_to_float(c, in, dt, st);
@@ -958,8 +933,7 @@ static void emit_prmt(cg *c, const ptx_instr *in)
 
 /* ---- comparison and selection -------------------------------------------------------- */
 
-/* A C expression (int 0/1) comparing operands 1 and 2 as ty. */
-static void emit_compare(cg *c, const ptx_instr *in, ptx_type ty)
+const char *cg_compare_fmt(cg *c, const ptx_instr *in, int is_float)
 {
     static const struct { ptx_mod mod; const char *fmt; } cmps[] = {
         {PTX_MOD_eq, "(A == B)"}, {PTX_MOD_ne, "(A < B || A > B)"}, {PTX_MOD_lt, "(A < B)"},
@@ -975,9 +949,19 @@ static void emit_compare(cg *c, const ptx_instr *in, ptx_type ty)
             fmt = cmps[i].fmt;
     if (!fmt)
         cg_fail(c, "missing comparison operator");
-    int fl = ptx_type_is_float(ty);
-    if (!fl && fmt[0] == '!')
+    if (!is_float && (fmt[0] == '!' || ptx_has(in, PTX_MOD_num) || ptx_has(in, PTX_MOD_nan)))
         cg_fail(c, "unordered comparison on integers");
+    if (is_float && (ptx_has(in, PTX_MOD_lo) || ptx_has(in, PTX_MOD_ls) || ptx_has(in, PTX_MOD_hi) ||
+                     ptx_has(in, PTX_MOD_hs)))
+        cg_fail(c, "lo/ls/hi/hs compare unsigned integers");
+    return fmt;
+}
+
+/* A C expression (int 0/1) comparing operands 1 and 2 as ty. */
+static void emit_compare(cg *c, const ptx_instr *in, ptx_type ty)
+{
+    const char *fmt = cg_compare_fmt(c, in, ptx_type_is_float(ty));
+    int fl = ptx_type_is_float(ty);
     if (ty == PTX_TYPE_pred && !ptx_has(in, PTX_MOD_eq) && !ptx_has(in, PTX_MOD_ne))
         cg_fail(c, "predicates compare only with eq/ne");
     if (!fl && !is_int(ty) && ty != PTX_TYPE_pred)
@@ -1354,5 +1338,7 @@ static emit_fn *const emitters[PTX_NOPS] = {
 
 void cg_emit_instr(cg *c, const ptx_instr *in)
 {
+    if (cg_emit_half(c, in))
+        return;
     emitters[in->op](c, in);
 }

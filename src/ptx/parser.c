@@ -551,7 +551,7 @@ static void parse_reg_decl(parser *p)
     decl_attrs a = parse_decl_attrs(p);
     if (a.vec != 1)
         fail_here(p, "vector registers are not supported");
-    if (a.type == PTX_TYPE_b128 || ptx_type_kind(a.type) == 'h' || a.type == PTX_TYPE_tf32)
+    if (a.type == PTX_TYPE_b128 || a.type == PTX_TYPE_tf32)
         fail_here(p, "register type not supported");
     do {
         const ptx_token *nt = next(p);
@@ -705,6 +705,12 @@ static void parse_name_operand(parser *p, const ptx_token *t, ptx_operand *o)
     }
     if (t->text[0] == '.')
         fail_at(p, t, "expected an operand");
+    name_entry *e = lookup(p, t->text, t->len);
+    if (e && e->kind == NAME_REG) {   /* registers need no '%' (inline asm: "f", "__$temp3") */
+        o->kind = PTX_OPD_reg;
+        o->reg = e->index;
+        return;
+    }
     resolve_symbol(p, t, o);
 }
 

@@ -94,8 +94,10 @@ static void test_errors(void)
     expect_error(HEADER ".extern .func foo(.param .b32 a);\n.visible .entry k()\n{\n"
                         ".param .b32 p;\n\tcall.uni foo, (p);\n}\n",
                  "prog.ptx:8: near 'call.uni': call to undefined function 'foo'");
-    expect_error(HEADER ".visible .entry k()\n{\n.reg .f16 %h<2>;\n\tadd.f16 %h1, %h0, %h0;\n}\n",
-                 "prog.ptx:7: near 'add.f16': half-precision arithmetic is not supported");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b16 %h<2>;\n\tadd.sat.bf16 %h1, %h0, %h0;\n}\n",
+                 "prog.ptx:7: near 'add.sat.bf16': .ftz and .sat do not apply to bf16");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b16 %h<2>;\n\tadd.rz.f16 %h1, %h0, %h0;\n}\n",
+                 "prog.ptx:7: near 'add.rz.f16': half-precision arithmetic rounds to nearest only");
     expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tmov.u32 %r1, %r0 $;\n}\n",
                  "expected ';'");
     expect_error(".target sm_75\n", "missing .version");
