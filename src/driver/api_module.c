@@ -315,6 +315,7 @@ CB_EXPORT CUresult cuLibraryGetKernel(CUkernel *pKernel, CUlibrary lib, const ch
     r = cb_module_get_function(m, name, &f);
     if (r == CUDA_SUCCESS)
         *pKernel = (CUkernel)f;
+    cb_log(CB_LOG_DEBUG, "cuLibraryGetKernel(%s) -> %d", name, (int)r);
     return r;
 }
 
@@ -336,7 +337,9 @@ CB_EXPORT CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrar
     CUresult r = library_module(lib, &m);
     if (r != CUDA_SUCCESS)
         return r;
-    return cuModuleGetGlobal_v2(dptr, bytes, module_handle_of(m), name);
+    r = cuModuleGetGlobal_v2(dptr, bytes, module_handle_of(m), name);
+    cb_log(CB_LOG_DEBUG, "cuLibraryGetGlobal(%s) -> %d", name ? name : "(null)", (int)r);
+    return r;
 }
 
 /* A __managed__ variable. Module globals live in device memory that the
@@ -374,6 +377,7 @@ CB_EXPORT CUresult cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
         return CUDA_ERROR_INVALID_VALUE;
     if (!cb_function_valid((cb_function *)kernel))
         return CUDA_ERROR_INVALID_HANDLE;
+    cb_log(CB_LOG_DEBUG, "cuKernelGetFunction(%s)", ((cb_function *)kernel)->info->name);
     *pFunc = (CUfunction)kernel;
     return CUDA_SUCCESS;
 }
@@ -405,6 +409,11 @@ CB_EXPORT CUresult cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, 
 CB_EXPORT CUresult cuKernelGetName(const char **name, CUkernel hfunc)
 {
     return cuFuncGetName(name, (CUfunction)hfunc);
+}
+
+CB_EXPORT CUresult cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset, size_t *paramSize)
+{
+    return cuFuncGetParamInfo((CUfunction)kernel, paramIndex, paramOffset, paramSize);
 }
 
 CB_EXPORT CUresult cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel)
