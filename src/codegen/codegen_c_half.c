@@ -243,7 +243,7 @@ static void emit_cvt_to_half(cg *c, const ptx_instr *in, ptx_type dt, ptx_type s
             cg_fail(c, "cvt to a pair takes two .f32 sources");
         dst_open(c, in, dt);
         for (int k = 1; k <= 2; k++) {
-            cg_printf(c, "%s(uint32_t)cb_hpost(%d, cb_dh(%d, ", k == 2 ? " | " : "", t, t);
+            cg_printf(c, "%s(uint32_t)cb_hpost(%d, cb_dh%s(%d, ", k == 2 ? " | " : "", t, st == PTX_TYPE_f64 ? "64" : "", t);
             read_as_double(c, in, k, st);
             cg_printf(c, ", %d), ", m);
             flags(c, in);
@@ -259,7 +259,7 @@ static void emit_cvt_to_half(cg *c, const ptx_instr *in, ptx_type dt, ptx_type s
     if (*rint && dt != st)
         cg_fail(c, "integer rounding needs the same source and destination type");
     dst_open(c, in, dt);
-    cg_printf(c, "cb_hpost(%d, cb_dh(%d, %s(", t, t, rint);
+    cg_printf(c, "cb_hpost(%d, cb_dh%s(%d, %s(", t, st == PTX_TYPE_f64 ? "64" : "", t, rint);
     read_as_double(c, in, 1, st);
     cg_printf(c, "), %d), ", m);
     flags(c, in);
@@ -276,7 +276,7 @@ static void emit_cvt_from_half(cg *c, const ptx_instr *in, ptx_type dt, ptx_type
     dst_open(c, in, dt);
     if (dt == PTX_TYPE_f32 || dt == PTX_TYPE_f64) {
         const char *sat = ptx_has(in, PTX_MOD_sat) ? (dt == PTX_TYPE_f32 ? "cb_sat32" : "cb_sat64") : "";
-        cg_printf(c, "%s((%s)cb_hd(%d, ", sat, cg_ctype(dt), t);
+        cg_printf(c, "%s(cb_h2%s(%d, ", sat, cg_tname(dt), t);
         bits(c, in, 1, 0);
         cg_puts(c, "))");
     } else if (ptx_type_kind(dt) == 'u' || ptx_type_kind(dt) == 's') {
@@ -305,9 +305,12 @@ static void emit_cvt_tf32(cg *c, const ptx_instr *in, ptx_type st)
         cg_fail(c, "cvt to .tf32 takes an .f32 source");
     int m = rmode(in);
     dst_open(c, in, PTX_TYPE_b32);
-    cg_puts(c, "({ double cb_x = ");
+    cg_puts(c, "({ uint32_t cb_b = ");
+    cg_read(c, &in->ops[1], PTX_TYPE_b32);
+    cg_puts(c, "; double cb_x = ");
     read_as_double(c, in, 1, st);
-    cg_printf(c, "; cb_x != cb_x ? 0x7fffffffu : (uint32_t)cb_round_fmt(%scb_x, 8, 10, %d, 0) << 13; })",
+    /* a NaN keeps its bits (truncated, not quieted) */
+    cg_printf(c, "; cb_x != cb_x ? cb_b & ~0x1fffu : (uint32_t)cb_round_fmt(%scb_x, 8, 10, %d, 0) << 13; })",
               ptx_has(in, PTX_MOD_satfinite) ? "fabs(cb_x) > 3.40116213e38 ? copysign(3.40116213e38, cb_x) : " : "",
               m);
     dst_close(c, in, PTX_TYPE_b32);

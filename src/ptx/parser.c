@@ -547,8 +547,15 @@ static void parse_module_var(parser *p, int is_extern)
 static void parse_reg_decl(parser *p)
 {
     ptx_func *f = p->fn;
-    next(p);
-    decl_attrs a = parse_decl_attrs(p);
+    const ptx_token *kw = next(p);
+    decl_attrs a = {PTX_TYPE_none, 0, 1};
+    if (kw->len > 5) {   /* ".reg.b32" written as one word (inline asm in cuda_fp16.h) */
+        a.type = ptx_type_from_name(kw->text + 5, kw->len - 5);
+        if (a.type == PTX_TYPE_none)
+            fail_at(p, kw, "expected a type");
+    } else {
+        a = parse_decl_attrs(p);
+    }
     if (a.vec != 1)
         fail_here(p, "vector registers are not supported");
     if (a.type == PTX_TYPE_b128 || a.type == PTX_TYPE_tf32)
@@ -954,7 +961,7 @@ static void parse_body(parser *p)
             next(p);
             depth--;
             pop_scope(p);
-        } else if (is_word(t, ".reg")) {
+        } else if (is_word(t, ".reg") || (t->kind == PTX_TOK_IDENT && t->len > 5 && !memcmp(t->text, ".reg.", 5))) {
             parse_reg_decl(p);
         } else if (is_word(t, ".local") || is_word(t, ".shared") || is_word(t, ".param") ||
                    is_word(t, ".global") || is_word(t, ".const")) {

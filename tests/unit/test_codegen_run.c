@@ -454,6 +454,40 @@ static void test_templates(const char *file)
     unload_module(&m);
 }
 
+/* cuda_fp16.h / cuda_bf16.h intrinsics as nvcc lowers them (inline asm with
+ * registers without '%', .reg.b16 in nested scopes); values with exact answers.
+ * Bit-exactness over many inputs is test_codegen_isa's job. */
+static void test_half(const char *file)
+{
+    module m;
+    if (load_module(file, &m))
+        return;
+    uint16_t a[4] = {0x3e00, 0x3e00, 0x3e00, 0x3e00}, b[4] = {0x4080, 0x4080, 0x4080, 0x4080}, o[64];
+    uint32_t a2[260], o2[260];
+    float f[4] = {0.1f, 0.1f, 0.1f, 0.1f};
+    int ii[4] = {2049, 2049, 2049, 2049};
+    for (int i = 0; i < 260; i++)
+        a2[i] = 0x40003c00u; /* {1.0, 2.0} */
+    uint16_t *pa = a, *pb = b, *po = o;
+    uint32_t *pa2 = a2, *po2 = o2;
+    float *pf = f;
+    int *pi = ii;
+    const void *args[] = {&pa, &pb, &po, &pa2, &po2, &pf, &pi};
+    launch(&m, "hk", DIM(1, 1, 1), DIM(1, 1, 1), 0, args);
+    static const struct { int i; uint16_t want; const char *what; } hc[] = {
+        {0, 0x4380, "__hadd"}, {1, 0x42c0, "__hmul"}, {2, 0x44e0, "__hfma"}, {3, 0xba00, "__hsub"},
+        {5, 0xbe00, "__hneg"}, {6, 0x3e00, "__habs"}, {7, 0x3e00, "__hmin"}, {8, 0x4080, "__hmax_nan"},
+        {9, 0x2e66, "__float2half"}, {10, 0x2e66, "__float2half_rz"}, {13, 0x6800, "__int2half_rn"},
+        {14, 0x3c00, "__hadd_sat"},
+    };
+    for (size_t k = 0; k < sizeof hc / sizeof hc[0]; k++)
+        CHECK(o[hc[k].i] == hc[k].want, "%s: got 0x%04x want 0x%04x", hc[k].what, o[hc[k].i], hc[k].want);
+    CHECK(o2[0] == 0x46804000u, "__hfma2: 0x%08x", o2[0]); /* {1*1+1, 2*2+f}, f = 1.5+1 -> {2, 6.5} */
+    CHECK(o2[64] == 0x44003c00u, "__hmul2: 0x%08x", o2[64]);      /* {1, 4} */
+    CHECK(o2[192] == 0x40003c00u, "__hmax2: 0x%08x", o2[192]);
+    unload_module(&m);
+}
+
 static void test_edge(void)
 {
     module m;
@@ -514,6 +548,7 @@ int main(void)
         RUN(test_globals, "globals");
         RUN(test_calls, "calls");
         RUN(test_templates, "templates");
+        RUN(test_half, "half_sm80");
 #undef RUN
     }
     g_variant = "edge";
