@@ -12,7 +12,8 @@
 # Ends with ctest's summary; the exit status is ctest's.
 #
 # Environment: BUILD_DIR overrides the build directory; CMAKE_FLAGS adds
-# configure flags (e.g. CMAKE_FLAGS=-DCMAKE_BUILD_TYPE=Debug).
+# configure flags (e.g. CMAKE_FLAGS=-DCMAKE_BUILD_TYPE=Debug); PLAIN_BUILD_DIR
+# is where --sanitize looks for nvcc-built programs to reuse (default build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,7 +21,7 @@ sanitize=0
 for arg in "$@"; do
   case $arg in
     --sanitize) sanitize=1 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "test.sh: unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -59,6 +60,15 @@ if [ $sanitize -eq 1 ]; then
 else
   build=${BUILD_DIR:-build}
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUBRIDGE_SANITIZE=OFF -DCUBRIDGE_CUDA_TESTS=ON ${CMAKE_FLAGS:-}
+fi
+# The nvcc-built test programs do not depend on the sanitizer: reuse those of
+# the plain build when it has them (copied with their times, so that make
+# rebuilds only the ones older than their sources).
+plain=${PLAIN_BUILD_DIR:-build}
+if [ $sanitize -eq 1 ] && [ -d "$plain/tests/cuda" ] && [ "$build" != "$plain" ]; then
+  mkdir -p "$build/tests/cuda"
+  find "$plain/tests/cuda" -maxdepth 1 -type f \( -name '*_static' -o -name '*_shared' \) \
+    -exec cp -p -u {} "$build/tests/cuda/" \;
 fi
 cmake --build "$build" -j"$jobs"
 
