@@ -65,6 +65,19 @@ const char *cg_compare_fmt(cg *c, const ptx_instr *in, int is_float);
 /* Emits in if it is a half-precision (f16/bf16/pairs) instruction or a cvt
  * to or from one; returns 0, emitting nothing, otherwise (codegen_c_half.c). */
 int cg_emit_half(cg *c, const ptx_instr *in);
+/* The helpers for the integer instructions of codegen_c_int.c. */
+extern const char cb_codegen_c_prelude_int[];
+/* Emitters of ops.def rows that live in codegen_c_int.c. */
+void emit_mul24(cg *c, const ptx_instr *in);
+void emit_mad24(cg *c, const ptx_instr *in);
+void emit_dp4a(cg *c, const ptx_instr *in);
+void emit_dp2a(cg *c, const ptx_instr *in);
+void emit_bmsk(cg *c, const ptx_instr *in);
+void emit_szext(cg *c, const ptx_instr *in);
+/* min/max on u16x2/s16x2 or with .relu: emits and returns 1; 0 otherwise. */
+int cg_emit_int_minmax(cg *c, const ptx_instr *in, int is_max);
+/* prmt with a mode (.f4e .b4e .rc8 .ecl .ecr .rc16): emits and returns 1; 0 otherwise. */
+int cg_emit_prmt_mode(cg *c, const ptx_instr *in);
 /* One instruction's C; the dispatch is the table built from ops.def. */
 void cg_emit_instr(cg *c, const ptx_instr *in);
 

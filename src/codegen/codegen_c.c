@@ -242,8 +242,13 @@ static void emit_symbol_address(cg *c, const ptx_symref *s)
     } else if (s->kind == PTX_SYM_func_var) {
         v = &c->f->vars[s->index];
     } else {
-        cg_fail(c, s->kind == PTX_SYM_func ? "function addresses are not supported"
-                                           : "a label cannot be used as a value");
+        if (s->kind != PTX_SYM_func)
+            cg_fail(c, "a label cannot be used as a value");
+        const ptx_func *g = &c->m->funcs[s->index];
+        if (!g->defined || g->is_entry)
+            cg_fail(c, g->is_entry ? "a kernel has no address" : "the address of a function without a body");
+        cg_printf(c, "(uint64_t)(uintptr_t)%s", g->cname);
+        return;
     }
     if (v->space == PTX_SPACE_shared) {
         if (v->is_extern)
@@ -420,7 +425,7 @@ static void emit_signature(cg *c, const ptx_func *f)
         cg_printf(c, "__attribute__((visibility(\"default\"))) void %s(cb_thread *t)", f->cname);
         return;
     }
-    cg_printf(c, "static void %s(cb_thread *t", f->cname);
+    cg_printf(c, "static void %s(cb_thread *t, int *cb_x", f->cname);
     for (uint32_t i = 0; i < f->nrets + f->nparams; i++)
         cg_printf(c, ", unsigned char *%s", f->vars[i].cname);
     cg_puts(c, ")");
@@ -461,7 +466,9 @@ static void emit_locals(cg *c, const ptx_func *f)
     }
     if (uses_carry(f))
         cg_puts(c, "    uint32_t cb_cf = 0; /* CC.CF */\n");
-    cg_puts(c, "    (void)t;\n");
+    if (f->is_entry)
+        cg_puts(c, "    int cb_exited = 0, *cb_x = &cb_exited; /* set by exit in a callee */\n");
+    cg_puts(c, "    (void)t; (void)cb_x;\n");
 }
 
 static void emit_labels_at(cg *c, const ptx_func *f, uint32_t k)
@@ -497,6 +504,46 @@ static void emit_function(cg *c, const ptx_func *f)
     cg_puts(c, "}\n");
 }
 
+/* cb_module_funcs (every defined .func, in order: the targets of function
+ * relocations), cb_module_relocate (writes the address initialisers; the
+ * loader calls it once the globals are in place) and cb_in_const (isspacep.const). */
+static void emit_module_tables(cg *c)
+{
+    const ptx_module *m = c->m;
+    c->f = NULL;
+    c->in = NULL;
+    cg_puts(c, "__attribute__((visibility(\"default\"))) void *const cb_module_funcs[] = {");
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        if (m->funcs[i].defined && !m->funcs[i].is_entry)
+            cg_printf(c, "(void *)%s, ", m->funcs[i].cname);
+    cg_puts(c, "0};\n");
+    cg_puts(c, "__attribute__((visibility(\"default\"))) void cb_module_relocate(void)\n{\n");
+    for (uint32_t i = 0; i < m->nrelocs; i++) {
+        const ptx_reloc *r = &m->relocs[i];
+        const ptx_var *v = &m->vars[r->var];
+        cg_printf(c, "    { uint64_t a = (uint64_t)(uintptr_t)");
+        if (r->target.kind == PTX_SYM_func) {
+            const ptx_func *g = &m->funcs[r->target.index];
+            if (!g->defined || g->is_entry) {
+                ptx_format_error(c->err, c->errlen, m->file, r->line, r->target.name, strlen(r->target.name),
+                                 "an address initialiser names a function without a body");
+                longjmp(c->fail, 1);
+            }
+            cg_printf(c, "%s", g->cname);
+        } else {
+            cg_printf(c, "cb_module_globals[%u]", m->vars[r->target.index].index);
+        }
+        cg_printf(c, " + %lldull; memcpy(cb_module_globals[%u] + %llu, &a, 8); } /* %s = %s */\n",
+                  (long long)r->addend, v->index, (unsigned long long)r->offset, v->name, r->target.name);
+    }
+    cg_puts(c, "}\nCB_INL int cb_in_const(uint64_t a)\n{\n    (void)a;\n");
+    for (uint32_t i = 0; i < m->nvars; i++)
+        if (m->vars[i].space == PTX_SPACE_const)
+            cg_printf(c, "    if (a - (uint64_t)(uintptr_t)cb_module_globals[%u] < %lluu) return 1;\n", m->vars[i].index,
+                      (unsigned long long)m->vars[i].size);
+    cg_puts(c, "    return 0;\n}\n");
+}
+
 static void emit_module(cg *c)
 {
     const ptx_module *m = c->m;
@@ -510,6 +557,7 @@ static void emit_module(cg *c)
     cg_puts(c, "\n");
     cg_puts(c, cb_codegen_c_prelude);
     cg_puts(c, cb_codegen_c_prelude_half);
+    cg_puts(c, cb_codegen_c_prelude_int);
     cg_printf(c, "\n__attribute__((visibility(\"default\"))) unsigned char *cb_module_globals[%u];\n",
               nglobals ? nglobals : 1);
     cg_puts(c, "__attribute__((visibility(\"default\"))) const uint32_t cb_module_abi_version = "
@@ -531,6 +579,7 @@ static void emit_module(cg *c)
             cg_puts(c, ";\n");
         }
     }
+    emit_module_tables(c);
     for (uint32_t i = 0; i < m->nfuncs; i++)
         if (m->funcs[i].defined && !m->funcs[i].is_entry)
             emit_function(c, &m->funcs[i]);

@@ -172,7 +172,7 @@ static void emit_hsetp(cg *c, const ptx_instr *in)
         q.reg = q.reg2;
         cg_puts(c, "    ");
         cg_dst_open(c, &q, PTX_TYPE_pred);
-        cg_printf(c, "%s %s cb_c", pair ? "cb_r1" : "!cb_r0", op);
+        cg_printf(c, "%s %s cb_c", pair ? "cb_r1" : "(!cb_r0)", op);
         cg_dst_close(c, &q, PTX_TYPE_pred);
     }
 }

@@ -260,21 +260,54 @@ static void emit_cvta(cg *c, const ptx_instr *in)
     dst_close(c, in, ty);
 }
 
+/* The bytes of kernel parameters: the largest kernel's (t->blk->params holds the running one's). */
+static uint64_t max_param_bytes(const ptx_module *m)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        for (uint32_t k = 0; m->funcs[i].is_entry && k < m->funcs[i].nparams; k++) {
+            const ptx_var *v = &m->funcs[i].vars[m->funcs[i].nrets + k];
+            n = v->offset + v->size > n ? v->offset + v->size : n;
+        }
+    return n;
+}
+
+/* isspacep: shared is the block's window, const the module's .const variables,
+ * param the kernel parameter buffer, local this function's .local depots;
+ * global is everything else. */
 static void emit_isspacep(cg *c, const ptx_instr *in)
 {
     ptx_space sp = cg_space(in);
+    cg_puts(c, "uint64_t cb_a = ");
+    cg_read(c, &in->ops[1], PTX_TYPE_u64);
+    cg_puts(c, ";\n    int cb_local = 0");
+    for (uint32_t i = 0; i < c->f->nvars; i++)
+        if (c->f->vars[i].space == PTX_SPACE_local)
+            cg_printf(c, " || cb_a - (uint64_t)(uintptr_t)%s < %lluu", c->f->vars[i].cname,
+                      (unsigned long long)c->f->vars[i].size);
+    cg_printf(c, ";\n    int cb_param = cb_a - (uint64_t)(uintptr_t)t->blk->params < %lluu;\n    ",
+              (unsigned long long)max_param_bytes(c->m));
     dst_open(c, in, PTX_TYPE_pred);
-    if (sp == PTX_SPACE_shared || sp == PTX_SPACE_global) {
-        cg_printf(c, "%scb_in_shared(t, ", sp == PTX_SPACE_global ? "!" : "");
-        cg_read(c, &in->ops[1], PTX_TYPE_u64);
-        cg_puts(c, ")");
-    } else {
-        cg_puts(c, "0");
+    switch (sp) {
+    case PTX_SPACE_shared: cg_puts(c, "cb_in_shared(t, cb_a)"); break;
+    case PTX_SPACE_const: cg_puts(c, "cb_in_const(cb_a)"); break;
+    case PTX_SPACE_param: cg_puts(c, "cb_param"); break;
+    case PTX_SPACE_local: cg_puts(c, "cb_local"); break;
+    case PTX_SPACE_global: cg_puts(c, "!cb_in_shared(t, cb_a) && !cb_in_const(cb_a) && !cb_param && !cb_local"); break;
+    default: cg_fail(c, "isspacep needs a state space");
     }
     dst_close(c, in, PTX_TYPE_pred);
 }
 
 static void emit_prefetch(cg *c, const ptx_instr *in) { (void)in; cg_puts(c, "/* no effect on the CPU */\n"); }
+
+/* createpolicy: a cache policy for .L2::cache_hint accesses; they ignore it on the CPU. */
+static void emit_createpolicy(cg *c, const ptx_instr *in)
+{
+    dst_open(c, in, PTX_TYPE_b64);
+    cg_puts(c, "0");
+    dst_close(c, in, PTX_TYPE_b64);
+}
 static void emit_prefetchu(cg *c, const ptx_instr *in) { emit_prefetch(c, in); }
 
 /* ---- conversion ---------------------------------------------------------------------- */
@@ -612,6 +645,23 @@ static void emit_neg(cg *c, const ptx_instr *in)
 static void emit_minmax(cg *c, const ptx_instr *in, int is_max)
 {
     ptx_type ty = ty0(in);
+    if (cg_emit_int_minmax(c, in, is_max))
+        return;
+    if (ty == PTX_TYPE_f32 && (ptx_has(in, PTX_MOD_NaN) || ptx_has(in, PTX_MOD_xorsign))) {
+        if (ptx_has(in, PTX_MOD_xorsign) != ptx_has(in, PTX_MOD_abs))
+            cg_fail(c, ".xorsign goes with .abs");
+        dst_open(c, in, ty);
+        fres_open(c, in, ty);
+        cg_printf(c, "cb_fminmax32x(%d, ", is_max);
+        rd(c, in, 1, ty);
+        cg_puts(c, ", ");
+        rd(c, in, 2, ty);
+        cg_printf(c, ", %s%s0)", ptx_has(in, PTX_MOD_NaN) ? "CB_H_NAN | " : "",
+                  ptx_has(in, PTX_MOD_xorsign) ? "CB_H_XORSIGN | " : "");
+        fres_close(c, in, ty);
+        dst_close(c, in, ty);
+        return;
+    }
     dst_open(c, in, ty);
     if (is_int(ty)) {
         need_int(c, ty);
@@ -919,9 +969,8 @@ static void emit_bfi(cg *c, const ptx_instr *in)
 
 static void emit_prmt(cg *c, const ptx_instr *in)
 {
-    if (ptx_has(in, PTX_MOD_f4e) || ptx_has(in, PTX_MOD_b4e) || ptx_has(in, PTX_MOD_rc8) ||
-        ptx_has(in, PTX_MOD_ecl) || ptx_has(in, PTX_MOD_ecr) || ptx_has(in, PTX_MOD_rc16))
-        cg_fail(c, "prmt modes are not supported");
+    if (cg_emit_prmt_mode(c, in))
+        return;
     dst_open(c, in, PTX_TYPE_b32);
     cg_puts(c, "cb_prmt(");
     for (int i = 1; i <= 3; i++) {
@@ -1010,7 +1059,7 @@ static void emit_setp(cg *c, const ptx_instr *in)
         q.reg = q.reg2;
         cg_puts(c, "    ");
         cg_dst_open(c, &q, PTX_TYPE_pred);
-        cg_printf(c, "!cb_r %s cb_c", comb);
+        cg_printf(c, "(!cb_r) %s cb_c", comb);
         cg_dst_close(c, &q, PTX_TYPE_pred);
     }
 }
@@ -1123,26 +1172,36 @@ static void emit_builtin_call(cg *c, const ptx_instr *in, const char *name)
     cg_fail(c, msg);
 }
 
+/* A direct call, or an indirect one through a function pointer register (whose
+ * C type comes from the call's buffers). Returns when the callee executed exit. */
 static void emit_call(cg *c, const ptx_instr *in)
 {
-    const ptx_func *callee = &c->m->funcs[in->ops[1].sym.index];
-    if (!callee->defined)
-        return emit_builtin_call(c, in, callee->name);
-    cg_printf(c, "%s(t", callee->cname);
+    if (in->ops[1].kind == PTX_OPD_reg) {
+        cg_puts(c, "((void (*)(cb_thread *, int *");
+        for (uint32_t i = 0; i < in->ops[0].nelems + in->ops[2].nelems; i++)
+            cg_puts(c, ", unsigned char *");
+        cg_puts(c, "))(uintptr_t)");
+        cg_read(c, &in->ops[1], PTX_TYPE_u64);
+        cg_puts(c, ")(t, cb_x");
+    } else {
+        const ptx_func *callee = &c->m->funcs[in->ops[1].sym.index];
+        if (!callee->defined)
+            return emit_builtin_call(c, in, callee->name);
+        cg_printf(c, "%s(t, cb_x", callee->cname);
+    }
     for (int l = 0; l <= 2; l += 2)
         for (uint32_t i = 0; i < in->ops[l].nelems; i++)
             cg_printf(c, ", %s", c->f->vars[in->ops[l].elems[i].sym.index].cname);
-    cg_puts(c, ");\n");
+    cg_puts(c, ");\n    if (*cb_x) return;\n");
 }
 
 static void emit_ret(cg *c, const ptx_instr *in) { (void)in; cg_puts(c, "return;\n"); }
 
+/* exit: a kernel returns; a .func sets the flag that every caller tests after the call. */
 static void emit_exit(cg *c, const ptx_instr *in)
 {
     (void)in;
-    if (!c->f->is_entry)
-        cg_fail(c, "exit inside a .func is not supported");
-    cg_puts(c, "return;\n");
+    cg_puts(c, c->f->is_entry ? "return;\n" : "*cb_x = 1; return;\n");
 }
 
 static void emit_trap(cg *c, const ptx_instr *in) { (void)in; cg_puts(c, "t->blk->rt->trap(t);\n"); }

@@ -85,6 +85,15 @@ static void mark_reachable(const ptx_module *m, uint32_t f, unsigned char *reach
         const ptx_func *fn = &m->funcs[stack[--top]];
         for (uint32_t i = 0; i < fn->ninstrs; i++) {
             const ptx_instr *in = &fn->instrs[i];
+            if (in->op == PTX_OP_call && in->ops[1].kind == PTX_OPD_reg) {
+                /* an indirect call may reach any function */
+                for (uint32_t g = 0; g < m->nfuncs; g++)
+                    if (!reach[g] && !m->funcs[g].is_entry) {
+                        reach[g] = 1;
+                        stack[top++] = g;
+                    }
+                continue;
+            }
             if (in->op != PTX_OP_call || in->ops[1].kind != PTX_OPD_sym)
                 continue;
             uint32_t g = (uint32_t)in->ops[1].sym.index;
@@ -231,6 +240,31 @@ static int fill_globals(const ptx_module *m, cb_translation *tr, uint32_t ngloba
     return 0;
 }
 
+/* The relocations of address initialisers; function targets are numbered as in cb_module_funcs. */
+static int fill_relocs(const ptx_module *m, cb_translation *tr)
+{
+    tr->relocs = calloc(m->nrelocs ? m->nrelocs : 1, sizeof(cb_reloc_info));
+    if (!tr->relocs)
+        return -1;
+    tr->nrelocs = m->nrelocs;
+    for (uint32_t i = 0; i < m->nrelocs; i++) {
+        const ptx_reloc *r = &m->relocs[i];
+        cb_reloc_info *o = &tr->relocs[i];
+        o->global = m->vars[r->var].index;
+        o->offset = r->offset;
+        o->addend = r->addend;
+        if (r->target.kind == PTX_SYM_func) {
+            o->kind = CB_RELOC_FUNC;
+            for (int32_t g = 0; g < r->target.index; g++)
+                o->target += m->funcs[g].defined && !m->funcs[g].is_entry;
+        } else {
+            o->kind = CB_RELOC_GLOBAL;
+            o->target = m->vars[r->target.index].index;
+        }
+    }
+    return 0;
+}
+
 int cb_translate_ptx(const char *ptx, size_t len, const char *source_name, cb_dialect dialect,
                      cb_translation **out, char *err, size_t errlen)
 {
@@ -263,7 +297,7 @@ int cb_translate_ptx(const char *ptx, size_t len, const char *source_name, cb_di
     if (ptx_verify(m, err, errlen) < 0 || layout_shared(m, err, errlen) < 0)
         goto done;
     layout_globals(m, &nglobals);
-    if (fill_kernels(m, tr) < 0 || fill_globals(m, tr, nglobals) < 0) {
+    if (fill_kernels(m, tr) < 0 || fill_globals(m, tr, nglobals) < 0 || fill_relocs(m, tr) < 0) {
         ptx_format_error(err, errlen, source_name, 0, NULL, 0, "out of memory or parameters too large");
         goto done;
     }
@@ -296,6 +330,7 @@ void cb_translation_free(cb_translation *t)
         free(t->globals[i].init);
     }
     free(t->globals);
+    free(t->relocs);
     free(t);
 }
 

@@ -54,6 +54,22 @@ typedef struct cb_global_info {
     unsigned char *init;      /* size bytes, or NULL for zero */
 } cb_global_info;
 
+/* An address inside a global's initial value (".global .u64 p = generic(g);",
+ * function tables). After the globals have storage and their init bytes, the
+ * loader writes the 8-byte little-endian value
+ *     (kind == CB_RELOC_GLOBAL ? cb_module_globals[target] : cb_module_funcs[target]) + addend
+ * at cb_module_globals[global] + offset. The generated code exports
+ * "void *const cb_module_funcs[]" and "void cb_module_relocate(void)", which
+ * does exactly that: a loader may simply call it (once, before any launch). */
+enum { CB_RELOC_GLOBAL = 0, CB_RELOC_FUNC = 1 };
+typedef struct cb_reloc_info {
+    uint32_t global;          /* slot of the variable being patched */
+    uint64_t offset;          /* byte offset inside it */
+    int kind;                 /* CB_RELOC_GLOBAL or CB_RELOC_FUNC */
+    uint32_t target;          /* a global slot, or an index into cb_module_funcs */
+    int64_t addend;
+} cb_reloc_info;
+
 typedef struct cb_translation {
     cb_dialect dialect;
     char *source;             /* the generated code, NUL-terminated */
@@ -64,6 +80,8 @@ typedef struct cb_translation {
     cb_global_info *globals;
     uint32_t ptx_version;     /* major*10 + minor, e.g. 90 for ".version 9.0" */
     uint32_t target_sm;       /* e.g. 75 for ".target sm_75" */
+    uint32_t nrelocs;         /* address initialisers (see cb_reloc_info); 0 for most modules */
+    cb_reloc_info *relocs;
 } cb_translation;
 
 /* Translates PTX text (not necessarily NUL-terminated) into the dialect.

@@ -27,13 +27,13 @@ void ptx_arena_free(ptx_arena *a);
 /* ---- types ------------------------------------------------------------------ */
 
 /* X(name, bytes, kind): kind 'p' predicate, 'b' untyped bits, 'u' unsigned,
- * 's' signed, 'f' IEEE float, 'h' packed half pair, 'g' bfloat16. */
+ * 's' signed, 'f' IEEE float, 'h' packed half pair, 'g' bfloat16, 'v' packed 16-bit integer pair. */
 #define PTX_TYPE_LIST(X)                                                                    \
     X(pred, 1, 'p') X(b8, 1, 'b') X(b16, 2, 'b') X(b32, 4, 'b') X(b64, 8, 'b') X(b128, 16, 'b') \
     X(u8, 1, 'u') X(u16, 2, 'u') X(u32, 4, 'u') X(u64, 8, 'u')                              \
     X(s8, 1, 's') X(s16, 2, 's') X(s32, 4, 's') X(s64, 8, 's')                              \
     X(f16, 2, 'f') X(f16x2, 4, 'h') X(bf16, 2, 'g') X(bf16x2, 4, 'h') X(tf32, 4, 'b')       \
-    X(f32, 4, 'f') X(f64, 8, 'f')
+    X(f32, 4, 'f') X(f64, 8, 'f') X(u16x2, 4, 'v') X(s16x2, 4, 'v')
 
 #define PTX_TYPE_ENUM(name, bytes, kind) PTX_TYPE_##name,
 typedef enum ptx_type { PTX_TYPE_none, PTX_TYPE_LIST(PTX_TYPE_ENUM) PTX_NTYPES } ptx_type;
@@ -237,6 +237,16 @@ typedef struct ptx_func {
     int needs_fibers;
 } ptx_func;
 
+/* An address in the initialiser of a module variable: the 8 bytes at offset
+ * in var hold the address of target (a module variable or a function) + addend. */
+typedef struct ptx_reloc {
+    uint32_t var;          /* module variable being initialised */
+    uint64_t offset;
+    ptx_symref target;     /* PTX_SYM_module_var or PTX_SYM_func */
+    int64_t addend;
+    uint32_t line;
+} ptx_reloc;
+
 typedef struct ptx_module {
     ptx_arena arena;
     const char *file;
@@ -247,6 +257,8 @@ typedef struct ptx_module {
     uint32_t nvars, cap_vars;
     ptx_func *funcs;
     uint32_t nfuncs, cap_funcs;
+    ptx_reloc *relocs;     /* address initialisers, in declaration order */
+    uint32_t nrelocs, cap_relocs;
 } ptx_module;
 
 /* Parses PTX text into a module. Returns NULL with "file:line: near 'tok':

@@ -373,7 +373,7 @@ static void put_init_value(parser *p, const ptx_token *t, int negate, ptx_type t
             bits = b;
         }
     } else if (t->kind == PTX_TOK_IDENT) {
-        fail_at(p, t, "address initialisers are not supported");
+        fail_at(p, t, "bad initialiser");
     } else {
         fail_at(p, t, "bad initialiser");
     }
@@ -388,14 +388,48 @@ typedef struct init_state {
     uint64_t alloc_elems;
     unsigned elem_size;
     ptx_type type;
+    uint32_t var;         /* index of the module variable */
 } init_state;
+
+/* generic(sym), sym or sym+N as an initialiser element: records a relocation. */
+static void init_address(parser *p, init_state *s, const ptx_token *t)
+{
+    if (is_word(t, "generic")) {
+        expect_punct(p, '(');
+        t = expect_ident(p, "a symbol");
+        expect_punct(p, ')');
+    }
+    if (s->elem_size != 8)
+        fail_at(p, t, "an address initialiser needs a 64-bit element");
+    name_entry *e = name_find(&p->module_names, t->text, t->len);
+    if (!e || (e->kind != NAME_MVAR && e->kind != NAME_FUNC))
+        fail_at(p, t, "unknown symbol in an address initialiser");
+    ptx_module *m = p->m;
+    m->relocs = grow(p, m->relocs, &m->cap_relocs, m->nrelocs, sizeof(ptx_reloc));
+    ptx_reloc *r = &m->relocs[m->nrelocs++];
+    r->var = s->var;
+    r->offset = s->n * s->elem_size;
+    r->target.kind = e->kind == NAME_FUNC ? PTX_SYM_func : PTX_SYM_module_var;
+    r->target.index = e->index;
+    r->target.name = tok_str(p, t);
+    r->line = t->line;
+    if ((is_punct(peek(p), '+') || is_punct(peek(p), '-')) && peek_at(p, 1)->kind == PTX_TOK_INT) {
+        int neg = next(p)->text[0] == '-';
+        uint64_t v = next(p)->value;
+        r->addend = (int64_t)(neg ? (uint64_t)0 - v : v);
+    }
+    if (r->target.kind == PTX_SYM_module_var) {
+        ptx_space sp = m->vars[e->index].space;
+        if (sp != PTX_SPACE_global && sp != PTX_SPACE_const)
+            fail_at(p, t, "only .global and .const variables and functions have load-time addresses");
+    }
+}
 
 static void init_element(parser *p, init_state *s)
 {
     int negate = accept_punct(p, '-');
     const ptx_token *t = next(p);
-    if (is_word(t, "generic"))
-        fail_at(p, t, "address initialisers are not supported");
+    int address = !negate && t->kind == PTX_TOK_IDENT;
     if (s->cap_elems && s->n >= s->cap_elems)
         fail_at(p, t, "too many initialisers");
     if (s->n >= s->alloc_elems) {
@@ -408,7 +442,10 @@ static void init_element(parser *p, init_state *s)
         s->buf = nb;
         s->alloc_elems = na;
     }
-    put_init_value(p, t, negate, s->type, s->buf + s->n * s->elem_size);
+    if (address)
+        init_address(p, s, t);   /* the bytes stay 0 until the loader relocates */
+    else
+        put_init_value(p, t, negate, s->type, s->buf + s->n * s->elem_size);
     s->n++;
 }
 
@@ -433,7 +470,8 @@ static void parse_initialiser(parser *p, ptx_var *v)
     if (v->space != PTX_SPACE_global && v->space != PTX_SPACE_const)
         fail_here(p, "only .global and .const variables take initialisers");
     unsigned es = ptx_type_size(v->type);
-    init_state s = {NULL, v->is_array && v->count == 0 ? 0 : v->count * v->vec, 0, 0, es, v->type};
+    init_state s = {NULL, v->is_array && v->count == 0 ? 0 : v->count * v->vec, 0, 0, es, v->type,
+                    (uint32_t)(v - p->m->vars)};
     init_list(p, &s, 0);
     if (v->is_array && v->count == 0) {
         v->count = s.n / v->vec + (s.n % v->vec != 0);
@@ -534,6 +572,9 @@ static void parse_module_var(parser *p, int is_extern)
             if (prev->is_extern)
                 *prev = *v;
             p->m->nvars--;
+            for (uint32_t k = 0; k < p->m->nrelocs; k++)   /* they named the dropped copy */
+                if (p->m->relocs[k].var == p->m->nvars)
+                    p->m->relocs[k].var = (uint32_t)old->index;
         } else {
             v->cname = make_cname(p, &p->module_cnames, "g_", v->name);
             name_insert(p, &p->module_names, v->name, (uint32_t)strlen(v->name), NAME_MVAR,
@@ -695,6 +736,8 @@ static void parse_name_operand(parser *p, const ptx_token *t, ptx_operand *o)
             return;
         }
         int s = special_of(t, &o->comp);
+        if (s < 0 && ((t->len > 8 && !memcmp(t->text, "%cluster", 8)) || (t->len > 9 && !memcmp(t->text, "%nclusterid", 9))))
+            fail_at(p, t, "thread block cluster registers need sm_90: not supported by cubridge's CPU backend");
         if (s < 0)
             fail_at(p, t, "unknown register");
         o->kind = PTX_OPD_special;
@@ -840,12 +883,39 @@ static void parse_call_operands(parser *p, ptx_instr *in)
     in->nops = (uint8_t)n;
 }
 
+/* Instructions of targets the CPU backend cannot honour, named in the error. */
+static void reject_arch_specific(parser *p, const ptx_token *t)
+{
+    static const struct { const char *prefix, *why; } rejected[] = {
+        {"wgmma", "warpgroup matrix multiply (wgmma) needs sm_90a"},
+        {"setmaxnreg", "setmaxnreg needs sm_90a"},
+        {"cp.async.bulk.tensor", "tensor memory access (TMA) bulk copies need sm_90a/sm_90"},
+        {"cp.reduce.async.bulk.tensor", "tensor memory access (TMA) bulk reductions need sm_90a/sm_90"},
+        {"cp.async.bulk", "bulk asynchronous copies need sm_90"},
+        {"barrier.cluster", "thread block cluster barriers need sm_90"},
+        {"mapa", "thread block cluster addressing (mapa) needs sm_90"},
+        {"getctarank", "thread block cluster addressing (getctarank) needs sm_90"},
+        {"elect", "elect.sync needs sm_90"},
+        {"multimem", "multimem operations need sm_90"},
+        {"tcgen05", "tcgen05 instructions need sm_100a"},
+    };
+    for (size_t i = 0; i < sizeof rejected / sizeof rejected[0]; i++) {
+        size_t n = strlen(rejected[i].prefix);
+        if (t->len >= n && memcmp(t->text, rejected[i].prefix, n) == 0 && (t->len == n || t->text[n] == '.')) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "%s: not supported by cubridge's CPU backend", rejected[i].why);
+            fail_at(p, t, msg);
+        }
+    }
+}
+
 /* The opcode token: "ld.global.v2.f32" -> op, modifiers, types. */
 static void parse_opcode(parser *p, const ptx_token *t, ptx_instr *in)
 {
     const char *s = t->text, *end = t->text + t->len;
     const char *dot = memchr(s, '.', t->len);
     size_t n = dot ? (size_t)(dot - s) : t->len;
+    reject_arch_specific(p, t);
     int op = ptx_opcode_find(s, n);
     if (op < 0)
         fail_at(p, t, "unknown instruction");
@@ -968,8 +1038,8 @@ static void parse_body(parser *p)
             parse_body_var(p);
         } else if (is_word(t, ".loc") || is_word(t, ".file")) {
             skip_line(p);
-        } else if (is_word(t, ".pragma")) {
-            skip_statement(p);
+        } else if (is_word(t, ".pragma") || is_word(t, ".callprototype") || is_word(t, ".calltargets")) {
+            skip_statement(p);   /* prototypes: an indirect call's buffers say it all */
         } else if (t->kind == PTX_TOK_IDENT && t->text[0] != '.' && is_punct(peek_at(p, 1), ':')) {
             parse_label(p);
         } else if (t->kind == PTX_TOK_IDENT && t->text[0] == '.') {

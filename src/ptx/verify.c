@@ -126,11 +126,20 @@ static int check_param_list(verifier *v, ptx_operand *o)
 
 static int check_call(verifier *v, ptx_instr *in)
 {
-    if (in->nops == 4)
-        return bad(v, "indirect calls and call prototypes are not supported");
     ptx_operand *target = &in->ops[1];
-    if (target->kind == PTX_OPD_reg)
-        return bad(v, "indirect calls are not supported");
+    if (target->kind == PTX_OPD_reg) {
+        /* call (r), %fptr, (a), proto_or_targets: the buffers give the signature */
+        if (in->nops != 4)
+            return bad(v, "an indirect call needs a .callprototype or .calltargets label");
+        if (!reg_ok(v->f, target->reg) || ptx_type_size(v->f->regs[target->reg].type) != 8)
+            return bad(v, "a function pointer is a 64-bit register");
+        if (in->ops[3].kind != PTX_OPD_sym || in->ops[3].sym.kind != PTX_SYM_label ||
+            find_label(v->f, in->ops[3].sym.name) < 0)
+            return bad(v, "unknown call prototype");
+        return check_param_list(v, &in->ops[0]) < 0 ? -1 : check_param_list(v, &in->ops[2]);
+    }
+    if (in->nops == 4)
+        return bad(v, "a direct call takes no prototype");
     if (target->kind != PTX_OPD_sym || target->sym.kind != PTX_SYM_func)
         return bad(v, "call target must be a function");
     if (check_param_list(v, &in->ops[0]) < 0 || check_param_list(v, &in->ops[2]) < 0)

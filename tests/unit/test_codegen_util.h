@@ -255,6 +255,10 @@ static int load_module(const char *ptxname, module *m)
         m->storage[i] = p;
         m->globals[i] = p;
     }
+    void (*relocate)(void) = (void (*)(void))dlsym(m->so, "cb_module_relocate");
+    CHECK(relocate != NULL, "cb_module_relocate");
+    if (relocate)
+        relocate();
     return 0;
 }
 

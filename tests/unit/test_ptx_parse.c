@@ -89,8 +89,19 @@ static void test_errors(void)
                  "prog.ptx:8: near '}': expected ';'");
     expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tmov.u32 %r1, %r0;\n",
                  "unexpected end of input");
-    expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tmul24.lo.u32 %r1, %r0, %r0;\n}\n",
-                 "prog.ptx:7: near 'mul24.lo.u32': unknown instruction");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [%r0];\n}\n",
+                 "prog.ptx:7: near 'ldmatrix.sync.aligned.m8n8.x1.shared.b16': unknown instruction");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\twgmma.fence.sync.aligned;\n}\n",
+                 "prog.ptx:7: near 'wgmma.fence.sync.aligned': warpgroup matrix multiply (wgmma) needs sm_90a");
+    expect_error(HEADER ".visible .entry k()\n{\n\tsetmaxnreg.inc.sync.aligned.u32 240;\n}\n",
+                 "prog.ptx:6: near 'setmaxnreg.inc.sync.aligned.u32': setmaxnreg needs sm_90a");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b64 %r<2>;\n"
+                        "\tcp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r0], [%r1, {%r0}], [%r1];\n}\n",
+                 "tensor memory access (TMA) bulk copies need sm_90a");
+    expect_error(HEADER ".visible .entry k()\n{\n\tbarrier.cluster.arrive;\n}\n",
+                 "near 'barrier.cluster.arrive': thread block cluster barriers need sm_90");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tmov.u32 %r1, %clusterid.x;\n}\n",
+                 "near '%clusterid.x': thread block cluster registers need sm_90");
     expect_error(HEADER ".extern .func foo(.param .b32 a);\n.visible .entry k()\n{\n"
                         ".param .b32 p;\n\tcall.uni foo, (p);\n}\n",
                  "prog.ptx:8: near 'call.uni': call to undefined function 'foo'");
@@ -102,7 +113,10 @@ static void test_errors(void)
                  "expected ';'");
     expect_error(".target sm_75\n", "missing .version");
     expect_error(HEADER ".global .u32 g = 7\n", "unexpected end of input");
-    expect_error(HEADER ".global .u64 p = generic(g);\n", "address initialisers are not supported");
+    expect_error(HEADER ".global .u64 p = generic(g);\n", "near 'g': unknown symbol in an address initialiser");
+    expect_error(HEADER ".global .u32 g;\n.global .u32 p = generic(g);\n", "an address initialiser needs a 64-bit element");
+    expect_error(HEADER ".shared .u32 s;\n.global .u64 p = generic(s);\n",
+                 "only .global and .const variables and functions have load-time addresses");
     expect_error(HEADER "@@@", "unknown directive");
     expect_error(HEADER ".visible .entry k()\n{\n\t/* unterminated", "unterminated comment");
     expect_error("\x01\x02", "unexpected character");

@@ -195,6 +195,223 @@ kernel("half", "h_approx", "hhhhxxxx", """
 """)
 
 
+# ---- integers ----------------------------------------------------------------
+kernel("int", "i_carry", "xxxxxxxx", """
+\tadd.cc.u32 %o0, %a, %b;
+\taddc.cc.u32 %o1, %c, %d;
+\taddc.u32 %o2, 0, 0;
+\tsub.cc.u32 %o3, %a, %b;
+\tsubc.cc.u32 %o4, %c, %d;
+\tsubc.u32 %o5, 0, 0;
+\tmad.lo.cc.u32 %o6, %a, %b, %c;
+\tmadc.hi.u32 %o7, %a, %b, %d;
+""")
+kernel("int", "i_mul24", "xxxxxxxx", """
+\tmul24.lo.u32 %o0, %a, %b;
+\tmul24.hi.u32 %o1, %a, %b;
+\tmul24.lo.s32 %o2, %a, %b;
+\tmul24.hi.s32 %o3, %a, %b;
+\tmad24.lo.u32 %o4, %a, %b, %c;
+\tmad24.hi.s32 %o5, %a, %b, %c;
+\tmad24.hi.sat.s32 %o6, %a, %b, %c;
+\tsad.s32 %o7, %a, %b, %c;
+""")
+kernel("int", "i_bits", "xxxxxxxx", """
+\tpopc.b32 %o0, %a;
+\tclz.b32 %t0, %b;
+\tbfind.u32 %t1, %a;
+\tbfind.shiftamt.s32 %t2, %b;
+\tmad.lo.u32 %o1, %t0, 65536, %t1;
+\tmad.lo.u32 %o1, %o1, 256, %t2;
+\tbrev.b32 %o2, %a;
+\tbfe.u32 %o3, %a, %b, %c;
+\tbfe.s32 %o4, %a, %c, %b;
+\tbfi.b32 %o5, %a, %b, %c, %d;
+\tmov.b64 %l1, {%a, %b};
+\tbfe.s64 %l2, %l1, %c, %d;
+\tpopc.b64 %t3, %l2;
+\tclz.b64 %t4, %l1;
+\tbfind.s64 %t5, %l2;
+\tmad.lo.u32 %o6, %t3, 65536, %t4;
+\tmad.lo.u32 %o6, %o6, 256, %t5;
+\tbfi.b64 %l3, %l1, %l2, %c, %d;
+\txor.b64 %l3, %l3, %l2;
+\tbrev.b64 %l3, %l3;
+\tcvt.u32.u64 %o7, %l3;
+""")
+kernel("int", "i_prmt", "xxxxxxxx", """
+\tprmt.b32 %o0, %a, %b, %c;
+\tprmt.b32.f4e %o1, %a, %b, %c;
+\tprmt.b32.b4e %o2, %a, %b, %c;
+\tprmt.b32.rc8 %o3, %a, %b, %c;
+\tprmt.b32.ecl %o4, %a, %b, %c;
+\tprmt.b32.ecr %o5, %a, %b, %c;
+\tprmt.b32.rc16 %o6, %a, %b, %c;
+\tprmt.b32 %o7, %a, %b, %d;
+""")
+kernel("int", "i_shf", "xxxxxxxx", """
+\tshf.l.wrap.b32 %o0, %a, %b, %c;
+\tshf.r.wrap.b32 %o1, %a, %b, %c;
+\tshf.l.clamp.b32 %o2, %a, %b, %c;
+\tshf.r.clamp.b32 %o3, %a, %b, %c;
+\tbmsk.clamp.b32 %o4, %c, %d;
+\tbmsk.wrap.b32 %o5, %c, %d;
+\tszext.clamp.s32 %o6, %a, %c;
+\tszext.wrap.u32 %o7, %a, %d;
+""")
+kernel("int", "i_dp", "xxxxxxxx", """
+\tdp4a.u32.u32 %o0, %a, %b, %c;
+\tdp4a.s32.s32 %o1, %a, %b, %c;
+\tdp4a.s32.u32 %o2, %a, %b, %c;
+\tdp4a.u32.s32 %o3, %a, %b, %c;
+\tdp2a.lo.u32.u32 %o4, %a, %b, %c;
+\tdp2a.hi.s32.s32 %o5, %a, %b, %c;
+\tdp2a.lo.s32.u32 %o6, %a, %b, %c;
+\tdp2a.hi.u32.s32 %o7, %a, %b, %c;
+""")
+kernel("int", "i_minmax", "xxxxxxxx", """
+\tmin.u16x2 %o0, %a, %b;
+\tmax.s16x2 %o1, %a, %b;
+\tmax.relu.s16x2 %o2, %a, %b;
+\tmin.relu.s32 %o3, %a, %b;
+\tmax.relu.s32 %o4, %a, %b;
+\tmin.s32 %o5, %a, %b;
+\tmul.hi.s32 %o6, %a, %b;
+\tmul.wide.u16 %o7, %h0, %h1;
+""")
+LOP = "\n".join("\tlop3.b32 %%t0, %%a, %%b, %%c, %d;\n\tshf.l.wrap.b32 %%o%d, %%o%d, %%o%d, %d;\n\txor.b32 %%o%d, %%o%d, %%t0;"
+                % (k, k // 32, k // 32, k // 32, k % 32 + 1, k // 32, k // 32) for k in range(256))
+kernel("int", "i_lop3", "xxxxxxxx", LOP)
+
+# ---- floats ------------------------------------------------------------------
+kernel("float", "f_round", "xxxxxxxx", """
+\tmov.b32 %f0, %a;
+\tmov.b32 %f1, %b;
+\tmov.b32 %f2, %c;
+\tadd.rz.f32 %f3, %f0, %f1;
+\tmov.b32 %o0, %f3;
+\tmul.rm.f32 %f3, %f0, %f1;
+\tmov.b32 %o1, %f3;
+\tfma.rp.f32 %f3, %f0, %f1, %f2;
+\tmov.b32 %o2, %f3;
+\tdiv.rz.f32 %f3, %f0, %f1;
+\tmov.b32 %o3, %f3;
+\tsqrt.rm.f32 %f3, %f0;
+\tmov.b32 %o4, %f3;
+\trcp.rp.f32 %f3, %f1;
+\tmov.b32 %o5, %f3;
+\tdiv.rn.f32 %f3, %f0, %f1;
+\tmov.b32 %o6, %f3;
+\tsqrt.rn.f32 %f3, %f1;
+\tmov.b32 %o7, %f3;
+""")
+kernel("float", "d_round", "xxxxxxxx", """
+\tmov.b64 %fd0, {%a, %b};
+\tmov.b64 %fd1, {%c, %d};
+\tsqrt.rz.f64 %fd2, %fd0;
+\tmov.b64 {%o0, %o1}, %fd2;
+\trcp.rm.f64 %fd2, %fd1;
+\tmov.b64 {%o2, %o3}, %fd2;
+\tdiv.rp.f64 %fd2, %fd0, %fd1;
+\tmov.b64 {%o4, %o5}, %fd2;
+\tfma.rz.f64 %fd2, %fd0, %fd1, %fd0;
+\tmov.b64 {%o6, %o7}, %fd2;
+""")
+kernel("float", "f_minmax", "xxxxxxxx", """
+\tmov.b32 %f0, %a;
+\tmov.b32 %f1, %b;
+\tmin.f32 %f3, %f0, %f1;
+\tmov.b32 %o0, %f3;
+\tmax.NaN.f32 %f3, %f0, %f1;
+\tmov.b32 %o1, %f3;
+\tmin.xorsign.abs.f32 %f3, %f0, %f1;
+\tmov.b32 %o2, %f3;
+\tmax.ftz.f32 %f3, %f0, %f1;
+\tmov.b32 %o3, %f3;
+\tcopysign.f32 %f3, %f0, %f1;
+\tmov.b32 %o4, %f3;
+\tslct.f32.f32 %f3, %f0, %f1, %f0;
+\tmov.b32 %o5, %f3;
+\tslct.s32.s32 %o6, %a, %b, %c;
+\tselp.b32 %o7, %a, %b, %p0;
+""")
+kernel("float", "f_cmp", "xxxxxxxx", """
+\tmov.b32 %f0, %a;
+\tmov.b32 %f1, %b;
+\tsetp.equ.f32 %p0, %f0, %f1;
+\tsetp.neu.f32 %p1, %f0, %f1;
+\tsetp.ltu.and.f32 %p2, %f0, %f1, %p0;
+\tsetp.leu.or.f32 %p3, %f0, %f1, %p1;
+\tsetp.gtu.xor.f32 %p4, %f0, %f1, %p2;
+\tsetp.geu.f32 %p5|%p6, %f0, %f1;
+\tsetp.num.and.f32 %p7, %f0, %f1, !%p3;
+\tselp.u32 %t0, 1, 0, %p0;
+\tselp.u32 %t1, 2, 0, %p1;
+\tor.b32 %o0, %t0, %t1;
+\tselp.u32 %t0, 4, 0, %p2;
+\tor.b32 %o0, %o0, %t0;
+\tselp.u32 %t0, 8, 0, %p3;
+\tor.b32 %o0, %o0, %t0;
+\tselp.u32 %t0, 16, 0, %p4;
+\tor.b32 %o0, %o0, %t0;
+\tselp.u32 %t0, 32, 0, %p5;
+\tor.b32 %o0, %o0, %t0;
+\tselp.u32 %t0, 64, 0, %p6;
+\tor.b32 %o0, %o0, %t0;
+\tselp.u32 %t0, 128, 0, %p7;
+\tor.b32 %o0, %o0, %t0;
+\tset.nan.u32.f32 %o1, %f0, %f1;
+\tset.lt.or.f32.f32 %f3, %f0, %f1, %p7;
+\tmov.b32 %o2, %f3;
+\tset.ge.xor.s32.s32 %o3, %a, %b, %p0;
+\tset.hi.u32.u32 %o4, %a, %b;
+\ttestp.finite.f32 %p0, %f0;
+\ttestp.infinite.f32 %p1, %f0;
+\ttestp.number.f32 %p2, %f0;
+\ttestp.notanumber.f32 %p3, %f0;
+\ttestp.normal.f32 %p4, %f0;
+\ttestp.subnormal.f32 %p5, %f0;
+\tselp.u32 %o5, 1, 0, %p0;
+\tselp.u32 %t0, 2, 0, %p1;
+\tor.b32 %o5, %o5, %t0;
+\tselp.u32 %t0, 4, 0, %p2;
+\tor.b32 %o5, %o5, %t0;
+\tselp.u32 %t0, 8, 0, %p3;
+\tor.b32 %o5, %o5, %t0;
+\tselp.u32 %t0, 16, 0, %p4;
+\tor.b32 %o5, %o5, %t0;
+\tselp.u32 %t0, 32, 0, %p5;
+\tor.b32 %o5, %o5, %t0;
+\tmov.b64 %fd0, {%c, %d};
+\ttestp.subnormal.f64 %p0, %fd0;
+\ttestp.normal.f64 %p1, %fd0;
+\tselp.u32 %o6, 1, 0, %p0;
+\tselp.u32 %t0, 2, 0, %p1;
+\tor.b32 %o6, %o6, %t0;
+\tsetp.ltu.f64 %p2, %fd0, 0d3FF0000000000000;
+\tselp.u32 %o7, 1, 0, %p2;
+""")
+kernel("float", "f_approx", "ffffffxx", """
+\tmov.b32 %f0, %a;
+\tand.b32 %t0, %a, 0x807fffff;
+\tor.b32 %t0, %t0, 0x3f000000;
+\tmov.b32 %f1, %t0;
+\tex2.approx.f32 %f3, %f1;
+\tmov.b32 %o0, %f3;
+\tex2.approx.ftz.f32 %f3, %f1;
+\tmov.b32 %o1, %f3;
+\tabs.f32 %f2, %f1;
+\tlg2.approx.f32 %f3, %f2;
+\tmov.b32 %o2, %f3;
+\ttanh.approx.f32 %f3, %f1;
+\tmov.b32 %o3, %f3;
+\tsin.approx.f32 %f3, %f1;
+\tmov.b32 %o4, %f3;
+\tcos.approx.f32 %f3, %f1;
+\tmov.b32 %o5, %f3;
+""")
+
+
 def write():
     names = []
     for fam, kernels in FAMILIES.items():
