@@ -1,17 +1,19 @@
-// oob_write: a kernel writes far past the end of a small cudaMalloc'ed buffer
-// (index + 2^OOB_SHIFT elements, default 2^28 ints = 1 GiB past it).  On an
-// H200 (driver 580) writes 4 MiB and 64 MiB past the end landed in mapped
-// memory and did not fault, while 256 MiB and 1 GiB past did: the offset is
-// chosen so that a real GPU faults too.
-// The synchronize must return cudaErrorIllegalAddress, the error is sticky,
-// and the process lives on to print it.  Exits 0 when all of that holds.
+// oob_write: a kernel writes far past the end of a small cudaMalloc'ed buffer,
+// into memory that is certainly not mapped, so that a real GPU faults too: the
+// synchronize must return cudaErrorIllegalAddress, the error is sticky (later
+// calls return it too), and the process lives on to print it.  Exits 0 when
+// all of that holds.
+//
+// Where the write lands: on an H200 (driver 580) a fixed offset past a small
+// buffer did not fault reliably -- 4 MiB and 64 MiB past landed in mapped
+// memory, and 128 MiB to 1 GiB past faulted with cudaErrorIllegalAddress in
+// some runs and cudaErrorInvalidAddressSpace in others, depending on where the
+// allocations were placed.  So the test allocates a 256 MiB buffer, frees it
+// (which unmaps it), and aims the write at the middle of that range, expressed
+// as an element offset from the small buffer (at least 2^20 elements away).
 #include "check.h"
 
-#ifndef OOB_SHIFT
-#define OOB_SHIFT 28
-#endif
-
-__global__ void write_far(int *p, size_t offset) {
+__global__ void write_far(int *p, long long offset) {
   p[threadIdx.x + offset] = 42;
 }
 
@@ -27,7 +29,16 @@ int main(void) {
     printf("FAIL in-bounds write: index 5: got %d, expected 42\n", h[5]);
     return 1;
   }
-  write_far<<<1, 32>>>(d, (size_t)1 << OOB_SHIFT);
+  const size_t big_bytes = (size_t)256 << 20;
+  char *big;
+  CHECK(cudaMalloc(&big, big_bytes));
+  CHECK(cudaFree(big));                    // unmapped from here on
+  long long offset = ((long long)(big + big_bytes / 2) - (long long)d) / (long long)sizeof(int);
+  if (offset < (1ll << 20) && offset > -(1ll << 20)) {
+    printf("FAIL setup: the freed range is only %lld elements from the buffer\n", offset);
+    return 1;
+  }
+  write_far<<<1, 32>>>(d, offset);
   CHECK(cudaGetLastError());
   EXPECT_ERROR(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
   EXPECT_ERROR(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost), cudaErrorIllegalAddress);
