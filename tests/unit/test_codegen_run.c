@@ -488,6 +488,30 @@ static void test_half(const char *file)
     unload_module(&m);
 }
 
+/* fnptr.ptx: indirect calls, function tables and generic() in initialisers
+ * (relocations), exit two calls deep, isspacep, cache-hinted accesses. */
+static void test_fnptr(void)
+{
+    module m;
+    if (load_module("fnptr.ptx", &m))
+        return;
+    CHECK(m.tr->nrelocs == 4, "relocations: %u", m.tr->nrelocs);
+    for (int n = 7; n <= 200; n += 193) {
+        uint32_t out[8] = {0};
+        uint32_t *po = out;
+        const void *args[] = {&po, &n};
+        launch(&m, "fnptr", DIM(1, 1, 1), DIM(1, 1, 1), 0, args);
+        uint32_t sq = (uint32_t)(n * n);
+        CHECK(out[0] == sq, "indirect call through mov: %u", out[0]);
+        CHECK(out[1] == (uint32_t)(2 * n), "call through a relocated table: %u", out[1]);
+        CHECK(out[2] == 5 && out[3] == 3, "generic() initialisers: %u %u", out[2], out[3]);
+        CHECK(out[4] == (0x3fu | 7u << 8), "isspacep/cvta: 0x%x", out[4]);
+        CHECK(out[5] == sq + 2u * (uint32_t)n + 5u + 3u, "hinted loads: %u", out[5]);
+        CHECK(out[6] == (n > 100 ? 1u : 2u), "exit inside a .func (n=%d): %u", n, out[6]);
+    }
+    unload_module(&m);
+}
+
 static void test_edge(void)
 {
     module m;
@@ -553,6 +577,8 @@ int main(void)
     }
     g_variant = "edge";
     test_edge();
+    g_variant = "fnptr";
+    test_fnptr();
     if (!getenv("CB_TEST_KEEP")) {
         char cmd[512];
         snprintf(cmd, sizeof cmd, "rm -rf %s", g_tmpdir);

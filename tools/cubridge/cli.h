@@ -12,6 +12,7 @@
 int cli_run(int argc, char **argv);
 int cli_devices(int argc, char **argv);
 int cli_cache(int argc, char **argv);
+int cli_ptx(int argc, char **argv); /* cmd_ptx.c */
 
 /* ---- what the CLI needs from the OS (cli_os.c) ----------------------- */
 

@@ -21,7 +21,7 @@ static const cli_command commands[] = {
     {"cache", cli_cache, "cache [dir|stats|clear]", "show, measure or clear the kernel cache"},
     {"inspect", NULL, "inspect -- PROGRAM [ARGS...]", "trace and verify every routed call"},
     {"coverage", NULL, "coverage", "NVIDIA exports mapped by cubridge"},
-    {"ptx", NULL, "ptx FILE", "translate PTX and show the result"},
+    {"ptx", cli_ptx, "ptx FILE.ptx [--out FILE.c]", "translate PTX and show the C, or the error"},
     {"audit", NULL, "audit -- PROGRAM [ARGS...]", "report unsupported calls and drift"},
     {"version", cli_version, "version", "print the version"},
     {"help", cli_help, "help", "print this help"},
