@@ -13,10 +13,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 cubridge=${CUBRIDGE:-$root/build/bin/cubridge}
-out=$root/build/bench
+out=${BENCH_DIR:-$root/build/bench}
 rounds=${ROUNDS:-3}
 threads=${CUBRIDGE_THREADS:-$(nproc)}
 export OMP_NUM_THREADS=$threads
+export CUBRIDGE_SUMMARY=0   # no dispatch summary lines in the table
 nvcc=${NVCC:-$(command -v nvcc || echo "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc")}
 
 [ -x "$cubridge" ] || { echo "bench: $cubridge not found; build first (bash scripts/demo.sh)" >&2; exit 1; }
@@ -59,9 +60,9 @@ row() {
   printf '| %-20s | %11s %-2s | %11s %-2s | %16s |\n' "$name" "$cb" "$unit" "$c" "$unit" \
     "$(awk -v a="$cb" -v b="$c" 'BEGIN { printf "%.2f", a / b }')"
 }
-cb=$(CUBRIDGE_SUMMARY=0 best_of launch_sync_us "$cubridge" run -- "$out/bench_launch")
+cb=$(best_of launch_sync_us "$cubridge" run -- "$out/bench_launch")
 c=$(best_of launch_sync_us "$out/vectoradd_omp" launch)
 row "launch + sync" us "$cb" "$c"
-cb=$(CUBRIDGE_SUMMARY=0 best_of vectoradd_ms "$cubridge" run -- "$out/bench_vectoradd")
+cb=$(best_of vectoradd_ms "$cubridge" run -- "$out/bench_vectoradd")
 c=$(best_of vectoradd_ms "$out/vectoradd_omp" vectoradd)
 row "vectoradd 2^24 f32" ms "$cb" "$c"
