@@ -60,6 +60,22 @@ static void fres_open(cg *c, const ptx_instr *in, ptx_type ty)
         cg_puts(c, ty == PTX_TYPE_f32 ? "cb_sat32(" : "cb_sat64(");
 }
 
+/* fres_open/close for arithmetic results, which also make an f32 NaN canonical
+ * (f64 NaNs propagate as on the host: the first NaN operand, quieted, or 0xfff8...). */
+static void ares_open(cg *c, const ptx_instr *in, ptx_type ty)
+{
+    cg_puts(c, ty == PTX_TYPE_f32 ? "cb_cn32(" : "(");
+    fres_open(c, in, ty);
+}
+
+static void fres_close(cg *c, const ptx_instr *in, ptx_type ty);
+
+static void ares_close(cg *c, const ptx_instr *in, ptx_type ty)
+{
+    fres_close(c, in, ty);
+    cg_puts(c, ")");
+}
+
 static void fres_close(cg *c, const ptx_instr *in, ptx_type ty)
 {
     if (ptx_has(in, PTX_MOD_sat))
@@ -95,7 +111,7 @@ static void emit_arith(cg *c, const ptx_instr *in, const char *op, const char *r
     } else {
         need_float(c, ty);
         const char *mode = fround(in);
-        fres_open(c, in, ty);
+        ares_open(c, in, ty);
         if (mode) {
             cg_printf(c, "%s%s(", rhelper, ty == PTX_TYPE_f32 ? "32" : "64");
             rd(c, in, 1, ty);
@@ -107,7 +123,7 @@ static void emit_arith(cg *c, const ptx_instr *in, const char *op, const char *r
             cg_printf(c, " %s ", op);
             rd(c, in, 2, ty);
         }
-        fres_close(c, in, ty);
+        ares_close(c, in, ty);
     }
     dst_close(c, in, ty);
 }
@@ -526,20 +542,35 @@ static void emit_fma_like(cg *c, const ptx_instr *in)
     need_float(c, ty);
     const char *mode = fround(in);
     dst_open(c, in, ty);
-    fres_open(c, in, ty);
+    if (ty == PTX_TYPE_f64) {
+        cg_puts(c, "({ double cb_a = ");
+        rd(c, in, 1, ty);
+        cg_puts(c, ", cb_b = ");
+        rd(c, in, 2, ty);
+        cg_puts(c, ", cb_c = ");
+        rd(c, in, 3, ty);
+        cg_puts(c, "; cb_fma64_nan(cb_a, cb_b, cb_c, ");
+    }
+    ares_open(c, in, ty);
     if (mode)
         cg_printf(c, "cb_fma_r%s(", ty == PTX_TYPE_f32 ? "32" : "64");
     else
         cg_puts(c, ty == PTX_TYPE_f32 ? "fmaf(" : "fma(");
-    rd(c, in, 1, ty);
-    cg_puts(c, ", ");
-    rd(c, in, 2, ty);
-    cg_puts(c, ", ");
-    rd(c, in, 3, ty);
+    if (ty == PTX_TYPE_f64) {
+        cg_puts(c, "cb_a, cb_b, cb_c");
+    } else {
+        rd(c, in, 1, ty);
+        cg_puts(c, ", ");
+        rd(c, in, 2, ty);
+        cg_puts(c, ", ");
+        rd(c, in, 3, ty);
+    }
     if (mode)
         cg_printf(c, ", %s", mode);
     cg_puts(c, ")");
-    fres_close(c, in, ty);
+    ares_close(c, in, ty);
+    if (ty == PTX_TYPE_f64)
+        cg_puts(c, "); })");
     dst_close(c, in, ty);
 }
 
@@ -615,11 +646,11 @@ static void emit_abs(cg *c, const ptx_instr *in)
         cg_printf(c, "; (%s)(cb_x < 0 ? 0u - (%s)cb_x : (%s)cb_x); })", cg_ctype(ty), utype(ty), utype(ty));
     } else {
         need_float(c, ty);
-        fres_open(c, in, ty);
+        ares_open(c, in, ty);
         cg_puts(c, ty == PTX_TYPE_f32 ? "fabsf(" : "fabs(");
         rd(c, in, 1, ty);
         cg_puts(c, ")");
-        fres_close(c, in, ty);
+        ares_close(c, in, ty);
     }
     dst_close(c, in, ty);
 }
@@ -634,10 +665,10 @@ static void emit_neg(cg *c, const ptx_instr *in)
         rd(c, in, 1, ty);
     } else {
         need_float(c, ty);
-        fres_open(c, in, ty);
+        ares_open(c, in, ty);
         cg_puts(c, "-");
         rd(c, in, 1, ty);
-        fres_close(c, in, ty);
+        ares_close(c, in, ty);
     }
     dst_close(c, in, ty);
 }
@@ -722,7 +753,7 @@ static void emit_unary_float(cg *c, const ptx_instr *in, const char *f32, const 
     need_float(c, ty);
     const char *mode = fround(in);
     dst_open(c, in, ty);
-    fres_open(c, in, ty);
+    ares_open(c, in, ty);
     if (mode && rhelper) {
         cg_printf(c, "%s%s(", rhelper, ty == PTX_TYPE_f32 ? "32" : "64");
         rd(c, in, 1, ty);
@@ -732,7 +763,7 @@ static void emit_unary_float(cg *c, const ptx_instr *in, const char *f32, const 
         rd(c, in, 1, ty);
         cg_puts(c, ")");
     }
-    fres_close(c, in, ty);
+    ares_close(c, in, ty);
     dst_close(c, in, ty);
 }
 
@@ -742,7 +773,7 @@ static void emit_rcp(cg *c, const ptx_instr *in)
     need_float(c, ty);
     const char *mode = fround(in);
     dst_open(c, in, ty);
-    fres_open(c, in, ty);
+    ares_open(c, in, ty);
     if (mode)
         cg_printf(c, "cb_div_r%s(1, ", ty == PTX_TYPE_f32 ? "32" : "64");
     else
@@ -752,7 +783,7 @@ static void emit_rcp(cg *c, const ptx_instr *in)
         cg_printf(c, ", 0, %s)", mode);
     else
         cg_puts(c, ")");
-    fres_close(c, in, ty);
+    ares_close(c, in, ty);
     dst_close(c, in, ty);
 }
 
@@ -770,16 +801,18 @@ static void emit_testp(cg *c, const ptx_instr *in)
     need_float(c, ty);
     const char *test = ptx_has(in, PTX_MOD_finite) ? "isfinite" : ptx_has(in, PTX_MOD_infinite) ? "isinf"
                        : ptx_has(in, PTX_MOD_number) ? "!isnan" : ptx_has(in, PTX_MOD_notanumber) ? "isnan"
-                       : ptx_has(in, PTX_MOD_normal) ? "isnormal" : NULL;
+                       : NULL;
     dst_open(c, in, PTX_TYPE_pred);
     if (test) {
         cg_printf(c, "%s(", test);
         cg_read(c, &in->ops[1], ty);
         cg_puts(c, ")");
-    } else if (ptx_has(in, PTX_MOD_subnormal)) {
-        cg_puts(c, "fpclassify(");
+    } else if (ptx_has(in, PTX_MOD_subnormal) || ptx_has(in, PTX_MOD_normal)) {
+        /* the GPU counts zero as normal: normal is finite and not subnormal */
+        cg_printf(c, "({ %s cb_x = ", cg_ctype(ty));
         cg_read(c, &in->ops[1], ty);
-        cg_puts(c, ") == FP_SUBNORMAL");
+        cg_printf(c, "; %s; })", ptx_has(in, PTX_MOD_normal) ? "isfinite(cb_x) && fpclassify(cb_x) != FP_SUBNORMAL"
+                                                              : "fpclassify(cb_x) == FP_SUBNORMAL");
     } else {
         cg_fail(c, "testp needs a test");
     }

@@ -277,6 +277,7 @@ kernel("int", "i_minmax", "xxxxxxxx", """
 \tmax.relu.s32 %o4, %a, %b;
 \tmin.s32 %o5, %a, %b;
 \tmul.hi.s32 %o6, %a, %b;
+\tmov.b32 {%h0, %h1}, %c;
 \tmul.wide.u16 %o7, %h0, %h1;
 """)
 LOP = "\n".join("\tlop3.b32 %%t0, %%a, %%b, %%c, %d;\n\tshf.l.wrap.b32 %%o%d, %%o%d, %%o%d, %d;\n\txor.b32 %%o%d, %%o%d, %%t0;"
@@ -333,6 +334,7 @@ kernel("float", "f_minmax", "xxxxxxxx", """
 \tslct.f32.f32 %f3, %f0, %f1, %f0;
 \tmov.b32 %o5, %f3;
 \tslct.s32.s32 %o6, %a, %b, %c;
+\tsetp.lt.s32 %p0, %c, %d;
 \tselp.b32 %o7, %a, %b, %p0;
 """)
 kernel("float", "f_cmp", "xxxxxxxx", """
@@ -391,7 +393,7 @@ kernel("float", "f_cmp", "xxxxxxxx", """
 \tsetp.ltu.f64 %p2, %fd0, 0d3FF0000000000000;
 \tselp.u32 %o7, 1, 0, %p2;
 """)
-kernel("float", "f_approx", "ffffffxx", """
+kernel("float", "f_approx", "fffrffxx", """
 \tmov.b32 %f0, %a;
 \tand.b32 %t0, %a, 0x807fffff;
 \tor.b32 %t0, %t0, 0x3f000000;
@@ -409,6 +411,26 @@ kernel("float", "f_approx", "ffffffxx", """
 \tmov.b32 %o4, %f3;
 \tcos.approx.f32 %f3, %f1;
 \tmov.b32 %o5, %f3;
+""")
+
+kernel("float", "f_cvt", "xxxxxxxx", """
+\tmov.b32 %f0, %a;
+\tcvt.rni.s32.f32 %o0, %f0;
+\tcvt.rmi.u32.f32 %o1, %f0;
+\tcvt.rn.f32.s32 %f1, %b;
+\tmov.b32 %o2, %f1;
+\tcvt.rz.f32.u32 %f1, %b;
+\tmov.b32 %o3, %f1;
+\tmov.b64 %l1, {%b, %c};
+\tcvt.rp.f32.s64 %f1, %l1;
+\tmov.b32 %o4, %f1;
+\tmov.b64 %fd1, {%b, %c};
+\tcvt.rm.f32.f64 %f1, %fd1;
+\tmov.b32 %o5, %f1;
+\tneg.f32 %f1, %f0;
+\tmov.b32 %o6, %f1;
+\tabs.f32 %f1, %f0;
+\tmov.b32 %o7, %f1;
 """)
 
 
