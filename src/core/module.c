@@ -4,6 +4,7 @@
  * against it, never dereferenced blindly), guarded by module_lock, which
  * also guards each module's lazily created function handles.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +27,22 @@ static module_impl *module_live;
 
 /* ---- stage 1: the PTX in the image ------------------------------------ */
 
+/* Logs an error and keeps its text in msg (msgcap bytes; msg may be NULL). */
+static void module_error(char *msg, size_t msgcap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void module_error(char *msg, size_t msgcap, const char *fmt, ...)
+{
+    char text[1536];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    cb_log(CB_LOG_ERROR, "%s", text);
+    if (msg && msgcap)
+        snprintf(msg, msgcap, "%s", text);
+}
+
 static CUresult module_extract_ptx(const cb_device *d, const void *image, size_t size, const char *name,
-                                   char **ptx, size_t *len)
+                                   char **ptx, size_t *len, char *msg, size_t msgcap)
 {
     char err[256] = "";
     cb_fatbin_summary sum;
@@ -43,7 +58,7 @@ static CUresult module_extract_ptx(const cb_device *d, const void *image, size_t
             for (uint32_t i = 0; i < sum.n_elf && i < 16 && pos < sizeof err; i++)
                 pos += (size_t)snprintf(err + pos, sizeof err - pos, "%s sm_%u", i ? "," : ":", sum.sms_elf[i]);
         }
-        cb_log(CB_LOG_ERROR,
+        module_error(msg, msgcap,
                "%s: no PTX for its kernels (%s); cubridge runs kernels from PTX only: rebuild with PTX "
                "(-gencode arch=compute_XX,code=compute_XX) at or below the reported sm_%d, or raise CUBRIDGE_SM",
                name, err, cb_device_sm(d));
@@ -53,7 +68,7 @@ static CUresult module_extract_ptx(const cb_device *d, const void *image, size_t
     case CB_FATBIN_ERR_INVALID:
     case CB_FATBIN_ERR_DECOMPRESS:
     default:
-        cb_log(CB_LOG_ERROR, "%s: invalid image: %s", name, err[0] ? err : "unrecognised container");
+        module_error(msg, msgcap, "%s: invalid image: %s", name, err[0] ? err : "unrecognised container");
         return CUDA_ERROR_INVALID_IMAGE;
     }
 }
@@ -124,7 +139,7 @@ static void module_free(module_impl *m)
 }
 
 /* Stages 2 and 3 on a translated module. */
-static CUresult module_instantiate(module_impl *m)
+static CUresult module_instantiate(module_impl *m, char *msg, size_t msgcap)
 {
     cb_module *pub = &m->pub;
     pub->functions = calloc(pub->tr->nkernels ? pub->tr->nkernels : 1, sizeof *pub->functions);
@@ -138,7 +153,7 @@ static CUresult module_instantiate(module_impl *m)
     r = b->module_load(b, pub->tr, pub->global_addrs, &pub->backend_module, err, sizeof err);
     if (r != CUDA_SUCCESS) {
         pub->backend_module = NULL;
-        cb_log(CB_LOG_ERROR, "%s: the %s backend could not load the module: %s", m->name, b->name,
+        module_error(msg, msgcap, "%s: the %s backend could not load the module: %s", m->name, b->name,
                err[0] ? err : "no reason given");
     }
     return r;
@@ -146,11 +161,19 @@ static CUresult module_instantiate(module_impl *m)
 
 CUresult cb_module_load(cb_context *ctx, const void *image, size_t size, const char *name, cb_module **out)
 {
+    return cb_module_load_msg(ctx, image, size, name, out, NULL, 0);
+}
+
+CUresult cb_module_load_msg(cb_context *ctx, const void *image, size_t size, const char *name, cb_module **out,
+                            char *msg, size_t msgcap)
+{
+    if (msg && msgcap)
+        msg[0] = '\0';
     if (!image)
         return CUDA_ERROR_INVALID_VALUE;
     char *ptx = NULL;
     size_t len = 0;
-    CUresult r = module_extract_ptx(ctx->device, image, size, name, &ptx, &len);
+    CUresult r = module_extract_ptx(ctx->device, image, size, name, &ptx, &len, msg, msgcap);
     if (r != CUDA_SUCCESS)
         return r;
     cb_translation *tr = NULL;
@@ -158,7 +181,7 @@ CUresult cb_module_load(cb_context *ctx, const void *image, size_t size, const c
     int rc = cb_translate_ptx(ptx, len, name, CB_DIALECT_C, &tr, err, sizeof err);
     free(ptx);
     if (rc != 0 || !tr) {
-        cb_log(CB_LOG_ERROR, "PTX translation failed: %s", err[0] ? err : name);
+        module_error(msg, msgcap, "PTX translation failed: %s", err[0] ? err : name);
         return CUDA_ERROR_INVALID_PTX;
     }
     module_impl *m = calloc(1, sizeof *m);
@@ -170,7 +193,7 @@ CUresult cb_module_load(cb_context *ctx, const void *image, size_t size, const c
     m->pub.ctx = ctx;
     m->pub.tr = tr;
     snprintf(m->name, sizeof m->name, "%s", name);
-    r = module_instantiate(m);
+    r = module_instantiate(m, msg, msgcap);
     if (r != CUDA_SUCCESS) {
         module_free(m);
         return r;

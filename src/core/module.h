@@ -17,6 +17,10 @@
  * PTX), CUDA_ERROR_INVALID_PTX (translation failed), CUDA_ERROR_OUT_OF_MEMORY;
  * each with a log line that says why. */
 CUresult cb_module_load(cb_context *ctx, const void *image, size_t size, const char *name, cb_module **out);
+/* cb_module_load that also copies the reason for a failure into msg
+ * (msgcap bytes, NUL-terminated; "" on success), for JIT error logs. */
+CUresult cb_module_load_msg(cb_context *ctx, const void *image, size_t size, const char *name, cb_module **out,
+                            char *msg, size_t msgcap);
 
 /* Unloads m: frees its globals, backend module and function handles. */
 void cb_module_unload(cb_module *m);

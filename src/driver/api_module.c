@@ -5,6 +5,7 @@
  * no context is current. A CUkernel is the module's CUfunction.
  */
 #include "driver/driver.h"
+#include "driver/jit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "core/context.h"
 #include "core/module.h"
+#include "platform/sysinfo.h"
 
 /* The current, usable context for a module operation. */
 static CUresult module_context(cb_context **out)
@@ -57,14 +59,43 @@ CB_EXPORT CUresult cuModuleLoadData(CUmodule *module, const void *image)
     return module_load_image(module, image, 0, "<module image>");
 }
 
+/* Loads image into ctx, reporting to the JIT logs of log (jit.h). */
+static CUresult module_load_logged(cb_context *ctx, const void *image, const char *name, cb_jit_log *log,
+                                   cb_module **out)
+{
+    char msg[1024];
+    uint64_t t0 = cb_sys_monotonic_ns();
+    CUresult r = cb_module_load_msg(ctx, image, 0, name, out, msg, sizeof msg);
+    if (r == CUDA_SUCCESS)
+        cb_jit_info(log, "%s: translated %u kernels from PTX for the %s backend", name,
+                    (*out)->tr->nkernels, ctx->device->backend->name);
+    else
+        cb_jit_error_text(log, msg[0] ? msg : "the module could not be loaded");
+    cb_jit_wall_time(log, (float)(cb_sys_monotonic_ns() - t0) / 1e6f);
+    return r;
+}
+
 /* JIT options steer NVIDIA's PTX compiler; cubridge's translation has no
- * use for them, so they are accepted and ignored. */
+ * use for them, so they are accepted and ignored, except the logs and the
+ * wall time, which are filled (jit.h). */
 CB_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions,
                                       CUjit_option *options, void **optionValues)
 {
-    if (numOptions > 0 && (!options || !optionValues))
+    cb_jit_log log;
+    CUresult r = cb_jit_log_init(&log, numOptions, options, optionValues);
+    if (r != CUDA_SUCCESS)
+        return r;
+    cb_context *ctx;
+    r = module_context(&ctx);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!module || !image)
         return CUDA_ERROR_INVALID_VALUE;
-    return module_load_image(module, image, 0, "<module image>");
+    cb_module *m;
+    r = module_load_logged(ctx, image, "<module image>", &log, &m);
+    if (r == CUDA_SUCCESS)
+        *module = module_handle_of(m);
+    return r;
 }
 
 CB_EXPORT CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin)
@@ -229,15 +260,16 @@ CB_EXPORT CUresult cuLibraryLoadData(CUlibrary *lib, const void *code, CUjit_opt
                                      CUlibraryOption *libraryOptions, void **libraryOptionValues,
                                      unsigned int numLibraryOptions)
 {
-    (void)jitOptions;
-    (void)jitOptionsValues;
-    (void)numJitOptions;
     (void)libraryOptions;
     (void)libraryOptionValues;
     (void)numLibraryOptions;
     CB_REQUIRE_INIT();
     if (!lib || !code)
         return CUDA_ERROR_INVALID_VALUE;
+    cb_jit_log log;
+    CUresult rl = cb_jit_log_init(&log, numJitOptions, jitOptions, jitOptionsValues);
+    if (rl != CUDA_SUCCESS)
+        return rl;
     library *l = calloc(1, sizeof *l);
     if (!l)
         return CUDA_ERROR_OUT_OF_MEMORY;
@@ -250,7 +282,7 @@ CB_EXPORT CUresult cuLibraryLoadData(CUlibrary *lib, const void *code, CUjit_opt
             l->released_primary = NULL;
     }
     if (r == CUDA_SUCCESS)
-        r = cb_module_load(ctx, code, 0, "<library image>", &l->module);
+        r = module_load_logged(ctx, code, "<library image>", &log, &l->module);
     if (r != CUDA_SUCCESS) {
         if (l->released_primary)
             cb_primary_release(l->released_primary);
@@ -264,6 +296,26 @@ CB_EXPORT CUresult cuLibraryLoadData(CUlibrary *lib, const void *code, CUjit_opt
     cb_mutex_unlock(&library_lock);
     *lib = (CUlibrary)l;
     return CUDA_SUCCESS;
+}
+
+CB_EXPORT CUresult cuLibraryLoadFromFile(CUlibrary *lib, const char *fileName, CUjit_option *jitOptions,
+                                         void **jitOptionsValues, unsigned int numJitOptions,
+                                         CUlibraryOption *libraryOptions, void **libraryOptionValues,
+                                         unsigned int numLibraryOptions)
+{
+    CB_REQUIRE_INIT();
+    if (!lib || !fileName)
+        return CUDA_ERROR_INVALID_VALUE;
+    size_t len = 0;
+    char *image = module_read_file(fileName, &len);
+    if (!image) {
+        cb_log(CB_LOG_ERROR, "cuLibraryLoadFromFile: cannot read %s", fileName);
+        return CUDA_ERROR_FILE_NOT_FOUND;
+    }
+    CUresult r = cuLibraryLoadData(lib, image, jitOptions, jitOptionsValues, numJitOptions, libraryOptions,
+                                   libraryOptionValues, numLibraryOptions);
+    free(image);
+    return r;
 }
 
 CB_EXPORT CUresult cuLibraryUnload(CUlibrary lib)

@@ -50,6 +50,10 @@ static int set_client_hints(const char *lib_dir)
     rc |= cli_os_setenv("CUDA_CACHE_DISABLE", "1", 0);
     rc |= cli_os_setenv("CUPY_COMPILE_WITH_PTX", "1", 0);
     rc |= cli_os_setenv("NUMBA_CUDA_DRIVER", driver, 0);
+    /* CuPy's prebuilt CUB kernels carry SASS and only compute_120 PTX, and
+     * CuPy ignores their launch errors (wrong sums, no error): use CuPy's
+     * own reduction kernels, which it compiles to PTX with NVRTC. */
+    rc |= cli_os_setenv("CUPY_ACCELERATORS", "", 0);
     return rc;
 }
 
