@@ -469,6 +469,9 @@ static void emit_locals(cg *c, const ptx_func *f)
     if (f->is_entry)
         cg_puts(c, "    int cb_exited = 0, *cb_x = &cb_exited; /* set by exit in a callee */\n");
     cg_puts(c, "    (void)t; (void)cb_x;\n");
+    if (f->is_entry && c->m->nrelocs)   /* never run with unpatched addresses */
+        cg_puts(c, "    if (!cb_relocated) t->blk->rt->unsupported(t, \"address initialisers in .global data: "
+                   "the loader did not call cb_module_relocate\");\n");
 }
 
 static void emit_labels_at(cg *c, const ptx_func *f, uint32_t k)
@@ -517,7 +520,8 @@ static void emit_module_tables(cg *c)
         if (m->funcs[i].defined && !m->funcs[i].is_entry)
             cg_printf(c, "(void *)%s, ", m->funcs[i].cname);
     cg_puts(c, "0};\n");
-    cg_puts(c, "__attribute__((visibility(\"default\"))) void cb_module_relocate(void)\n{\n");
+    cg_puts(c, "static int cb_relocated; /* set once the address initialisers are written */\n");
+    cg_puts(c, "__attribute__((visibility(\"default\"))) void cb_module_relocate(void)\n{\n    cb_relocated = 1;\n");
     for (uint32_t i = 0; i < m->nrelocs; i++) {
         const ptx_reloc *r = &m->relocs[i];
         const ptx_var *v = &m->vars[r->var];
