@@ -35,7 +35,7 @@ static void need_int(cg *c, ptx_type t)
 static void need_float(cg *c, ptx_type t)
 {
     if (t == PTX_TYPE_f16 || t == PTX_TYPE_bf16 || ptx_type_kind(t) == 'h')
-        cg_fail(c, "half-precision arithmetic is not supported");
+        cg_fail(c, "this instruction does not take a half-precision type");
     if (!ptx_type_is_float(t))
         cg_fail(c, "unsupported type for this instruction");
 }
