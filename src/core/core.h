@@ -118,6 +118,7 @@ struct CUfunc_st {
     const cb_kernel_info *info;
     int max_dynamic_smem;           /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
     int preferred_carveout;
+    void *legacy_launch;            /* cuFuncSetBlockShape/cuParamSet* state (api_launch_legacy.c), malloc'd or NULL */
 };
 typedef struct CUfunc_st cb_function;
 

@@ -127,6 +127,7 @@ static void module_free(module_impl *m)
         for (uint32_t i = 0; i < pub->tr->nkernels; i++) {
             if (pub->functions[i]) {
                 pub->functions[i]->magic = CB_MAGIC_DEAD;
+                free(pub->functions[i]->legacy_launch);
                 free(pub->functions[i]);
             }
         }

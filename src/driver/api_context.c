@@ -166,6 +166,17 @@ CB_EXPORT CUresult cuCtxDestroy(CUcontext ctx)
     return cuCtxDestroy_v2(ctx);
 }
 
+/* The CUDA 2.x release of a created context (PyCUDA's context cleanup).
+ * cuCtxAttach, which would raise the usage count, is not supported, so the
+ * count is always 1 and detaching the current context destroys it. */
+CB_EXPORT CUresult cuCtxDetach(CUcontext ctx)
+{
+    CB_REQUIRE_INIT();
+    if (!cb_ctx_valid(ctx) || ctx->is_primary || cb_ctx_current() != ctx)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    return cuCtxDestroy_v2(ctx);
+}
+
 /* ---- the stack ----------------------------------------------------------- */
 
 CB_EXPORT CUresult cuCtxPushCurrent_v2(CUcontext ctx)

@@ -54,6 +54,11 @@ static int set_client_hints(const char *lib_dir)
      * CuPy ignores their launch errors (wrong sums, no error): use CuPy's
      * own reduction kernels, which it compiles to PTX with NVRTC. */
     rc |= cli_os_setenv("CUPY_ACCELERATORS", "", 0);
+    /* PyCUDA's SourceModule runs `nvcc --cubin` and reads kernel.cubin; a
+     * later --ptx wins, and -o keeps the file name, so it gets PTX. Its
+     * cache would preprocess with the same flags (and -o), so it is off. */
+    rc |= cli_os_setenv("PYCUDA_DEFAULT_NVCC_FLAGS", "--ptx -o kernel.cubin", 0);
+    rc |= cli_os_setenv("PYCUDA_DISABLE_CACHE", "1", 0);
     return rc;
 }
 
