@@ -4,6 +4,7 @@
 #include "core/device.h"
 #include "core/launch.h"
 #include "core/stats.h"
+#include "inspect/inspect.h"
 
 CUresult cb_launch_pack_params(const cb_function *f, void **kernelParams, void **extra, unsigned char *buf)
 {
@@ -154,7 +155,8 @@ CUresult cb_function_execute(cb_function *f, const cb_launch_config *cfg, cb_lau
         err = &local;
     memset(err, 0, sizeof *err);
     cb_stats_add(CB_STAT_LAUNCHES, 1);
-    CUresult r = b->launch(b, m->backend_module, f->index, cfg, err);
+    CUresult r = cb_inspect_active() ? cb_inspect_launch(b, f, cfg, err)
+                                     : b->launch(b, m->backend_module, f->index, cfg, err);
     if (r == CUDA_SUCCESS)
         return CUDA_SUCCESS;
     err->result = r;

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "inspect/inspect.h"
+
 CB_EXPORT CUresult cuInit(unsigned int Flags)
 {
     if (Flags != 0)
@@ -103,6 +105,8 @@ static CUresult proc_lookup(const char *symbol, void **pfn, int cudaVersion, cuu
         goto out;
     }
     *pfn = (void *)cb_exports[id].fn;
+    if (cb_inspect_active())
+        *pfn = cb_inspect_proc(id, *pfn); /* the tracing wrapper */
     st = CU_GET_PROC_ADDRESS_SUCCESS;
     r = CUDA_SUCCESS;
     cb_log(CB_LOG_DEBUG, "cuGetProcAddress(%s, %d, %llu) -> %s%s", symbol, cudaVersion, (unsigned long long)flags,

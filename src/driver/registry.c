@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "inspect/inspect.h"
+
 int cb_driver_unsupported(cb_export_id id)
 {
     const char *name = (unsigned)id < CB_EXP__COUNT ? cb_exports[id].name : "(unknown export)";
@@ -13,6 +15,8 @@ CUresult cb_driver_not_supported(const char *name, const char *why)
 {
     if (cb_stats_unsupported(name))
         cb_log(CB_LOG_INFO, "%s: %s (CUDA_ERROR_NOT_SUPPORTED)", name, why);
+    if (cb_inspect_active())
+        cb_inspect_unsupported(name, why);
     return CUDA_ERROR_NOT_SUPPORTED;
 }
 

@@ -1,0 +1,88 @@
+/* inspect.h: the dispatch inspector, as the driver and the core see it.
+ *
+ * Modes (docs/inspector.md), read once from the environment when the library
+ * loads (or set by cb_inspect_configure in tests):
+ *   CUBRIDGE_INSPECT=off|trace|verify   trace: every driver call and launch is
+ *                                       recorded; verify: also re-runs each
+ *                                       launch on the CPU reference and compares
+ *   CUBRIDGE_STRICT=1                   unsupported calls are errors flagged
+ *                                       UNSUPPORTED; drift fails the launch
+ *   CUBRIDGE_INSPECT_DIR=DIR            where reports go (default cubridge-report)
+ *   CUBRIDGE_FAULT_INJECT=zero|nan|perturb|skip   test only: corrupts the
+ *                                       result of each verified launch
+ *
+ * Process-wide state: cb_inspect_flags (written once at load, before any
+ * driver call, then read-only) and the inspector's record (inspect_state.c,
+ * guarded by its own lock). With everything off, each hook is one
+ * predictable branch on cb_inspect_flags.
+ */
+#ifndef CB_INSPECT_H
+#define CB_INSPECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/core.h"
+
+enum {
+    CB_INSPECT_TRACE = 1,   /* record calls and launches */
+    CB_INSPECT_VERIFY = 2,  /* compare launches with the CPU reference */
+    CB_INSPECT_STRICT = 4,  /* unsupported and drift are errors */
+};
+
+/* Mode bits; 0 when the inspector is off. */
+extern int cb_inspect_flags;
+
+static inline int cb_inspect_active(void) { return __builtin_expect(cb_inspect_flags != 0, 0); }
+
+/* Sets the mode as the environment would ("off", "trace", "verify"), strict,
+ * the report directory (NULL: default) and the fault to inject (NULL: none).
+ * Returns 0, or -1 for an unknown mode or fault. For tests and the CLI. */
+int cb_inspect_configure(const char *mode, int strict, const char *report_dir, const char *fault);
+
+/* The function to hand out for export id from cuGetProcAddress: its tracing
+ * wrapper when tracing, else fn itself. */
+void *cb_inspect_proc(int export_id, void *fn);
+
+/* Runs launch cfg of f through backend b (b->launch), recording it and, in
+ * verify mode, comparing it with the CPU reference. Returns the launch's
+ * result; in strict mode drift is CUDA_ERROR_LAUNCH_FAILED with *err naming
+ * the kernel and the first differing element. */
+CUresult cb_inspect_launch(cb_backend *b, cb_function *f, const cb_launch_config *cfg, cb_launch_error *err);
+
+/* Notes that entry point `name` was answered CUDA_ERROR_NOT_SUPPORTED
+ * (why: the reason). In strict mode logs it as an error. */
+void cb_inspect_unsupported(const char *name, const char *why);
+
+/* ---- library calls (for the library facades, src/libs) ----------------
+ * A facade that computes a call's result on its backend also computes it
+ * with a plain C reference that accumulates in double, and hands both here.
+ * The inspector compares them with the per-type tolerances, records the
+ * call in the report, and says whether strict mode must fail the call. */
+typedef enum cb_inspect_elem {
+    CB_ELEM_BYTES = 0,  /* compared bit for bit */
+    CB_ELEM_INT,        /* integers of any width: exact */
+    CB_ELEM_F16,
+    CB_ELEM_BF16,
+    CB_ELEM_F32,
+    CB_ELEM_F64,
+} cb_inspect_elem;
+
+typedef struct cb_inspect_output {
+    const char *name;       /* "C", "y" ... */
+    const void *result;     /* what the backend produced (host memory) */
+    const void *reference;  /* what the C reference produced */
+    size_t count;           /* elements */
+    cb_inspect_elem type;
+} cb_inspect_output;
+
+/* Compares and records one library call. Returns 0 when within tolerance,
+ * or 1 (drift) -- the facade then returns its library's failure status when
+ * strict mode is on (cb_inspect_flags & CB_INSPECT_STRICT). */
+int cb_inspect_library_call(const char *library, const char *function, const cb_inspect_output *outs,
+                            size_t nouts);
+
+/* Writes the reports now (also done at exit). For tests. */
+void cb_inspect_finish(void);
+
+#endif

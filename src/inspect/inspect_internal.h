@@ -1,0 +1,228 @@
+/* inspect_internal.h: what the files of src/inspect share.
+ *
+ *   inspect_state.c   modes, the record (calls, launches, events), exit hook
+ *   trace_wrappers.c  the generated per-export wrappers + argument printing
+ *   trace_write.c     JSON lines and Chrome/Perfetto trace files
+ *   verify.c          snapshots, the CPU reference run, the verdict
+ *   compare.c         per-type comparison and tolerances
+ *   elemtype.c        element types of a kernel's stores, from its translation
+ *   fault_inject.c    the test-only fault injector
+ *   report_text.c, report_json.c, report_html.c   the reports
+ *   coverage.c        NVIDIA's exports against ours (also used by the CLI)
+ */
+#ifndef CB_INSPECT_INTERNAL_H
+#define CB_INSPECT_INTERNAL_H
+
+#include <stdio.h>
+
+#include "driver/registry.h"
+#include "inspect/inspect.h"
+
+/* ---- comparison (compare.c) --------------------------------------------- */
+
+typedef struct cbi_tolerance {
+    double rtol, atol;
+} cbi_tolerance;
+
+/* torch.testing.assert_close's defaults per type (docs/inspector.md). */
+cbi_tolerance cbi_tolerance_of(cb_inspect_elem t);
+const char *cbi_elem_name(cb_inspect_elem t);
+size_t cbi_elem_size(cb_inspect_elem t);   /* bytes; 1 for BYTES, 0 for INT (width varies) */
+
+typedef struct cbi_diff {
+    uint64_t compared;        /* elements where either side was written */
+    uint64_t mismatched;      /* beyond tolerance */
+    uint64_t nan_inf;         /* NaN/Inf in result where the reference has none */
+    double max_abs;           /* largest |result - reference| */
+    double rel_l1;            /* sum |result - reference| / sum |reference| */
+    int untouched;            /* the reference wrote, the result kept the old contents */
+    int all_zero;             /* the result is all zero where the reference is not */
+    int64_t first_bad;        /* element index of the first mismatch, -1 if none */
+    double first_got, first_want;
+} cbi_diff;
+
+/* Compares `bytes` of result with reference, elements of type t (width
+ * elem_bytes for CB_ELEM_INT / CB_ELEM_BYTES), starting at byte phase
+ * (0 <= phase < width). before (may be NULL) is the contents before the
+ * launch: only elements that differ from it on either side are compared. */
+void cbi_compare(const unsigned char *result, const unsigned char *reference, const unsigned char *before,
+                 size_t bytes, cb_inspect_elem t, size_t elem_bytes, size_t phase, cbi_tolerance tol,
+                 cbi_diff *out);
+/* 1 if the diff is a failure (mismatch, NaN/Inf introduced, untouched, zero). */
+int cbi_diff_failed(const cbi_diff *d);
+
+/* ---- element types of stores (elemtype.c) -------------------------------- */
+
+enum { CBI_MAX_TAGS = 64 };
+
+typedef struct cbi_store_types {
+    uint32_t ntags;                    /* kernel params, then module globals */
+    cb_inspect_elem type[CBI_MAX_TAGS];
+    uint8_t width[CBI_MAX_TAGS];       /* bytes of an element (INT/BYTES) */
+    uint8_t stored[CBI_MAX_TAGS];      /* some store reaches it */
+    uint8_t atomic_float[CBI_MAX_TAGS];/* written by float atomics (order-dependent sums) */
+    int side_effects;                  /* calls printf/malloc: not re-run */
+    char side_effect[32];
+} cbi_store_types;
+
+/* Derives, for kernel k of tr, the element type stored through each
+ * parameter (tag i < nparams) and each module global (tag nparams + g),
+ * from the PTX text the translation carries in its comments. */
+void cbi_store_types_of(const cb_translation *tr, uint32_t k, cbi_store_types *out);
+
+/* ---- the record (inspect_state.c) --------------------------------------- */
+
+typedef enum cbi_verdict {
+    CBI_TRACED = 0,    /* recorded, not verified (trace mode) */
+    CBI_PASS,
+    CBI_DRIFT,
+    CBI_SKIPPED,       /* verify could not re-run it (note says why) */
+    CBI_FAILED,        /* the launch itself failed */
+} cbi_verdict;
+const char *cbi_verdict_name(cbi_verdict v);
+
+enum { CBI_MAX_REGIONS = 8 };
+
+typedef struct cbi_region_result {
+    char name[64];           /* "param 3 (y)" / "global counter" */
+    uint64_t base;
+    size_t bytes;
+    cb_inspect_elem type;
+    unsigned elem_bytes;
+    int failed;
+    cbi_diff diff;
+} cbi_region_result;
+
+typedef struct cbi_launch {
+    char kernel[160];
+    uint32_t grid[3], block[3], smem, regs;
+    unsigned long long stream;        /* stream id (0: unknown) */
+    uint64_t t0, dur;                 /* ns since the inspector started */
+    int result;                       /* CUresult */
+    cbi_verdict verdict;
+    char note[256];
+    double max_abs, max_rel_l1;
+    uint64_t nan_inf;
+    uint32_t nregions;
+    cbi_region_result regions[CBI_MAX_REGIONS];
+} cbi_launch;
+
+typedef struct cbi_export_stats {
+    uint64_t calls, errors, unsupported;
+    uint64_t total_ns;
+    int last_result;
+    int last_error;                   /* the last result other than CUDA_SUCCESS */
+    char first_args[200];             /* the arguments of its first call */
+} cbi_export_stats;
+
+typedef struct cbi_event {
+    uint64_t t0, dur;
+    uint32_t track;                   /* host thread index, or stream id for launches */
+    int16_t kind;                     /* CBI_EV_* */
+    int16_t result;
+    int32_t id;                       /* export id or launch index */
+    uint64_t mem_used;
+} cbi_event;
+enum { CBI_EV_CALL, CBI_EV_LAUNCH, CBI_EV_MEM };
+
+typedef struct cbi_library_call {
+    char library[32], function[64];
+    uint64_t calls, drifts;
+    double max_abs, max_rel_l1;
+} cbi_library_call;
+
+/* The record: everything the reports need. Guarded by cbi_lock(). */
+typedef struct cbi_record {
+    cbi_export_stats exports[CB_EXP__COUNT];
+    cbi_launch *launches;
+    size_t nlaunches, caplaunches;
+    uint64_t launches_dropped;
+    cbi_event *events;
+    size_t nevents, capevents;
+    uint64_t events_dropped;
+    cbi_library_call libcalls[64];
+    size_t nlibcalls;
+    size_t peak_mem;
+    uint64_t start_ns, end_ns;
+    char fault[16];                   /* the injected fault, "" if none */
+    char backend[32], device[256];
+} cbi_record;
+
+cbi_record *cbi_rec(void);
+void cbi_lock(void);
+void cbi_unlock(void);
+/* ns since the inspector started. */
+uint64_t cbi_now(void);
+/* A small index for the calling host thread (track of its calls). */
+uint32_t cbi_thread_index(void);
+/* The report directory (created on demand). */
+const char *cbi_report_dir(void);
+/* The injected fault ("" if none). */
+const char *cbi_fault(void);
+
+/* Appends a timeline event (drops beyond the cap). Lock held. */
+void cbi_add_event(const cbi_event *e);
+/* Appends a launch record; returns its index or -1 (dropped). Lock held. */
+long cbi_add_launch(const cbi_launch *l);
+
+/* ---- trace output (trace_write.c) ----------------------------------------- */
+
+/* Writes one JSON line to trace.jsonl (opened on demand). Thread-safe. */
+void cbi_jsonl(const char *line, size_t len);
+void cbi_jsonl_close(void);
+/* Writes s as a JSON string body (escaped, no quotes). */
+void cbi_json_escape(FILE *f, const char *s);
+/* Writes the Chrome/Perfetto trace (trace.perfetto.json). Lock held. */
+int cbi_write_chrome_trace(const char *path);
+
+/* ---- call tracing (trace_wrappers.c) -------------------------------------- */
+
+typedef struct cbi_enumerator {
+    long long value;
+    const char *name;
+} cbi_enumerator;
+typedef struct cbi_enum_table {
+    const char *type;
+    const cbi_enumerator *items;
+    int count;
+} cbi_enum_table;
+extern const cbi_enum_table cbi_enum_tables[];
+extern const int cbi_enum_table_count;
+/* The enumerator name of value in table t, or NULL. */
+const char *cbi_enum_name(int t, long long value);
+/* CUresult by name ("CUDA_ERROR_INVALID_VALUE"). */
+const char *cbi_result_name(int r);
+
+/* Subsystem and translation target of an entry point (for the call table). */
+const char *cbi_subsystem_of(const char *name);
+const char *cbi_target_of(const char *name);
+
+/* ---- fault injection (fault_inject.c) ------------------------------------- */
+
+/* Corrupts bytes at addr (host-addressable copy of a written region) the way
+ * the configured fault says, given the contents before (for "skip") and
+ * the element type. Returns 1 if something was corrupted. */
+int cbi_fault_apply(const char *fault, unsigned char *data, const unsigned char *before, size_t bytes,
+                    cb_inspect_elem t, size_t elem_bytes, size_t phase);
+
+/* ---- reports --------------------------------------------------------------- */
+
+/* Overall status: "PASS", "DRIFT", "UNSUPPORTED", "TRACED". Lock held. */
+const char *cbi_overall_status(void);
+void cbi_report_text(FILE *out, int colour);
+int cbi_report_json(const char *path);
+int cbi_report_html(const char *path);
+/* Writes the record as the report JSON object (shared by json and html). */
+void cbi_json_report(FILE *f);
+
+/* ---- coverage (coverage.c) ------------------------------------------------- */
+
+typedef struct cbi_cov_entry {
+    const char *library;   /* "driver", "cudart", "cublas" ... */
+    const char *symbol;
+    const char *tested_by; /* file of the first test that calls it, or NULL */
+} cbi_cov_entry;
+extern const cbi_cov_entry cbi_cov_entries[];
+extern const size_t cbi_cov_count;
+
+#endif

@@ -1,0 +1,378 @@
+/* verify.c: each launch against the CPU reference.
+ *
+ * For a launch in verify mode (serialised by verify_lock, so that no other
+ * kernel runs in between):
+ *   1. the regions: every live allocation that a pointer-sized word of the
+ *      parameter buffer points into, and every writable module global;
+ *   2. snapshot them (before), run the launch on the backend, snapshot again
+ *      (result); the fault injector, when set, corrupts the result here;
+ *   3. the reference: the same kernel on the CPU backend over the "before"
+ *      snapshots. When the device's backend is the CPU backend itself (the
+ *      only one today) the snapshots are put back in place, the kernel runs
+ *      again, its output is read (reference) and the backend's result is put
+ *      back, so the program sees what its backend produced;
+ *   4. compare every region either side wrote, with the element type of the
+ *      kernel's stores through that pointer (elemtype.c) and its tolerance.
+ * A backend other than the CPU needs a CPU module of the same translation and
+ * its pointers rewritten into host copies: cbi_reference_run is the hook for
+ * that (the `cuda` backend will add it); until then such launches are SKIPPED.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/memory.h"
+#include "core/stream.h"
+#include "inspect/inspect_internal.h"
+
+#define CBI_MAX_VERIFY_BYTES ((size_t)1 << 30)
+
+/* Process-wide: one verified launch at a time. */
+static cb_mutex verify_lock = CB_MUTEX_INIT;
+
+typedef struct region {
+    uint64_t base;
+    size_t bytes;
+    int tag;                   /* param index, or nparams + global index */
+    size_t phase;              /* (pointer - base): element alignment */
+    unsigned char *before, *result, *reference;
+} region;
+
+typedef struct regions {
+    region r[CBI_MAX_REGIONS];
+    uint32_t n;
+    size_t total;
+} regions;
+
+static void regions_add(regions *rs, uint64_t base, size_t bytes, int tag, size_t phase)
+{
+    for (uint32_t i = 0; i < rs->n; i++)
+        if (rs->r[i].base == base)
+            return;
+    if (rs->n == CBI_MAX_REGIONS || bytes == 0)
+        return;
+    rs->r[rs->n++] = (region){.base = base, .bytes = bytes, .tag = tag, .phase = phase};
+    rs->total += bytes;
+}
+
+static int kind_is_memory(cb_mem_kind k)
+{
+    return k == CB_MEM_DEVICE || k == CB_MEM_MANAGED || k == CB_MEM_VMM || k == CB_MEM_HOST ||
+           k == CB_MEM_REGISTERED;
+}
+
+/* Step 1: what the launch can reach. */
+static void regions_collect(const cb_function *f, const cb_launch_config *cfg, regions *rs)
+{
+    const cb_kernel_info *k = f->info;
+    for (uint32_t i = 0; i < k->nparams; i++) {
+        const cb_param_info *p = &k->params[i];
+        for (uint32_t o = 0; o + 8 <= p->size; o += 8) {
+            if ((p->offset + o) % 8 || p->offset + o + 8 > cfg->param_bytes || !cfg->params)
+                continue;
+            uint64_t v;
+            memcpy(&v, cfg->params + p->offset + o, 8);
+            if (!v)
+                continue;
+            cb_mem_info mi = cb_mem_lookup(v);
+            if (kind_is_memory(mi.kind))
+                regions_add(rs, mi.base, mi.size, (int)i, (size_t)(v - mi.base));
+        }
+    }
+    const cb_module *m = f->module;
+    for (uint32_t g = 0; g < m->tr->nglobals; g++)
+        if (m->tr->globals[g].space == CB_SPACE_GLOBAL && m->global_addrs)
+            regions_add(rs, m->global_addrs[g], (size_t)m->tr->globals[g].size, (int)(k->nparams + g), 0);
+}
+
+static void regions_free(regions *rs)
+{
+    for (uint32_t i = 0; i < rs->n; i++) {
+        free(rs->r[i].before);
+        free(rs->r[i].result);
+        free(rs->r[i].reference);
+    }
+}
+
+static int snapshot(cb_backend *b, const region *r, unsigned char **out)
+{
+    *out = malloc(r->bytes);
+    return *out && b->copy_dtoh(b, *out, r->base, r->bytes) == CUDA_SUCCESS ? 0 : -1;
+}
+
+/* The stream whose worker runs this thread (streams have one worker each). */
+static unsigned long long current_stream_id(const cb_function *f)
+{
+    static _Thread_local unsigned long long cached;
+    if (cached)
+        return cached;
+    cb_runtime *rt = cb_runtime_of(f->module->ctx);
+    if (!rt)
+        return 0;
+    uint64_t self = cb_thread_self_id();
+    cb_mutex_lock(&rt->lock);
+    for (cb_stream *s = rt->streams; s; s = s->next)
+        if (s->has_worker && (uint64_t)(uintptr_t)s->worker == self)
+            cached = s->id;
+    cb_mutex_unlock(&rt->lock);
+    return cached;
+}
+
+/* The element type of a region from the kernel's stores. */
+static void region_type(const cbi_store_types *st, const region *r, cb_inspect_elem *t, unsigned *w, int *atomic)
+{
+    *t = CB_ELEM_BYTES;
+    *w = 1;
+    *atomic = 0;
+    if (r->tag >= 0 && (uint32_t)r->tag < st->ntags && st->stored[r->tag]) {
+        *t = st->type[r->tag];
+        *w = st->width[r->tag] ? st->width[r->tag] : 1;
+        *atomic = st->atomic_float[r->tag];
+    }
+}
+
+/* Step 3: the reference over the "before" snapshots. 0, or -1 with a note. */
+static int cbi_reference_run(cb_backend *b, cb_function *f, const cb_launch_config *cfg, regions *rs, char *note,
+                             size_t notelen)
+{
+    if (strcmp(b->name, "cpu") != 0) {
+        snprintf(note, notelen, "no CPU reference for the %s backend yet", b->name);
+        return -1;
+    }
+    for (uint32_t i = 0; i < rs->n; i++)
+        b->copy_htod(b, rs->r[i].base, rs->r[i].before, rs->r[i].bytes);
+    cb_launch_error e;
+    memset(&e, 0, sizeof e);
+    CUresult r = b->launch(b, f->module->backend_module, f->index, cfg, &e);
+    int rc = 0;
+    for (uint32_t i = 0; i < rs->n && r == CUDA_SUCCESS; i++)
+        if (snapshot(b, &rs->r[i], &rs->r[i].reference) != 0)
+            rc = -1;
+    for (uint32_t i = 0; i < rs->n; i++)
+        b->copy_htod(b, rs->r[i].base, rs->r[i].result, rs->r[i].bytes);
+    if (r != CUDA_SUCCESS) {
+        snprintf(note, notelen, "the reference run failed: %.150s", e.message[0] ? e.message : cbi_result_name(r));
+        return -1;
+    }
+    if (rc)
+        snprintf(note, notelen, "out of memory for the reference");
+    return rc;
+}
+
+/* Step 4: one region. */
+static void region_compare(const cbi_store_types *st, const cb_function *f, const region *r, cbi_region_result *out)
+{
+    memset(out, 0, sizeof *out);
+    const cb_kernel_info *k = f->info;
+    if ((uint32_t)r->tag < k->nparams)
+        snprintf(out->name, sizeof out->name, "param %d", r->tag);
+    else
+        snprintf(out->name, sizeof out->name, "global %s", f->module->tr->globals[r->tag - (int)k->nparams].name);
+    out->base = r->base;
+    out->bytes = r->bytes;
+    int atomic;
+    region_type(st, r, &out->type, &out->elem_bytes, &atomic);
+    cbi_tolerance tol = cbi_tolerance_of(out->type);
+    if (atomic) {
+        /* Float atomics add in an unspecified order: the same device gives
+         * different roundings run to run (docs/inspector.md). */
+        tol.rtol *= 100;
+        tol.atol *= 100;
+    }
+    cbi_compare(r->result, r->reference, r->before, r->bytes, out->type, out->elem_bytes, r->phase, tol, &out->diff);
+    out->failed = cbi_diff_failed(&out->diff);
+}
+
+/* The store types of kernel f, cached per translation and kernel. */
+static void store_types(const cb_function *f, cbi_store_types *out)
+{
+    static struct {
+        const cb_translation *tr;
+        const char *source;
+        uint32_t k;
+        cbi_store_types st;
+    } cache[32];
+    static unsigned next;
+    for (unsigned i = 0; i < 32; i++) {
+        if (cache[i].tr == f->module->tr && cache[i].source == f->module->tr->source && cache[i].k == f->index) {
+            *out = cache[i].st;
+            return;
+        }
+    }
+    cbi_store_types_of(f->module->tr, f->index, out);
+    unsigned i = next++ % 32;
+    cache[i].tr = f->module->tr;
+    cache[i].source = f->module->tr->source;
+    cache[i].k = f->index;
+    cache[i].st = *out;
+}
+
+static void plant_fault(cb_backend *b, const cbi_store_types *st, regions *rs, cbi_launch *L)
+{
+    for (uint32_t i = 0; i < rs->n; i++) {
+        region *r = &rs->r[i];
+        cb_inspect_elem t;
+        unsigned w;
+        int atomic;
+        region_type(st, r, &t, &w, &atomic);
+        if (cbi_fault_apply(cbi_fault(), r->result, r->before, r->bytes, t, w, r->phase)) {
+            b->copy_htod(b, r->base, r->result, r->bytes);
+            snprintf(L->note, sizeof L->note, "fault planted: %s", cbi_fault());
+            return;
+        }
+    }
+}
+
+static CUresult verify_launch(cb_backend *b, cb_function *f, const cb_launch_config *cfg, cb_launch_error *err,
+                              cbi_launch *L)
+{
+    regions rs = {0};
+    regions_collect(f, cfg, &rs);
+    int can_verify = rs.total <= CBI_MAX_VERIFY_BYTES;
+    for (uint32_t i = 0; i < rs.n && can_verify; i++)
+        if (snapshot(b, &rs.r[i], &rs.r[i].before) != 0)
+            can_verify = 0;
+    L->t0 = cbi_now();
+    CUresult r = b->launch(b, f->module->backend_module, f->index, cfg, err);
+    L->dur = cbi_now() - L->t0;
+    L->result = (int)r;
+    if (r != CUDA_SUCCESS || !can_verify) {
+        L->verdict = r != CUDA_SUCCESS ? CBI_FAILED : CBI_SKIPPED;
+        if (r == CUDA_SUCCESS)
+            snprintf(L->note, sizeof L->note, "regions too large or out of memory (%zu bytes)", rs.total);
+        regions_free(&rs);
+        return r;
+    }
+    for (uint32_t i = 0; i < rs.n; i++)
+        if (snapshot(b, &rs.r[i], &rs.r[i].result) != 0)
+            can_verify = 0;
+    cbi_store_types st;
+    store_types(f, &st);
+    if (cbi_fault()[0] && can_verify)
+        plant_fault(b, &st, &rs, L);
+    if (st.side_effects) {
+        L->verdict = CBI_SKIPPED;
+        snprintf(L->note, sizeof L->note, "not re-run: the kernel calls %s", st.side_effect);
+        regions_free(&rs);
+        return r;
+    }
+    char note[200] = "";
+    if (!can_verify || cbi_reference_run(b, f, cfg, &rs, note, sizeof note) != 0) {
+        L->verdict = CBI_SKIPPED;
+        snprintf(L->note, sizeof L->note, "%s", note[0] ? note : "out of memory for the snapshots");
+        regions_free(&rs);
+        return r;
+    }
+    L->verdict = CBI_PASS;
+    int first_failed = -1;
+    for (uint32_t i = 0; i < rs.n; i++) {
+        cbi_region_result *res = &L->regions[L->nregions];
+        region_compare(&st, f, &rs.r[i], res);
+        if (res->diff.compared == 0 && !res->failed)
+            continue;   /* neither side wrote it: an input */
+        if (res->diff.max_abs > L->max_abs)
+            L->max_abs = res->diff.max_abs;
+        if (res->diff.rel_l1 > L->max_rel_l1)
+            L->max_rel_l1 = res->diff.rel_l1;
+        L->nan_inf += res->diff.nan_inf;
+        if (res->failed && first_failed < 0)
+            first_failed = (int)L->nregions;
+        L->nregions++;
+    }
+    regions_free(&rs);
+    if (first_failed < 0)
+        return r;
+    const cbi_region_result *bad = &L->regions[first_failed];
+    L->verdict = CBI_DRIFT;
+    char what[160];
+    if (bad->diff.untouched)
+        snprintf(what, sizeof what, "output untouched (the reference wrote it)");
+    else if (bad->diff.all_zero)
+        snprintf(what, sizeof what, "output all zero (the reference is not)");
+    else
+        snprintf(what, sizeof what, "element [%lld]: got %.9g, reference %.9g", (long long)bad->diff.first_bad,
+                 bad->diff.first_got, bad->diff.first_want);
+    char msg[400];
+    snprintf(msg, sizeof msg, "DRIFT in kernel %s: %s (%s): %s; %llu of %llu elements differ, %llu NaN/Inf introduced, "
+             "max abs %.3g, rel L1 %.3g", f->info->name, bad->name, cbi_elem_name(bad->type), what,
+             (unsigned long long)bad->diff.mismatched, (unsigned long long)bad->diff.compared,
+             (unsigned long long)bad->diff.nan_inf, bad->diff.max_abs, bad->diff.rel_l1);
+    size_t have = strlen(L->note);
+    snprintf(L->note + have, sizeof L->note - have, "%s%s", have ? "; " : "", msg);
+    cb_log(CB_LOG_ERROR, "inspector: %s", msg);
+    if (cb_inspect_flags & CB_INSPECT_STRICT) {
+        r = CUDA_ERROR_LAUNCH_FAILED;
+        L->result = (int)r;
+        if (err) {
+            err->result = r;
+            snprintf(err->message, sizeof err->message, "strict: %s", msg);
+        }
+    }
+    return r;
+}
+
+static void launch_jsonl(const cbi_launch *L)
+{
+    char line[4096];
+    size_t n = 0;
+#define PUT(...) n += (size_t)snprintf(line + n, n < sizeof line ? sizeof line - n : 0, __VA_ARGS__)
+    PUT("{\"type\":\"launch\",\"t_ns\":%llu,\"dur_ns\":%llu,\"kernel\":\"%s\",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],"
+        "\"smem\":%u,\"regs\":%u,\"stream\":%llu,\"result\":\"%s\",\"verdict\":\"%s\"",
+        (unsigned long long)L->t0, (unsigned long long)L->dur, L->kernel, L->grid[0], L->grid[1], L->grid[2],
+        L->block[0], L->block[1], L->block[2], L->smem, L->regs, L->stream, cbi_result_name(L->result),
+        cbi_verdict_name(L->verdict));
+    if (L->verdict == CBI_PASS || L->verdict == CBI_DRIFT)
+        PUT(",\"max_abs\":%.6g,\"max_rel_l1\":%.6g,\"nan_inf\":%llu", L->max_abs, L->max_rel_l1,
+            (unsigned long long)L->nan_inf);
+    if (n < sizeof line - 8)
+        PUT(",\"note\":\"");
+    for (const char *p = L->note; *p && n + 8 < sizeof line; p++) {
+        if (*p == '"' || *p == '\\')
+            line[n++] = '\\';
+        line[n++] = *p;
+    }
+    if (n + 4 < sizeof line) {
+        line[n++] = '"';
+        line[n++] = '}';
+        line[n++] = '\n';
+        cbi_jsonl(line, n);
+    }
+#undef PUT
+}
+
+CUresult cb_inspect_launch(cb_backend *b, cb_function *f, const cb_launch_config *cfg, cb_launch_error *err)
+{
+    cbi_launch L;
+    memset(&L, 0, sizeof L);
+    snprintf(L.kernel, sizeof L.kernel, "%s", f->info->name);
+    memcpy(L.grid, cfg->grid, sizeof L.grid);
+    memcpy(L.block, cfg->block, sizeof L.block);
+    L.smem = cfg->dynamic_smem + f->info->static_smem;
+    L.regs = f->info->num_regs;
+    L.stream = current_stream_id(f);
+    CUresult r;
+    if (cb_inspect_flags & CB_INSPECT_VERIFY) {
+        cb_mutex_lock(&verify_lock);
+        r = verify_launch(b, f, cfg, err, &L);
+        cb_mutex_unlock(&verify_lock);
+    } else {
+        L.t0 = cbi_now();
+        r = b->launch(b, f->module->backend_module, f->index, cfg, err);
+        L.dur = cbi_now() - L.t0;
+        L.result = (int)r;
+        L.verdict = r == CUDA_SUCCESS ? CBI_TRACED : CBI_FAILED;
+    }
+    if (r != CUDA_SUCCESS && !L.note[0] && err && err->message[0])
+        snprintf(L.note, sizeof L.note, "%.250s", err->message);
+    size_t used = 0, peak = 0, total = 0;
+    cb_mem_usage(&used, &peak, &total);
+    cbi_lock();
+    long idx = cbi_add_launch(&L);
+    cbi_event ev = {.t0 = L.t0, .dur = L.dur, .track = (uint32_t)L.stream, .kind = CBI_EV_LAUNCH,
+                    .result = (int16_t)r, .id = (int32_t)idx};
+    cbi_add_event(&ev);
+    if (peak > cbi_rec()->peak_mem)
+        cbi_rec()->peak_mem = peak;
+    cbi_unlock();
+    launch_jsonl(&L);
+    return r;
+}
