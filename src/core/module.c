@@ -12,6 +12,7 @@
 #include "core/device.h"
 #include "core/memory.h"
 #include "core/module.h"
+#include "core/ptx_merge.h"
 #include "core/stats.h"
 #include "fatbin/fatbin.h"
 
@@ -41,17 +42,50 @@ static void module_error(char *msg, size_t msgcap, const char *fmt, ...)
         snprintf(msg, msgcap, "%s", text);
 }
 
+/* One PTX text from the modules of an image (several when the image is a
+ * linker container or an -rdc registration: they are merged); frees mods. */
+static CUresult module_join_ptx(cb_fatbin_module *mods, size_t n, const char *name, char **ptx, size_t *len,
+                                char *msg, size_t msgcap)
+{
+    if (n == 1) {
+        *ptx = mods[0].ptx;
+        *len = mods[0].len;
+        mods[0].ptx = NULL;
+        cb_fatbin_modules_free(mods, n);
+        return CUDA_SUCCESS;
+    }
+    const char **texts = malloc(n * sizeof *texts);
+    if (!texts) {
+        cb_fatbin_modules_free(mods, n);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    for (size_t i = 0; i < n; i++)
+        texts[i] = mods[i].ptx;
+    char err[256] = "";
+    int rc = cb_ptx_merge(texts, n, ptx, len, err, sizeof err);
+    free(texts);
+    cb_fatbin_modules_free(mods, n);
+    if (rc != 0) {
+        module_error(msg, msgcap, "%s: %s", name, err);
+        return CUDA_ERROR_INVALID_PTX;
+    }
+    cb_log(CB_LOG_DEBUG, "%s: merged %zu PTX modules into one", name, n);
+    return CUDA_SUCCESS;
+}
+
 static CUresult module_extract_ptx(const cb_device *d, const void *image, size_t size, const char *name,
                                    char **ptx, size_t *len, char *msg, size_t msgcap)
 {
     char err[256] = "";
     cb_fatbin_summary sum;
     memset(&sum, 0, sizeof sum);
+    cb_fatbin_module *mods = NULL;
+    size_t nmods = 0;
     cb_fatbin_status st =
-        cb_fatbin_extract_ptx(image, size, (uint32_t)cb_device_sm(d), ptx, len, &sum, err, sizeof err);
+        cb_fatbin_extract_modules(image, size, (uint32_t)cb_device_sm(d), &mods, &nmods, &sum, err, sizeof err);
     switch (st) {
     case CB_FATBIN_OK:
-        return CUDA_SUCCESS;
+        return module_join_ptx(mods, nmods, name, ptx, len, msg, msgcap);
     case CB_FATBIN_ERR_NO_PTX:
         if (!err[0]) {
             size_t pos = (size_t)snprintf(err, sizeof err, "%u PTX, %u SASS entries", sum.n_ptx, sum.n_elf);

@@ -3,8 +3,9 @@
  *
  * cubridge runs kernels from PTX, so "linking" keeps PTX: every input is
  * reduced to its PTX texts (PTX as given; the PTX entries of a fatbin or
- * of a container an earlier link produced), and cuLinkComplete hands out
- * cubridge's own container (cb_fatbin_make_container) carrying all of them,
+ * of a container an earlier link produced), and cuLinkComplete merges them
+ * (cb_ptx_merge) and hands out cubridge's own container
+ * (cb_fatbin_make_container) carrying the result,
  * which cuModuleLoadData and cuLibraryLoadData accept like any image.
  * Inputs without PTX (SASS-only cubins, LTO-IR, host objects and
  * libraries) are refused with a reason in the error log.
@@ -21,6 +22,7 @@
 
 #include "core/context.h"
 #include "core/device.h"
+#include "core/ptx_merge.h"
 #include "fatbin/fatbin.h"
 #include "platform/fs.h"
 #include "platform/sysinfo.h"
@@ -388,8 +390,21 @@ CB_EXPORT CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *si
             cb_jit_error(&l->log, "nothing to link: no input was added");
             return CUDA_ERROR_INVALID_VALUE;
         }
+        /* One merged text: a loader given no size (cuModuleLoadData) can
+         * only find the container's first fatbin. */
+        char *merged = NULL;
+        size_t merged_len = 0;
+        char err[256] = "";
+        if (l->n > 1 && cb_ptx_merge((const char *const *)l->ptx, l->n, &merged, &merged_len, err, sizeof err) != 0) {
+            cb_jit_error(&l->log, "%s", err);
+            return CUDA_ERROR_INVALID_PTX;
+        }
+        const char *one[1] = {merged};
         cb_fatbin_status st =
-            cb_fatbin_make_container((const char *const *)l->ptx, l->n, (uint32_t)l->sm, &l->image, &l->image_size);
+            merged ? cb_fatbin_make_container(one, 1, (uint32_t)l->sm, &l->image, &l->image_size)
+                   : cb_fatbin_make_container((const char *const *)l->ptx, l->n, (uint32_t)l->sm, &l->image,
+                                              &l->image_size);
+        free(merged);
         if (st != CB_FATBIN_OK) {
             l->image = NULL;
             cb_jit_error(&l->log, "could not build the linked image");

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/ptx_merge.h"
 #include "fatbin/fatbin.h"
 
 #define NVJL_EXPORT __attribute__((visibility("default")))
@@ -285,8 +286,20 @@ NVJL_EXPORT nvJitLinkResult __nvJitLinkComplete_13_0(nvJitLinkHandle handle)
         nvjl_append(&h->error_log, "cubridge nvJitLink: nothing to link: no PTX was added");
         return NVJITLINK_ERROR_INVALID_INPUT;
     }
-    if (cb_fatbin_make_container((const char *const *)h->ptx, h->n, (uint32_t)h->sm, &h->image, &h->image_size) !=
-        CB_FATBIN_OK) {
+    /* One merged text: a loader given no size finds only the first fatbin. */
+    char *merged = NULL;
+    size_t merged_len = 0;
+    char err[256] = "";
+    if (h->n > 1 && cb_ptx_merge((const char *const *)h->ptx, h->n, &merged, &merged_len, err, sizeof err) != 0) {
+        nvjl_append(&h->error_log, "cubridge nvJitLink: %s", err);
+        return NVJITLINK_ERROR_PTX_COMPILE;
+    }
+    const char *one[1] = {merged};
+    cb_fatbin_status st = merged ? cb_fatbin_make_container(one, 1, (uint32_t)h->sm, &h->image, &h->image_size)
+                                 : cb_fatbin_make_container((const char *const *)h->ptx, h->n, (uint32_t)h->sm,
+                                                            &h->image, &h->image_size);
+    free(merged);
+    if (st != CB_FATBIN_OK) {
         h->image = NULL;
         return NVJITLINK_ERROR_INTERNAL;
     }
