@@ -3,7 +3,7 @@
  * link it alone. */
 #include <stddef.h>
 
-#include "inspect/inspect_internal.h"
+#include "inspect/coverage.h"
 
 const cbi_cov_entry cbi_cov_entries[] = {
 #define CBI_COV(lib, sym, tested) {lib, sym, tested},

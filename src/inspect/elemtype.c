@@ -24,6 +24,7 @@ typedef struct reg_fact {
     char name[24];
     int tag;                 /* -1: none */
     cb_inspect_elem vtype;   /* value type of the register, BYTES if unknown */
+    int tainted;             /* derives from an atomic's return value (order-dependent) */
 } reg_fact;
 
 typedef struct flow {
@@ -54,6 +55,7 @@ static reg_fact *reg_get(flow *fl, const char *name, size_t n, int create)
     r->name[n] = 0;
     r->tag = -1;
     r->vtype = CB_ELEM_BYTES;
+    r->tainted = 0;
     return r;
 }
 
@@ -200,6 +202,22 @@ static int global_at(const cb_translation *tr, const char *s, size_t n)
     return -1;
 }
 
+/* 1 if some register named in s derives from an atomic's return value. */
+static int any_tainted(flow *fl, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        size_t len;
+        const char *r = first_reg(s + i, n - i, &len);
+        if (!r)
+            return 0;
+        reg_fact *f = reg_get(fl, r, len, 0);
+        if (f && f->tainted)
+            return 1;
+        i = (size_t)(r - s) + len;
+    }
+    return 0;
+}
+
 /* The tag of an address operand: its register's tag or its global's. */
 static int address_tag(flow *fl, const cb_translation *tr, uint32_t nparams, const char *s, size_t n)
 {
@@ -238,7 +256,7 @@ static int param_at(const cb_kernel_info *k, unsigned long long off)
     return -1;
 }
 
-static void set_tag(flow *fl, const char *s, size_t n, int tag, cb_inspect_elem vt)
+static void set_tag(flow *fl, const char *s, size_t n, int tag, cb_inspect_elem vt, int taint)
 {
     /* every register in s (one, or a {vector}) */
     for (size_t i = 0; i < n;) {
@@ -254,6 +272,10 @@ static void set_tag(flow *fl, const char *s, size_t n, int tag, cb_inspect_elem 
             }
             if (vt != CB_ELEM_BYTES && f->vtype != vt) {
                 f->vtype = vt;
+                fl->changed = 1;
+            }
+            if (taint && !f->tainted) {
+                f->tainted = 1;
                 fl->changed = 1;
             }
         }
@@ -288,8 +310,12 @@ static void flow_instr(flow *fl, const cb_translation *tr, uint32_t k, const ins
         }
         int af = (is_red || is_atom) && t != CB_ELEM_INT && t != CB_ELEM_BYTES;
         note_store(out, tag, t, w, af);
+        int od = (is_atom && (has_part(in, "cas") || has_part(in, "exch"))) ||
+                 (is_st && in->noperands > 1 && any_tainted(fl, in->operands[1], in->oplen[1]));
+        if (od && tag >= 0 && (uint32_t)tag < out->ntags)
+            out->order_dependent[tag] = 1;
         if (is_atom)
-            set_tag(fl, in->operands[0], in->oplen[0], -1, t);
+            set_tag(fl, in->operands[0], in->oplen[0], -1, t, 1);
         return;
     }
     if (strcmp(in->op, "ld") == 0 || strcmp(in->op, "ldu") == 0) {
@@ -305,7 +331,7 @@ static void flow_instr(flow *fl, const cb_translation *tr, uint32_t k, const ins
                 tag = param_at(ki, a + (unsigned long long)b);
             }
         }
-        set_tag(fl, in->operands[0], in->oplen[0], tag, t == CB_ELEM_INT ? CB_ELEM_BYTES : t);
+        set_tag(fl, in->operands[0], in->oplen[0], tag, t == CB_ELEM_INT ? CB_ELEM_BYTES : t, 0);
         return;
     }
     static const char *const passes[] = {"mov", "cvta", "add", "sub", "mad", "selp", "and", "or", "cvt"};
@@ -315,7 +341,9 @@ static void flow_instr(flow *fl, const cb_translation *tr, uint32_t k, const ins
     cb_inspect_elem dt = instr_type(in, 0, &w);
     int tag = -1;
     cb_inspect_elem src_vt = CB_ELEM_BYTES;
+    int taint = 0;
     for (int i = 1; i < in->noperands; i++) {
+        taint |= any_tainted(fl, in->operands[i], in->oplen[i]);
         size_t len;
         const char *r = first_reg(in->operands[i], in->oplen[i], &len);
         if (r) {
@@ -331,7 +359,7 @@ static void flow_instr(flow *fl, const cb_translation *tr, uint32_t k, const ins
         }
     }
     cb_inspect_elem vt = dt == CB_ELEM_INT ? (strcmp(in->op, "mov") == 0 ? src_vt : CB_ELEM_BYTES) : dt;
-    set_tag(fl, in->operands[0], in->oplen[0], tag, vt);
+    set_tag(fl, in->operands[0], in->oplen[0], tag, vt, taint);
 }
 
 /* Finds the body of kernel name in the source: [*begin, *end). */

@@ -61,6 +61,8 @@ typedef struct cbi_store_types {
     uint8_t width[CBI_MAX_TAGS];       /* bytes of an element (INT/BYTES) */
     uint8_t stored[CBI_MAX_TAGS];      /* some store reaches it */
     uint8_t atomic_float[CBI_MAX_TAGS];/* written by float atomics (order-dependent sums) */
+    uint8_t order_dependent[CBI_MAX_TAGS]; /* holds atomic exch/cas results or values derived
+                                              from atomics' return values: differs run to run */
     int side_effects;                  /* calls printf/malloc: not re-run */
     char side_effect[32];
 } cbi_store_types;
@@ -90,6 +92,7 @@ typedef struct cbi_region_result {
     cb_inspect_elem type;
     unsigned elem_bytes;
     int failed;
+    int order_dependent;     /* differed only where results depend on thread order */
     cbi_diff diff;
 } cbi_region_result;
 
@@ -217,12 +220,6 @@ void cbi_json_report(FILE *f);
 
 /* ---- coverage (coverage.c) ------------------------------------------------- */
 
-typedef struct cbi_cov_entry {
-    const char *library;   /* "driver", "cudart", "cublas" ... */
-    const char *symbol;
-    const char *tested_by; /* file of the first test that calls it, or NULL */
-} cbi_cov_entry;
-extern const cbi_cov_entry cbi_cov_entries[];
-extern const size_t cbi_cov_count;
+#include "inspect/coverage.h"
 
 #endif

@@ -13,6 +13,8 @@ int cli_run(int argc, char **argv);
 int cli_devices(int argc, char **argv);
 int cli_cache(int argc, char **argv);
 int cli_ptx(int argc, char **argv); /* cmd_ptx.c */
+int cli_inspect(int argc, char **argv);  /* cmd_inspect.c */
+int cli_coverage(int argc, char **argv); /* cmd_coverage.c */
 
 /* ---- what the CLI needs from the OS (cli_os.c) ----------------------- */
 
