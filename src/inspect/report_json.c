@@ -186,7 +186,7 @@ static void json_rows(FILE *f)
                      s->first_args);
         else
             snprintf(notes, sizeof notes, "first call: %s", s->first_args);
-        fprintf(f, ",\n{\"kind\":\"api\",");
+        fprintf(f, "%s\n{\"kind\":\"api\",", first ? "" : ",");
         first = 0;
         json_str(f, "entry", name);
         fputc(',', f);
@@ -200,7 +200,8 @@ static void json_rows(FILE *f)
     }
     for (size_t i = 0; i < r->nlibcalls; i++) {
         const cbi_library_call *c = &r->libcalls[i];
-        fprintf(f, ",\n{\"kind\":\"library\",");
+        fprintf(f, "%s\n{\"kind\":\"library\",", first ? "" : ",");
+        first = 0;
         json_str(f, "entry", c->function);
         fputc(',', f);
         json_str(f, "target", "library facade, checked against a C reference (double accumulation)");

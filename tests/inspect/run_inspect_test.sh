@@ -1,0 +1,124 @@
+#!/bin/bash
+# run_inspect_test.sh CASE CUBRIDGE CUDA_TEST_DIR OUT_DIR
+#
+# End-to-end tests of the dispatch inspector (docs/inspector.md), each CASE
+# one ctest entry (tests/CMakeLists.txt, "inspector" block). Programs are the
+# nvcc-built tests/cuda binaries; reports go under OUT_DIR/CASE.
+#
+#   trace       CUBRIDGE_INSPECT=trace: trace.jsonl has calls with readable
+#               arguments and the launch; trace.perfetto.json is valid Chrome
+#               trace JSON with a stream track
+#   pass        `cubridge inspect --verify --strict` on several programs: PASS
+#   fault-F     CUBRIDGE_FAULT_INJECT=F (zero, nan, perturb, skip): verify
+#               reports DRIFT naming the kernel; strict turns it into
+#               cudaErrorLaunchFailure at the next synchronisation
+#   unsupported strict: an unimplemented entry point fetched through
+#               cuGetProcAddress returns CUDA_ERROR_NOT_SUPPORTED, is logged
+#               UNSUPPORTED and the report's status is UNSUPPORTED
+#   coverage    `cubridge coverage` prints mapped N/M for the driver
+#   html        headless Chromium renders report.html (DOM checked through
+#               --dump-dom) and saves build/reports/inspector-dashboard.png
+set -u
+CASE=$1 CUBRIDGE=$2 CUDA_DIR=$3 OUT=$4
+SRC=$(cd "$(dirname "$0")" && pwd)
+D=$OUT/$CASE
+rm -rf "$D"
+mkdir -p "$D"
+D=$(cd "$D" && pwd)
+OUT=$(cd "$OUT" && pwd)
+fail() { echo "FAIL [$CASE]: $*"; exit 1; }
+json_field() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval('d'+sys.argv[2]))" "$@"; }
+
+# Runs PROGRAM under the inspector with extra environment; output in $D/out.txt.
+inspect_run() {
+    local dir=$1; shift
+    env CUBRIDGE_INSPECT_DIR="$dir" "$@" > "$D/out.txt" 2>&1
+}
+
+case $CASE in
+trace)
+    inspect_run "$D/r" CUBRIDGE_INSPECT=trace "$CUBRIDGE" run "$CUDA_DIR/vector_add_static" || fail "program failed: $(tail -5 $D/out.txt)"
+    J=$D/r/trace.jsonl
+    [ -s "$J" ] || fail "no trace.jsonl"
+    grep -q '"name":"cuMemAlloc_v2","args":{"dptr":"-> 0x[0-9a-f]* device","bytesize":"[0-9]*"}' "$J" || fail "cuMemAlloc_v2 not traced with readable arguments"
+    grep -q '"name":"cuDeviceGetAttribute","args":{"pi":"-> [0-9-]*","attrib":"CU_DEVICE_ATTRIBUTE_' "$J" || fail "enum arguments not named"
+    grep -q '"name":"cuLaunchKernel","args":{"f":"0x[0-9a-f]* kernel _Z10vector_add' "$J" || fail "launch call without the kernel name"
+    grep -q '"type":"launch".*"kernel":"_Z10vector_addPKfS0_Pfi","grid":\[[0-9]*,1,1\],"block":\[256,1,1\],"smem":[0-9]*,"regs":[0-9]*,"stream":[0-9]*' "$J" || fail "launch record incomplete"
+    grep -q '"mem_used":[0-9]*' "$J" || fail "no device memory in the trace"
+    python3 - "$D/r/trace.perfetto.json" <<'EOF' || fail "perfetto trace invalid"
+import json, sys
+t = json.load(open(sys.argv[1]))
+ev = t["traceEvents"]
+assert any(e.get("ph") == "X" and e.get("cat") == "kernel" for e in ev), "no kernel slice"
+assert any(e.get("ph") == "M" and e["args"]["name"].startswith("stream") for e in ev), "no stream track"
+assert any(e.get("ph") == "C" and e["name"] == "device memory" for e in ev), "no memory counter"
+EOF
+    json_field "$D/r/report.json" '["summary"]["status"]' | grep -qx TRACED || fail "status is not TRACED"
+    ;;
+pass)
+    for p in saxpy vector_add matmul_tiled streams_events half_precision atomics_int device_globals graph_capture; do
+        "$CUBRIDGE" inspect --verify --strict --report "$D/$p" -- "$CUDA_DIR/${p}_static" > "$D/$p.txt" 2>&1 || fail "$p failed under verify+strict: $(grep -E 'DRIFT|error' $D/$p.txt | head -3)"
+        s=$(json_field "$D/$p/report.json" '["summary"]["status"]')
+        [ "$s" = PASS ] || fail "$p: status $s, want PASS"
+        v=$(json_field "$D/$p/report.json" '["summary"]["verified"]')
+        [ "$v" -ge 1 ] || fail "$p: no launch verified"
+    done
+    ;;
+fault-*)
+    F=${CASE#fault-}
+    inspect_run "$D/verify" CUBRIDGE_INSPECT=verify CUBRIDGE_FAULT_INJECT=$F "$CUBRIDGE" run "$CUDA_DIR/saxpy_static"
+    grep -q "inspector: DRIFT in kernel _Z5saxpyifPKfPf: param 3 (f32)" "$D/out.txt" || fail "verify did not catch fault $F: $(tail -3 $D/out.txt)"
+    s=$(json_field "$D/verify/report.json" '["summary"]["status"]')
+    [ "$s" = DRIFT ] || fail "status $s, want DRIFT"
+    inspect_run "$D/strict" CUBRIDGE_INSPECT=verify CUBRIDGE_STRICT=1 CUBRIDGE_FAULT_INJECT=$F "$CUBRIDGE" run "$CUDA_DIR/saxpy_static" && fail "strict: the program succeeded"
+    grep -q "cudaErrorLaunchFailure" "$D/out.txt" || fail "strict: no cudaErrorLaunchFailure: $(tail -3 $D/out.txt)"
+    grep -q "strict: DRIFT in kernel _Z5saxpyifPKfPf" "$D/out.txt" || fail "strict: the log does not name the kernel"
+    ;;
+unsupported)
+    LIB=$(dirname "$CUBRIDGE")/../lib
+    cc -I/usr/local/cuda/include "$SRC/unsupported_call.c" -o "$D/unsupported_call" -L"$LIB" -lcuda || fail "cannot build unsupported_call.c"
+    inspect_run "$D/r" CUBRIDGE_INSPECT=trace CUBRIDGE_STRICT=1 LD_LIBRARY_PATH="$LIB" "$D/unsupported_call" || fail "unsupported_call: $(tail -3 $D/out.txt)"
+    grep -q "strict: cuArrayCreate_v2 is UNSUPPORTED" "$D/out.txt" || fail "no strict UNSUPPORTED log"
+    s=$(json_field "$D/r/report.json" '["summary"]["status"]')
+    [ "$s" = UNSUPPORTED ] || fail "status $s, want UNSUPPORTED"
+    python3 - "$D/r/report.json" <<'EOF' || fail "no UNSUPPORTED row"
+import json, sys
+rows = json.load(open(sys.argv[1]))["calls"]
+assert any(r["entry"] == "cuArrayCreate_v2" and r["status"] == "UNSUPPORTED" for r in rows)
+EOF
+    ;;
+coverage)
+    "$CUBRIDGE" coverage > "$D/out.txt" 2>&1 || fail "coverage failed"
+    grep -Eq "^driver +mapped +[0-9]+/637 +implemented +[0-9]+ +NOT_SUPPORTED +[0-9]+" "$D/out.txt" || fail "no driver line: $(head -4 $D/out.txt)"
+    grep -Eq "^cudart +mapped" "$D/out.txt" || fail "no cudart line"
+    "$CUBRIDGE" coverage driver --list | grep -Eq "cuMemAlloc_v2 +implemented +tests/" || fail "cuMemAlloc_v2 not implemented+tested"
+    ;;
+html)
+    inspect_run "$D/r" CUBRIDGE_INSPECT=verify "$CUBRIDGE" run "$CUDA_DIR/streams_events_static" || fail "program failed"
+    H=$D/r/report.html
+    grep -q "https\?://" "$H" && fail "report.html refers to the network"
+    CHROME=$(command -v chromium || command -v chromium-browser || true)
+    if [ -z "$CHROME" ]; then
+        apt-get install -y chromium > "$D/apt.txt" 2>&1 || true
+        CHROME=$(command -v chromium || true)
+    fi
+    [ -n "$CHROME" ] || fail "chromium is not installed and could not be installed"
+    FLAGS="--headless --no-sandbox --disable-gpu --no-first-run --user-data-dir=$D/chrome-profile"
+    timeout 120 "$CHROME" $FLAGS --virtual-time-budget=5000 --dump-dom "file://$H" > "$D/dom.html" 2> "$D/chrome.txt" || fail "chromium failed: $(tail -3 $D/chrome.txt)"
+    for want in 'data-card="mapped exports"' 'data-card="worst drift"' 'data-card="peak memory"' 'class="step"' \
+                '<th data-k="entry">CUDA API entry</th>' 'notes &amp; traps' 'kernel _Z' 'cuLaunchKernel' \
+                'id="drift-chart"' 'class="bar" data-verdict="PASS"' 'id="timeline-svg"' 'data-status="PASS"'; do
+        grep -qF "$want" "$D/dom.html" || fail "the rendered DOM lacks $want"
+    done
+    SHOT_DIR=$OUT/../reports
+    mkdir -p "$SHOT_DIR"
+    timeout 120 "$CHROME" $FLAGS --virtual-time-budget=5000 --window-size=1400,1800 \
+        --screenshot="$SHOT_DIR/inspector-dashboard.png" "file://$H" > /dev/null 2>&1 || fail "screenshot failed"
+    [ -s "$SHOT_DIR/inspector-dashboard.png" ] || fail "no screenshot"
+    echo "screenshot: $SHOT_DIR/inspector-dashboard.png"
+    ;;
+*)
+    fail "unknown case"
+    ;;
+esac
+echo "PASS [$CASE]"
