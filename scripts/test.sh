@@ -85,4 +85,16 @@ if [ $sanitize -eq 1 ]; then
   export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allow_user_segv_handler=1}
   export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 fi
+# ---- optional step: JIT clients (tests/python; owner: jit) -----------------
+# Creates $build/pyenv with the pinned Numba-CUDA, CuPy, PyCUDA and
+# cuda-python (tests/python/requirements*.txt) for the ctest label `python`.
+# Set CUBRIDGE_PYTHON_TESTS=0 to leave it out; if it cannot be made, those
+# tests are skipped with a message. Not under --sanitize: the clients would
+# load the instrumented libcuda.so.1 into an uninstrumented python.
+if [ "${CUBRIDGE_PYTHON_TESTS:-1}" != 0 ] && [ $sanitize -eq 0 ]; then
+  bash tests/python/setup_venv.sh "$build/pyenv" \
+    || echo "setup: the python virtualenv could not be made; the python tests will be skipped" >&2
+fi
+# ---- end of the optional step ---------------------------------------------
+
 ctest --test-dir "$build" -j"$jobs" --output-on-failure
