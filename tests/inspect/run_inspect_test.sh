@@ -104,7 +104,7 @@ html)
     fi
     [ -n "$CHROME" ] || fail "chromium is not installed and could not be installed"
     FLAGS="--headless --no-sandbox --disable-gpu --no-first-run --user-data-dir=$D/chrome-profile"
-    timeout 120 "$CHROME" $FLAGS --virtual-time-budget=5000 --dump-dom "file://$H" > "$D/dom.html" 2> "$D/chrome.txt" || fail "chromium failed: $(tail -3 $D/chrome.txt)"
+    timeout 120 env -u LD_PRELOAD "$CHROME" $FLAGS --virtual-time-budget=5000 --dump-dom "file://$H" > "$D/dom.html" 2> "$D/chrome.txt" || fail "chromium failed: $(tail -3 $D/chrome.txt)"
     for want in 'data-card="mapped exports"' 'data-card="worst drift"' 'data-card="peak memory"' 'class="step"' \
                 '<th data-k="entry">CUDA API entry</th>' 'notes &amp; traps' 'kernel _Z' 'cuLaunchKernel' \
                 'id="drift-chart"' 'class="bar" data-verdict="PASS"' 'id="timeline-svg"' 'data-status="PASS"'; do
@@ -112,7 +112,7 @@ html)
     done
     SHOT_DIR=$OUT/../reports
     mkdir -p "$SHOT_DIR"
-    timeout 120 "$CHROME" $FLAGS --virtual-time-budget=5000 --window-size=1400,1800 \
+    timeout 120 env -u LD_PRELOAD "$CHROME" $FLAGS --virtual-time-budget=5000 --window-size=1400,1800 \
         --screenshot="$SHOT_DIR/inspector-dashboard.png" "file://$H" > /dev/null 2>&1 || fail "screenshot failed"
     [ -s "$SHOT_DIR/inspector-dashboard.png" ] || fail "no screenshot"
     echo "screenshot: $SHOT_DIR/inspector-dashboard.png"
