@@ -230,7 +230,7 @@ static void cbi_call_end(cbi_call *c, CUresult r)
             if (ch == '"' || ch == '\\')
                 continue;
             if (ch == ':' && i > 0 && c->args[i - 1] == '"' && i + 1 < c->len && c->args[i + 1] == '"')
-                ch = '=';
+                ch = i + 2 < c->len && c->args[i + 2] == '-' ? ' ' : '=';   /* "out -> v", "in=v" */
             if (ch == ',' && i + 1 < c->len && c->args[i + 1] == '"' && i > 0 && c->args[i - 1] == '"')
                 st->first_args[o++] = ch, ch = ' ';
             st->first_args[o++] = ch;
