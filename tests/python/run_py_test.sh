@@ -3,7 +3,8 @@
 # test through `cubridge run` with the venv's python. Exits 77 (ctest: skipped)
 # with a message when the venv, or the client in it, is missing.
 set -u
-cubridge=$1 venv=$2 client=$3 script=$4
+abs() { (cd "$(dirname "$1")" 2>/dev/null && echo "$(pwd)/$(basename "$1")") || echo "$1"; }
+cubridge=$(abs "$1") venv=$(abs "$2") client=$3 script=$(abs "$4")
 py="$venv/bin/python"
 if [ ! -x "$py" ]; then
   echo "SKIP: no virtualenv at $venv (scripts/test.sh creates it: tests/python/setup_venv.sh)"
