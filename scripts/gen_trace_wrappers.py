@@ -2,8 +2,10 @@
 """Writes src/inspect/trace_wrappers.inc: one tracing wrapper per driver export.
 
 The inspector (src/inspect) hands these wrappers out from cuGetProcAddress
-when CUBRIDGE_INSPECT is set. Each wrapper times the real entry point, then
-records its name, its arguments in readable form and its result.
+when CUBRIDGE_INSPECT is set. Each wrapper times the real entry point (through
+CBI_TARGET: the function cuGetProcAddress handed in, cubridge's own or, under
+the cuda backend, NVIDIA's), then records its name, its arguments in readable
+form and its result.
 
 Inputs: the CUDA toolkit's cuda.h and cudaProfiler.h, run through the C
 preprocessor with __CUDA_API_VERSION_INTERNAL (the view src/driver uses: every
@@ -224,7 +226,7 @@ def main():
         lines.append("{")
         lines.append("    cbi_call c;")
         lines.append(f"    cbi_call_begin(&c, CB_EXP_{s});")
-        lines.append(f"    CUresult r = {s}({args});")
+        lines.append(f"    CUresult r = CBI_TARGET({s})({args});")
         lines.append("    cbi_call_timed(&c);")
         for n, ty in params:
             lines.append("    " + arg_call(n, ty, kinds, enum_ids))

@@ -3,10 +3,18 @@
 
 #include <string.h>
 
+#include "backend/cuda/cuda_pt.h"
 #include "inspect/inspect.h"
+
+typedef CUresult (*init_fn)(unsigned int);
+typedef CUresult (*version_fn)(int *);
 
 CB_EXPORT CUresult cuInit(unsigned int Flags)
 {
+    if (cb_cuda_passthrough()) {   /* the cuda backend: NVIDIA's driver answers */
+        init_fn real = (init_fn)cb_cuda_real(CB_EXP_cuInit);
+        return real ? real(Flags) : CUDA_ERROR_NO_DEVICE;
+    }
     if (Flags != 0)
         return CUDA_ERROR_INVALID_VALUE;
     return cb_init(Flags);
@@ -14,6 +22,10 @@ CB_EXPORT CUresult cuInit(unsigned int Flags)
 
 CB_EXPORT CUresult cuDriverGetVersion(int *driverVersion)
 {
+    if (cb_cuda_passthrough()) {
+        version_fn real = (version_fn)cb_cuda_real(CB_EXP_cuDriverGetVersion);
+        return real ? real(driverVersion) : CUDA_ERROR_NO_DEVICE;
+    }
     if (!driverVersion)
         return CUDA_ERROR_INVALID_VALUE;
     *driverVersion = CB_DRIVER_VERSION;
@@ -82,6 +94,13 @@ static CUresult proc_lookup(const char *symbol, void **pfn, int cudaVersion, cuu
 {
     CUdriverProcAddressQueryResult st = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
     CUresult r;
+    if (cb_cuda_passthrough() && symbol && pfn) {
+        /* the cuda backend: the real driver's pointer, wrapped (cuda_pt.h) */
+        int first = proc_first_row(symbol);
+        int pt = (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) != 0;
+        int id = first < 0 ? -1 : proc_pick(first, symbol, cudaVersion, pt);
+        return cb_cuda_proc_address(symbol, pfn, cudaVersion, flags, status, id);
+    }
     if (!symbol || !pfn) {
         r = CUDA_ERROR_INVALID_VALUE;
         goto out;

@@ -11,6 +11,7 @@
 
 #include <string.h>
 
+#include "backend/cuda/cuda_pt.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/module.h"
@@ -312,8 +313,14 @@ static const export_table export_tables[] = {
      "integrity check", et_integrity},
 };
 
+typedef CUresult (*export_table_fn)(const void **, const CUuuid *);
+
 CB_EXPORT CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId)
 {
+    if (cb_cuda_passthrough()) {   /* the cuda backend: NVIDIA's own tables, unchanged */
+        export_table_fn real = (export_table_fn)cb_cuda_real(CB_EXP_cuGetExportTable);
+        return real ? real(ppExportTable, pExportTableId) : CUDA_ERROR_NO_DEVICE;
+    }
     if (!ppExportTable || !pExportTableId)
         return CUDA_ERROR_INVALID_VALUE;
     for (size_t i = 0; i < sizeof export_tables / sizeof export_tables[0]; i++) {

@@ -41,7 +41,8 @@ static inline int cb_inspect_active(void) { return __builtin_expect(cb_inspect_f
 int cb_inspect_configure(const char *mode, int strict, const char *report_dir, const char *fault);
 
 /* The function to hand out for export id from cuGetProcAddress: its tracing
- * wrapper when tracing, else fn itself. */
+ * wrapper when tracing (which then calls fn: cubridge's entry point, or the
+ * real driver's under the cuda backend), else fn itself. */
 void *cb_inspect_proc(int export_id, void *fn);
 
 /* Runs launch cfg of f through backend b (b->launch), recording it and, in
@@ -49,6 +50,24 @@ void *cb_inspect_proc(int export_id, void *fn);
  * result; in strict mode drift is CUDA_ERROR_LAUNCH_FAILED with *err naming
  * the kernel and the first differing element. */
 CUresult cb_inspect_launch(cb_backend *b, cb_function *f, const cb_launch_config *cfg, cb_launch_error *err);
+
+/* ---- a backend outside the core (the cuda pass-through, src/backend/cuda) --
+ * Its device memory is not in the core's memtable: lookup gives the
+ * allocation holding addr (1 with base and size, else 0). */
+typedef int (*cb_inspect_lookup)(uint64_t addr, uint64_t *base, size_t *bytes);
+
+/* cb_inspect_launch for such a backend b: b's copies reach its device and
+ * b->launch runs the launch to completion there; f is cubridge's CPU
+ * translation of the same kernel and cfg its arguments (b's device
+ * addresses) in f's layout. Regions come from lookup (module globals are not
+ * checked); verify runs the reference on cubridge's CPU backend over host
+ * copies of the "before" snapshots. */
+CUresult cb_inspect_launch_foreign(cb_backend *b, cb_inspect_lookup lookup, cb_function *f,
+                                   const cb_launch_config *cfg, cb_launch_error *err);
+
+/* Records a launch that ran (result r) but could not be checked, as
+ * SKIPPED with note. */
+void cb_inspect_launch_skipped(const char *kernel, const cb_launch_config *cfg, CUresult r, const char *note);
 
 /* Notes that entry point `name` was answered CUDA_ERROR_NOT_SUPPORTED
  * (why: the reason). In strict mode logs it as an error. */

@@ -173,8 +173,10 @@ static void inspect_note_device(void)
 {
     cb_device *d = cb_device_get(0);
     cbi_record *r = &inspect.rec;
-    snprintf(r->backend, sizeof r->backend, "%s", d && d->backend ? d->backend->name : "none");
-    snprintf(r->device, sizeof r->device, "%s", d ? d->info.name : "none");
+    if (!r->backend[0]) {   /* a foreign backend (cb_inspect_launch_foreign) names itself */
+        snprintf(r->backend, sizeof r->backend, "%s", d && d->backend ? d->backend->name : "none");
+        snprintf(r->device, sizeof r->device, "%s", d ? d->info.name : "none");
+    }
     size_t used = 0, peak = 0, total = 0;
     cb_mem_usage(&used, &peak, &total);
     if (peak > r->peak_mem)

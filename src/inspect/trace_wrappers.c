@@ -271,6 +271,19 @@ static void cbi_call_end(cbi_call *c, CUresult r)
     }
 }
 
+/* What each wrapper calls: the entry point cuGetProcAddress last handed to
+ * cb_inspect_proc for that export (NVIDIA's own under the cuda backend),
+ * else cubridge's. Process-wide; each slot only ever holds one address per
+ * process, written atomically. */
+static cb_export_fn cbi_targets[CB_EXP__COUNT];
+
+static cb_export_fn cbi_target(int id, cb_export_fn own)
+{
+    cb_export_fn f = __atomic_load_n(&cbi_targets[id], __ATOMIC_ACQUIRE);
+    return f ? f : own;
+}
+#define CBI_TARGET(sym) (*(__typeof__(&sym))cbi_target(CB_EXP_##sym, (cb_export_fn)&sym))
+
 #include "inspect/trace_wrappers.inc"
 
 const char *cbi_enum_name(int t, long long value)
@@ -294,6 +307,8 @@ void *cb_inspect_proc(int export_id, void *fn)
 {
     if (!cb_inspect_flags || export_id < 0 || export_id >= CB_EXP__COUNT || !cbi_wrappers[export_id])
         return fn;
+    if (fn && fn != (void *)cbi_wrappers[export_id])
+        __atomic_store_n(&cbi_targets[export_id], (cb_export_fn)fn, __ATOMIC_RELEASE);
     return (void *)cbi_wrappers[export_id];
 }
 

@@ -13,13 +13,16 @@
  *      back, so the program sees what its backend produced;
  *   4. compare every region either side wrote, with the element type of the
  *      kernel's stores through that pointer (elemtype.c) and its tolerance.
- * A backend other than the CPU needs a CPU module of the same translation and
- * its pointers rewritten into host copies: cbi_reference_run is the hook for
- * that (the `cuda` backend will add it); until then such launches are SKIPPED.
+ * A backend outside the core (the `cuda` pass-through) comes in through
+ * cb_inspect_launch_foreign with its own allocation lookup: f is then
+ * cubridge's CPU translation of the kernel, and the reference runs on the
+ * core's CPU backend over host copies of the snapshots, the parameter
+ * buffer's pointers rewritten into them (reference_on_cpu).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/device.h"
 #include "core/memory.h"
 #include "core/stream.h"
 #include "inspect/inspect_internal.h"
@@ -41,6 +44,7 @@ typedef struct regions {
     region r[CBI_MAX_REGIONS];
     uint32_t n;
     size_t total;
+    cb_inspect_lookup lookup;  /* a foreign backend's allocations, or NULL: the core's */
 } regions;
 
 static void regions_add(regions *rs, uint64_t base, size_t bytes, int tag, size_t phase)
@@ -73,11 +77,20 @@ static void regions_collect(const cb_function *f, const cb_launch_config *cfg, r
             memcpy(&v, cfg->params + p->offset + o, 8);
             if (!v)
                 continue;
+            uint64_t base;
+            size_t size;
+            if (rs->lookup) {
+                if (rs->lookup(v, &base, &size))
+                    regions_add(rs, base, size, (int)i, (size_t)(v - base));
+                continue;
+            }
             cb_mem_info mi = cb_mem_lookup(v);
             if (kind_is_memory(mi.kind))
                 regions_add(rs, mi.base, mi.size, (int)i, (size_t)(v - mi.base));
         }
     }
+    if (rs->lookup)
+        return;   /* a foreign backend's globals live on its device: not checked */
     const cb_module *m = f->module;
     for (uint32_t g = 0; g < m->tr->nglobals; g++)
         if (m->tr->globals[g].space == CB_SPACE_GLOBAL && m->global_addrs)
@@ -135,12 +148,77 @@ static int region_order_dependent(const cbi_store_types *st, const region *r)
     return r->tag >= 0 && (uint32_t)r->tag < st->ntags && st->order_dependent[r->tag];
 }
 
+/* cfg's parameter buffer with each word that points into a region moved to
+ * the same offset in that region's host copy at host[i]. */
+static void params_rebased(const cb_function *f, const cb_launch_config *cfg, const regions *rs,
+                           const uint64_t *host, unsigned char *out)
+{
+    memcpy(out, cfg->params, cfg->param_bytes);
+    const cb_kernel_info *k = f->info;
+    for (uint32_t i = 0; i < k->nparams; i++) {
+        const cb_param_info *p = &k->params[i];
+        for (uint32_t o = 0; o + 8 <= p->size; o += 8) {
+            if ((p->offset + o) % 8 || p->offset + o + 8 > cfg->param_bytes)
+                continue;
+            uint64_t v;
+            memcpy(&v, out + p->offset + o, 8);
+            for (uint32_t j = 0; j < rs->n; j++) {
+                if (v >= rs->r[j].base && v - rs->r[j].base < rs->r[j].bytes) {
+                    v = host[j] + (v - rs->r[j].base);
+                    memcpy(out + p->offset + o, &v, 8);
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/* Step 3 for a foreign backend: f (a module of the core's CPU backend) over
+ * host copies of the "before" snapshots. 0, or -1 with a note. */
+static int reference_on_cpu(cb_function *f, const cb_launch_config *cfg, regions *rs, char *note, size_t notelen)
+{
+    cb_backend *cpu = cb_process_backend();
+    uint64_t host[CBI_MAX_REGIONS] = {0};
+    unsigned char *params = malloc(cfg->param_bytes + 8);
+    int rc = cpu && params ? 0 : -1;
+    for (uint32_t i = 0; i < rs->n && rc == 0; i++)
+        if (cb_mem_alloc(f->module->ctx, rs->r[i].bytes, &host[i]) != CUDA_SUCCESS ||
+            cpu->copy_htod(cpu, host[i], rs->r[i].before, rs->r[i].bytes) != CUDA_SUCCESS)
+            rc = -1;
+    CUresult r = CUDA_SUCCESS;
+    cb_launch_error e;
+    memset(&e, 0, sizeof e);
+    if (rc == 0 && cfg->params) {
+        params_rebased(f, cfg, rs, host, params);
+        cb_launch_config c = *cfg;
+        c.params = params;
+        r = cpu->launch(cpu, f->module->backend_module, f->index, &c, &e);
+        for (uint32_t i = 0; i < rs->n && r == CUDA_SUCCESS; i++)
+            if (!(rs->r[i].reference = malloc(rs->r[i].bytes)) ||
+                cpu->copy_dtoh(cpu, rs->r[i].reference, host[i], rs->r[i].bytes) != CUDA_SUCCESS)
+                rc = -1;
+    }
+    for (uint32_t i = 0; i < rs->n; i++)
+        if (host[i])
+            cb_mem_free(f->module->ctx, host[i]);
+    free(params);
+    if (r != CUDA_SUCCESS) {
+        snprintf(note, notelen, "the reference run failed: %.150s", e.message[0] ? e.message : cbi_result_name(r));
+        return -1;
+    }
+    if (rc)
+        snprintf(note, notelen, "out of memory for the reference");
+    return rc;
+}
+
 /* Step 3: the reference over the "before" snapshots. 0, or -1 with a note. */
 static int cbi_reference_run(cb_backend *b, cb_function *f, const cb_launch_config *cfg, regions *rs, char *note,
                              size_t notelen)
 {
+    if (rs->lookup)
+        return reference_on_cpu(f, cfg, rs, note, notelen);
     if (strcmp(b->name, "cpu") != 0) {
-        snprintf(note, notelen, "no CPU reference for the %s backend yet", b->name);
+        snprintf(note, notelen, "no CPU reference for the %s backend", b->name);
         return -1;
     }
     for (uint32_t i = 0; i < rs->n; i++)
@@ -235,10 +313,11 @@ static void plant_fault(cb_backend *b, const cbi_store_types *st, regions *rs, c
     }
 }
 
-static CUresult verify_launch(cb_backend *b, cb_function *f, const cb_launch_config *cfg, cb_launch_error *err,
-                              cbi_launch *L)
+static CUresult verify_launch(cb_backend *b, cb_inspect_lookup lookup, cb_function *f, const cb_launch_config *cfg,
+                              cb_launch_error *err, cbi_launch *L)
 {
     regions rs = {0};
+    rs.lookup = lookup;
     regions_collect(f, cfg, &rs);
     int can_verify = rs.total <= CBI_MAX_VERIFY_BYTES;
     for (uint32_t i = 0; i < rs.n && can_verify; i++)
@@ -358,7 +437,24 @@ static void launch_jsonl(const cbi_launch *L)
 #undef PUT
 }
 
-CUresult cb_inspect_launch(cb_backend *b, cb_function *f, const cb_launch_config *cfg, cb_launch_error *err)
+/* Files launch L in the record and writes its JSON line. */
+static void launch_record(cbi_launch *L, CUresult r)
+{
+    size_t used = 0, peak = 0, total = 0;
+    cb_mem_usage(&used, &peak, &total);
+    cbi_lock();
+    long idx = cbi_add_launch(L);
+    cbi_event ev = {.t0 = L->t0, .dur = L->dur, .track = (uint32_t)L->stream, .kind = CBI_EV_LAUNCH,
+                    .result = (int16_t)r, .id = (int32_t)idx};
+    cbi_add_event(&ev);
+    if (peak > cbi_rec()->peak_mem)
+        cbi_rec()->peak_mem = peak;
+    cbi_unlock();
+    launch_jsonl(L);
+}
+
+static CUresult inspect_launch(cb_backend *b, cb_inspect_lookup lookup, cb_function *f, const cb_launch_config *cfg,
+                               cb_launch_error *err)
 {
     cbi_launch L;
     memset(&L, 0, sizeof L);
@@ -371,7 +467,7 @@ CUresult cb_inspect_launch(cb_backend *b, cb_function *f, const cb_launch_config
     CUresult r;
     if (cb_inspect_flags & CB_INSPECT_VERIFY) {
         cb_mutex_lock(&verify_lock);
-        r = verify_launch(b, f, cfg, err, &L);
+        r = verify_launch(b, lookup, f, cfg, err, &L);
         cb_mutex_unlock(&verify_lock);
     } else {
         L.t0 = cbi_now();
@@ -382,16 +478,44 @@ CUresult cb_inspect_launch(cb_backend *b, cb_function *f, const cb_launch_config
     }
     if (r != CUDA_SUCCESS && !L.note[0] && err && err->message[0])
         snprintf(L.note, sizeof L.note, "%.250s", err->message);
-    size_t used = 0, peak = 0, total = 0;
-    cb_mem_usage(&used, &peak, &total);
-    cbi_lock();
-    long idx = cbi_add_launch(&L);
-    cbi_event ev = {.t0 = L.t0, .dur = L.dur, .track = (uint32_t)L.stream, .kind = CBI_EV_LAUNCH,
-                    .result = (int16_t)r, .id = (int32_t)idx};
-    cbi_add_event(&ev);
-    if (peak > cbi_rec()->peak_mem)
-        cbi_rec()->peak_mem = peak;
-    cbi_unlock();
-    launch_jsonl(&L);
+    launch_record(&L, r);
     return r;
+}
+
+CUresult cb_inspect_launch(cb_backend *b, cb_function *f, const cb_launch_config *cfg, cb_launch_error *err)
+{
+    return inspect_launch(b, NULL, f, cfg, err);
+}
+
+CUresult cb_inspect_launch_foreign(cb_backend *b, cb_inspect_lookup lookup, cb_function *f,
+                                   const cb_launch_config *cfg, cb_launch_error *err)
+{
+    cbi_record *rec = cbi_rec();
+    cbi_lock();
+    int named = rec->backend[0] != 0;
+    cbi_unlock();
+    if (!named) {
+        cb_device_info di;
+        b->device_info(b, &di);
+        cbi_lock();
+        snprintf(rec->backend, sizeof rec->backend, "%s", b->name);
+        snprintf(rec->device, sizeof rec->device, "%s", di.name);
+        cbi_unlock();
+    }
+    return inspect_launch(b, lookup, f, cfg, err);
+}
+
+void cb_inspect_launch_skipped(const char *kernel, const cb_launch_config *cfg, CUresult r, const char *note)
+{
+    cbi_launch L;
+    memset(&L, 0, sizeof L);
+    snprintf(L.kernel, sizeof L.kernel, "%s", kernel);
+    memcpy(L.grid, cfg->grid, sizeof L.grid);
+    memcpy(L.block, cfg->block, sizeof L.block);
+    L.smem = cfg->dynamic_smem;
+    L.t0 = cbi_now();
+    L.result = (int)r;
+    L.verdict = r == CUDA_SUCCESS ? CBI_SKIPPED : CBI_FAILED;
+    snprintf(L.note, sizeof L.note, "%.250s", note);
+    launch_record(&L, r);
 }

@@ -1,0 +1,40 @@
+/* cuda_internal.h: what the files of src/backend/cuda share.
+ *
+ *   cuda_driver.c  the real driver: search, load, entry-point table,
+ *                  cuGetProcAddress under the pass-through
+ *   cuda_track.c   verify-mode interceptors of allocations, module images and
+ *                  kernel handles, and the maps they fill
+ *   cuda_verify.c  verify-mode launch interceptors: the differential check
+ *                  against cubridge's CPU reference (through the inspector)
+ */
+#ifndef CB_BACKEND_CUDA_INTERNAL_H
+#define CB_BACKEND_CUDA_INTERNAL_H
+
+#include "driver/driver.h"
+
+#include "backend/cuda/cuda_pt.h"
+#include "core/module.h"
+
+/* The real driver's entry point for export id: what its cuGetProcAddress
+ * handed out (recorded by cbc_intercept), else its exported symbol. */
+cb_export_fn cbc_target(int id);
+/* The same, typed from cuda.h's prototype of sym. */
+#define CBC_REAL(sym) ((__typeof__(&sym))cbc_target(CB_EXP_##sym))
+
+/* The function to hand out for export id whose real entry point is real:
+ * in verify mode the interceptor for id if it has one (which then calls
+ * real), else real. */
+void *cbc_intercept(int id, void *real);
+
+/* The interceptor of export id for launches (cuda_verify.c), or NULL. */
+void *cbc_launch_interceptor(int id);
+
+/* The tracked allocation holding addr: 1 with its base and size, or 0. */
+int cbc_alloc_find(uint64_t addr, uint64_t *base, size_t *bytes);
+
+/* cubridge's CPU-side function for a real CUfunction / CUkernel handle:
+ * translates the module's captured image on first use. NULL with a reason
+ * in note when the handle is unknown or has no usable PTX. */
+cb_function *cbc_reference_function(const void *handle, char *note, size_t notelen);
+
+#endif

@@ -1,0 +1,438 @@
+/* cuda_track.c: in verify mode, the pass-through watches the calls that
+ * create what a launch check needs, and forwards each one unchanged:
+ *   allocations   cuMemAlloc*, cuMemAllocManaged, cuMemAllocPitch,
+ *                 cuMemAllocAsync, cuMemAllocFromPoolAsync, cuMemFree*
+ *                 (which device memory a kernel's pointer reaches);
+ *   images        cuModuleLoadData(Ex), cuModuleLoadFatBinary,
+ *                 cuLibraryLoadData (a copy, translated lazily);
+ *   kernels       cuModuleGetFunction, cuLibraryGetKernel, cuLibraryGetModule,
+ *                 cuKernelGetFunction (handle -> image and kernel name).
+ * The maps are process-wide, guarded by track_lock.
+ */
+#include "backend/cuda/cuda_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/context.h"
+#include "inspect/inspect.h"
+
+typedef struct alloc_rec {
+    uint64_t base;
+    size_t bytes;
+} alloc_rec;
+
+typedef struct image_rec {
+    const void *key;          /* CUmodule or CUlibrary */
+    int image;                /* index into images */
+} image_rec;
+
+typedef struct image {
+    unsigned char *bytes;     /* owned copy, or NULL for a cudart wrapper (static) */
+    const void *wrapper;
+    size_t size;
+    cb_module *mine;          /* cubridge's translation, loaded on first use */
+    int tried;
+    char note[160];           /* why there is no translation */
+} image;
+
+typedef struct kernel_rec {
+    const void *handle;       /* CUfunction or CUkernel */
+    int image;
+    char name[256];
+} kernel_rec;
+
+static cb_mutex track_lock = CB_MUTEX_INIT;
+static struct {
+    alloc_rec *allocs;
+    size_t nallocs, capallocs;
+    image_rec *keys;
+    size_t nkeys, capkeys;
+    image *images;
+    size_t nimages, capimages;
+    kernel_rec *kernels;
+    size_t nkernels, capkernels;
+} track;
+
+/* Grows *arr (of elem bytes, *cap slots) to hold one more. 0, or -1. */
+static int grow(void **arr, size_t *cap, size_t n, size_t elem)
+{
+    if (n < *cap)
+        return 0;
+    size_t c = *cap ? *cap * 2 : 64;
+    void *p = realloc(*arr, c * elem);
+    if (!p)
+        return -1;
+    *arr = p;
+    *cap = c;
+    return 0;
+}
+
+/* ---- allocations ---------------------------------------------------------- */
+
+static void alloc_note(CUresult r, const CUdeviceptr *p, size_t bytes)
+{
+    if (r != CUDA_SUCCESS || !p || !*p || !bytes)
+        return;
+    cb_mutex_lock(&track_lock);
+    if (grow((void **)&track.allocs, &track.capallocs, track.nallocs, sizeof *track.allocs) == 0)
+        track.allocs[track.nallocs++] = (alloc_rec){(uint64_t)*p, bytes};
+    cb_mutex_unlock(&track_lock);
+}
+
+static void alloc_forget(CUresult r, CUdeviceptr p)
+{
+    if (r != CUDA_SUCCESS)
+        return;
+    cb_mutex_lock(&track_lock);
+    for (size_t i = 0; i < track.nallocs; i++) {
+        if (track.allocs[i].base == (uint64_t)p) {
+            track.allocs[i] = track.allocs[--track.nallocs];
+            break;
+        }
+    }
+    cb_mutex_unlock(&track_lock);
+}
+
+int cbc_alloc_find(uint64_t addr, uint64_t *base, size_t *bytes)
+{
+    int found = 0;
+    cb_mutex_lock(&track_lock);
+    for (size_t i = 0; i < track.nallocs && !found; i++) {
+        const alloc_rec *a = &track.allocs[i];
+        if (addr >= a->base && addr - a->base < a->bytes) {
+            *base = a->base;
+            *bytes = a->bytes;
+            found = 1;
+        }
+    }
+    cb_mutex_unlock(&track_lock);
+    return found;
+}
+
+static CUresult cbc_cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
+{
+    CUresult r = CBC_REAL(cuMemAlloc_v2)(dptr, bytesize);
+    alloc_note(r, dptr, bytesize);
+    return r;
+}
+
+static CUresult cbc_cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags)
+{
+    CUresult r = CBC_REAL(cuMemAllocManaged)(dptr, bytesize, flags);
+    alloc_note(r, dptr, bytesize);
+    return r;
+}
+
+static CUresult cbc_cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pitch, size_t width, size_t height,
+                                       unsigned int elem)
+{
+    CUresult r = CBC_REAL(cuMemAllocPitch_v2)(dptr, pitch, width, height, elem);
+    if (r == CUDA_SUCCESS && pitch)
+        alloc_note(r, dptr, *pitch * height);
+    return r;
+}
+
+static CUresult cbc_cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream s)
+{
+    CUresult r = CBC_REAL(cuMemAllocAsync)(dptr, bytesize, s);
+    alloc_note(r, dptr, bytesize);
+    return r;
+}
+
+static CUresult cbc_cuMemAllocAsync_ptsz(CUdeviceptr *dptr, size_t bytesize, CUstream s)
+{
+    CUresult r = CBC_REAL(cuMemAllocAsync_ptsz)(dptr, bytesize, s);
+    alloc_note(r, dptr, bytesize);
+    return r;
+}
+
+static CUresult cbc_cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream s)
+{
+    CUresult r = CBC_REAL(cuMemAllocFromPoolAsync)(dptr, bytesize, pool, s);
+    alloc_note(r, dptr, bytesize);
+    return r;
+}
+
+static CUresult cbc_cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream s)
+{
+    CUresult r = CBC_REAL(cuMemAllocFromPoolAsync_ptsz)(dptr, bytesize, pool, s);
+    alloc_note(r, dptr, bytesize);
+    return r;
+}
+
+static CUresult cbc_cuMemFree_v2(CUdeviceptr dptr)
+{
+    CUresult r = CBC_REAL(cuMemFree_v2)(dptr);
+    alloc_forget(r, dptr);
+    return r;
+}
+
+static CUresult cbc_cuMemFreeAsync(CUdeviceptr dptr, CUstream s)
+{
+    CUresult r = CBC_REAL(cuMemFreeAsync)(dptr, s);
+    alloc_forget(r, dptr);
+    return r;
+}
+
+static CUresult cbc_cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream s)
+{
+    CUresult r = CBC_REAL(cuMemFreeAsync_ptsz)(dptr, s);
+    alloc_forget(r, dptr);
+    return r;
+}
+
+/* ---- images ---------------------------------------------------------------- */
+
+/* A copy of image (fatbin, PTX text), or the cudart wrapper itself (static
+ * data of the program). ELF/cubin images have no PTX: noted. */
+static image image_capture(const void *p)
+{
+    image im;
+    memset(&im, 0, sizeof im);
+    const unsigned char *b = p;
+    uint32_t magic;
+    memcpy(&magic, b, 4);
+    if (magic == 0x466243B1u) {
+        im.wrapper = p;
+    } else if (magic == 0xBA55ED50u) {
+        uint16_t hdr;
+        uint64_t files;
+        memcpy(&hdr, b + 6, 2);
+        memcpy(&files, b + 8, 8);
+        im.size = (size_t)hdr + (size_t)files;
+    } else if (b[0] == 0x7f && b[1] == 'E' && b[2] == 'L' && b[3] == 'F') {
+        snprintf(im.note, sizeof im.note, "the module was loaded from a cubin (no PTX to translate)");
+    } else {
+        im.size = strlen((const char *)p) + 1;
+    }
+    if (im.size) {
+        im.bytes = malloc(im.size);
+        if (im.bytes)
+            memcpy(im.bytes, p, im.size);
+        else
+            snprintf(im.note, sizeof im.note, "out of memory for the image copy");
+    }
+    return im;
+}
+
+static void image_note(CUresult r, const void *key, const void *code)
+{
+    if (r != CUDA_SUCCESS || !key || !code)
+        return;
+    image im = image_capture(code);
+    cb_mutex_lock(&track_lock);
+    if (grow((void **)&track.images, &track.capimages, track.nimages, sizeof *track.images) == 0 &&
+        grow((void **)&track.keys, &track.capkeys, track.nkeys, sizeof *track.keys) == 0) {
+        track.images[track.nimages] = im;
+        track.keys[track.nkeys++] = (image_rec){key, (int)track.nimages++};
+        im.bytes = NULL;
+    }
+    cb_mutex_unlock(&track_lock);
+    free(im.bytes);
+}
+
+/* The image of a module or library handle, or -1. Lock held. */
+static int image_of(const void *key)
+{
+    for (size_t i = track.nkeys; i-- > 0;)
+        if (track.keys[i].key == key)
+            return track.keys[i].image;
+    return -1;
+}
+
+static void key_alias(CUresult r, const void *key, const void *existing)
+{
+    if (r != CUDA_SUCCESS || !key)
+        return;
+    cb_mutex_lock(&track_lock);
+    int im = image_of(existing);
+    if (im >= 0 && grow((void **)&track.keys, &track.capkeys, track.nkeys, sizeof *track.keys) == 0)
+        track.keys[track.nkeys++] = (image_rec){key, im};
+    cb_mutex_unlock(&track_lock);
+}
+
+static CUresult cbc_cuModuleLoadData(CUmodule *module, const void *image)
+{
+    CUresult r = CBC_REAL(cuModuleLoadData)(module, image);
+    image_note(r, module ? *module : NULL, image);
+    return r;
+}
+
+static CUresult cbc_cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int n, CUjit_option *options,
+                                       void **values)
+{
+    CUresult r = CBC_REAL(cuModuleLoadDataEx)(module, image, n, options, values);
+    image_note(r, module ? *module : NULL, image);
+    return r;
+}
+
+static CUresult cbc_cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin)
+{
+    CUresult r = CBC_REAL(cuModuleLoadFatBinary)(module, fatCubin);
+    image_note(r, module ? *module : NULL, fatCubin);
+    return r;
+}
+
+static CUresult cbc_cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions,
+                                      void **jitOptionsValues, unsigned int numJitOptions,
+                                      CUlibraryOption *libraryOptions, void **libraryOptionValues,
+                                      unsigned int numLibraryOptions)
+{
+    CUresult r = CBC_REAL(cuLibraryLoadData)(library, code, jitOptions, jitOptionsValues, numJitOptions,
+                                             libraryOptions, libraryOptionValues, numLibraryOptions);
+    image_note(r, library ? *library : NULL, code);
+    return r;
+}
+
+static CUresult cbc_cuLibraryGetModule(CUmodule *pMod, CUlibrary library)
+{
+    CUresult r = CBC_REAL(cuLibraryGetModule)(pMod, library);
+    key_alias(r, pMod ? *pMod : NULL, library);
+    return r;
+}
+
+/* ---- kernels ------------------------------------------------------------- */
+
+static void kernel_note(CUresult r, const void *handle, const void *owner, const char *name)
+{
+    if (r != CUDA_SUCCESS || !handle || !name)
+        return;
+    cb_mutex_lock(&track_lock);
+    int im = image_of(owner);
+    if (im >= 0 && grow((void **)&track.kernels, &track.capkernels, track.nkernels, sizeof *track.kernels) == 0) {
+        kernel_rec *k = &track.kernels[track.nkernels++];
+        k->handle = handle;
+        k->image = im;
+        snprintf(k->name, sizeof k->name, "%s", name);
+    }
+    cb_mutex_unlock(&track_lock);
+}
+
+/* The record of a kernel handle, copied out; 0 if unknown. Lock held. */
+static int kernel_find(const void *handle, kernel_rec *out)
+{
+    for (size_t i = track.nkernels; i-- > 0;) {
+        if (track.kernels[i].handle == handle) {
+            *out = track.kernels[i];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static CUresult cbc_cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
+{
+    CUresult r = CBC_REAL(cuModuleGetFunction)(hfunc, hmod, name);
+    kernel_note(r, hfunc ? *hfunc : NULL, hmod, name);
+    return r;
+}
+
+static CUresult cbc_cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name)
+{
+    CUresult r = CBC_REAL(cuLibraryGetKernel)(pKernel, library, name);
+    kernel_note(r, pKernel ? *pKernel : NULL, library, name);
+    return r;
+}
+
+static CUresult cbc_cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
+{
+    CUresult r = CBC_REAL(cuKernelGetFunction)(pFunc, kernel);
+    if (r != CUDA_SUCCESS || !pFunc || !*pFunc)
+        return r;
+    cb_mutex_lock(&track_lock);
+    kernel_rec k;
+    if (kernel_find(kernel, &k) &&
+        grow((void **)&track.kernels, &track.capkernels, track.nkernels, sizeof *track.kernels) == 0) {
+        k.handle = *pFunc;
+        track.kernels[track.nkernels++] = k;
+    }
+    cb_mutex_unlock(&track_lock);
+    return r;
+}
+
+/* ---- the CPU side ---------------------------------------------------------- */
+
+/* cubridge's primary context (its CPU backend runs the references). */
+static CUresult reference_context(cb_context **out)
+{
+    CUresult r = cb_init(0);
+    if (r != CUDA_SUCCESS)
+        return r;
+    cb_device *d = cb_device_get(0);
+    return d ? cb_primary_retain(d, out) : CUDA_ERROR_NO_DEVICE;
+}
+
+/* Translates image i on first use. Lock held. */
+static cb_module *image_module(image *im, char *note, size_t notelen)
+{
+    if (!im->tried) {
+        im->tried = 1;
+        cb_context *ctx = NULL;
+        char msg[200] = "";
+        CUresult r = im->note[0] ? CUDA_ERROR_NO_BINARY_FOR_GPU : reference_context(&ctx);
+        if (r == CUDA_SUCCESS)
+            r = cb_module_load_msg(ctx, im->wrapper ? im->wrapper : im->bytes, im->wrapper ? 0 : im->size,
+                                   "<cuda backend image>", &im->mine, msg, sizeof msg);
+        if (r != CUDA_SUCCESS && !im->note[0])
+            snprintf(im->note, sizeof im->note, "no CPU translation of the module: %.120s",
+                     msg[0] ? msg : "cubridge's core did not start");
+    }
+    if (!im->mine)
+        snprintf(note, notelen, "%s", im->note);
+    return im->mine;
+}
+
+cb_function *cbc_reference_function(const void *handle, char *note, size_t notelen)
+{
+    cb_function *f = NULL;
+    cb_mutex_lock(&track_lock);
+    kernel_rec k;
+    if (!kernel_find(handle, &k)) {
+        snprintf(note, notelen, "kernel handle %p was not obtained through a watched call", handle);
+    } else {
+        cb_module *m = image_module(&track.images[k.image], note, notelen);
+        if (m && cb_module_get_function(m, k.name, &f) != CUDA_SUCCESS)
+            snprintf(note, notelen, "kernel %s not in the CPU translation", k.name);
+    }
+    cb_mutex_unlock(&track_lock);
+    return f;
+}
+
+/* ---- the hand-out ------------------------------------------------------------ */
+
+#define CBC_WATCHED(X)                                                                                       \
+    X(cuMemAlloc_v2) X(cuMemAllocManaged) X(cuMemAllocPitch_v2) X(cuMemAllocAsync) X(cuMemAllocAsync_ptsz)   \
+    X(cuMemAllocFromPoolAsync) X(cuMemAllocFromPoolAsync_ptsz) X(cuMemFree_v2) X(cuMemFreeAsync)            \
+    X(cuMemFreeAsync_ptsz) X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleLoadFatBinary)              \
+    X(cuLibraryLoadData) X(cuLibraryGetModule) X(cuModuleGetFunction) X(cuLibraryGetKernel)                \
+    X(cuKernelGetFunction)
+
+/* Process-wide: the entry point the real cuGetProcAddress gave per export
+ * (one address per export and process), written atomically. */
+static cb_export_fn handed[CB_EXP__COUNT];
+
+cb_export_fn cbc_target(int id)
+{
+    cb_export_fn f = __atomic_load_n(&handed[id], __ATOMIC_ACQUIRE);
+    return f ? f : cb_cuda_real(id);
+}
+
+void *cbc_intercept(int id, void *real)
+{
+    if (!(cb_inspect_flags & CB_INSPECT_VERIFY))
+        return real;
+    __atomic_store_n(&handed[id], (cb_export_fn)real, __ATOMIC_RELEASE);
+    switch (id) {
+#define CBC_CASE(sym)                                                                                        \
+    case CB_EXP_##sym:                                                                                       \
+        return (void *)&cbc_##sym;
+        CBC_WATCHED(CBC_CASE)
+#undef CBC_CASE
+    default: {
+        void *l = cbc_launch_interceptor(id);
+        return l ? l : real;
+    }
+    }
+}

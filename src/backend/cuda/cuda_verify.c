@@ -1,0 +1,221 @@
+/* cuda_verify.c: in verify mode, each launch through the pass-through
+ * (cuLaunchKernel, cuLaunchKernelEx and their _ptsz forms) is a differential
+ * check of the real GPU against cubridge's CPU reference:
+ *   1. the kernel handle names a captured image and kernel (cuda_track.c);
+ *      cubridge translates that image for its CPU backend on first use;
+ *   2. the arguments are packed in the translation's parameter layout;
+ *   3. the inspector (cb_inspect_launch_foreign) does the rest through a
+ *      cb_backend whose copies are the real cuMemcpyDtoH/HtoD and whose
+ *      launch is the real launch followed by cuCtxSynchronize: snapshots
+ *      of the tracked allocations the parameters reach, the real launch,
+ *      the reference on the CPU over host copies, comparison, report.
+ * A launch that cannot be checked still runs, unchanged, and is recorded
+ * as SKIPPED with the reason.
+ */
+#include "backend/cuda/cuda_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/launch.h"
+#include "inspect/inspect.h"
+
+/* One real launch, as the program asked for it. */
+typedef struct real_launch {
+    int id;                       /* export: cuLaunchKernel, ..._ptsz, cuLaunchKernelEx, ..._ptsz */
+    CUfunction f;
+    unsigned grid[3], block[3], smem;
+    CUstream stream;
+    void **params, **extra;
+    const CUlaunchConfig *config; /* Ex forms */
+} real_launch;
+
+/* The real device as a cb_backend, for the duration of one launch. */
+typedef struct pt_backend {
+    cb_backend base;
+    const real_launch *L;
+} pt_backend;
+
+static CUresult real_run(const real_launch *L)
+{
+    switch (L->id) {
+    case CB_EXP_cuLaunchKernel:
+        return CBC_REAL(cuLaunchKernel)(L->f, L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1],
+                                        L->block[2], L->smem, L->stream, L->params, L->extra);
+    case CB_EXP_cuLaunchKernel_ptsz:
+        return CBC_REAL(cuLaunchKernel_ptsz)(L->f, L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1],
+                                             L->block[2], L->smem, L->stream, L->params, L->extra);
+    case CB_EXP_cuLaunchKernelEx:
+        return CBC_REAL(cuLaunchKernelEx)(L->config, L->f, L->params, L->extra);
+    default:
+        return CBC_REAL(cuLaunchKernelEx_ptsz)(L->config, L->f, L->params, L->extra);
+    }
+}
+
+static CUresult pt_launch(cb_backend *self, void *module, uint32_t kernel, const cb_launch_config *cfg,
+                          cb_launch_error *err)
+{
+    (void)module, (void)kernel, (void)cfg;
+    const real_launch *L = ((pt_backend *)self)->L;
+    CUresult r = real_run(L);
+    if (r == CUDA_SUCCESS)
+        r = CBC_REAL(cuCtxSynchronize)();
+    if (r != CUDA_SUCCESS && err) {
+        err->result = r;
+        snprintf(err->message, sizeof err->message, "the real driver answered %d", (int)r);
+    }
+    return r;
+}
+
+static CUresult pt_copy_dtoh(cb_backend *self, void *dst, uint64_t src, size_t bytes)
+{
+    (void)self;
+    return CBC_REAL(cuMemcpyDtoH_v2)(dst, (CUdeviceptr)src, bytes);
+}
+
+static CUresult pt_copy_htod(cb_backend *self, uint64_t dst, const void *src, size_t bytes)
+{
+    (void)self;
+    return CBC_REAL(cuMemcpyHtoD_v2)((CUdeviceptr)dst, src, bytes);
+}
+
+static CUresult pt_copy_dtod(cb_backend *self, uint64_t dst, uint64_t src, size_t bytes)
+{
+    (void)self;
+    return CBC_REAL(cuMemcpyDtoD_v2)((CUdeviceptr)dst, (CUdeviceptr)src, bytes);
+}
+
+static CUresult pt_memset(cb_backend *self, uint64_t dst, uint32_t value, size_t elem_size, size_t count)
+{
+    (void)self, (void)dst, (void)value, (void)elem_size, (void)count;
+    return CUDA_ERROR_NOT_SUPPORTED;   /* the inspector never fills */
+}
+
+static void pt_device_info(cb_backend *self, cb_device_info *out)
+{
+    (void)self;
+    memset(out, 0, sizeof *out);
+    CUdevice d = 0;
+    if (CBC_REAL(cuCtxGetDevice)(&d) != CUDA_SUCCESS ||
+        CBC_REAL(cuDeviceGetName)(out->name, (int)sizeof out->name, d) != CUDA_SUCCESS)
+        snprintf(out->name, sizeof out->name, "NVIDIA GPU (name unavailable)");
+    CBC_REAL(cuDeviceTotalMem_v2)(&out->total_mem, d);
+}
+
+static CUresult pt_module_load(cb_backend *self, const cb_translation *tr, const uint64_t *global_addrs,
+                               void **module_out, char *err, size_t errlen)
+{
+    (void)self, (void)tr, (void)global_addrs, (void)module_out;
+    snprintf(err, errlen, "the cuda backend loads modules through the real driver only");
+    return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static void pt_module_unload(cb_backend *self, void *module) { (void)self, (void)module; }
+static void pt_shutdown(cb_backend *self) { (void)self; }
+
+static const cb_backend pt_vtable = {
+    .name = "cuda",
+    .device_info = pt_device_info,
+    .copy_htod = pt_copy_htod,
+    .copy_dtoh = pt_copy_dtoh,
+    .copy_dtod = pt_copy_dtod,
+    .memset = pt_memset,
+    .module_load = pt_module_load,
+    .module_unload = pt_module_unload,
+    .launch = pt_launch,
+    .shutdown = pt_shutdown,
+};
+
+static int pt_lookup(uint64_t addr, uint64_t *base, size_t *bytes)
+{
+    return cbc_alloc_find(addr, base, bytes);
+}
+
+/* The launch shape in cubridge's terms. */
+static void launch_shape(const real_launch *L, cb_launch_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    if (L->config) {
+        const CUlaunchConfig *c = L->config;
+        cfg->grid[0] = c->gridDimX, cfg->grid[1] = c->gridDimY, cfg->grid[2] = c->gridDimZ;
+        cfg->block[0] = c->blockDimX, cfg->block[1] = c->blockDimY, cfg->block[2] = c->blockDimZ;
+        cfg->dynamic_smem = c->sharedMemBytes;
+        for (unsigned i = 0; i < c->numAttrs && c->attrs; i++)
+            if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE && c->attrs[i].value.cooperative)
+                cfg->cooperative = 1;
+    } else {
+        memcpy(cfg->grid, L->grid, sizeof cfg->grid);
+        memcpy(cfg->block, L->block, sizeof cfg->block);
+        cfg->dynamic_smem = L->smem;
+    }
+}
+
+static CUresult checked_launch(const real_launch *L)
+{
+    cb_launch_config cfg;
+    launch_shape(L, &cfg);
+    char note[200] = "";
+    /* earlier work must be done before the "before" snapshots */
+    CUresult r = CBC_REAL(cuCtxSynchronize)();
+    if (r != CUDA_SUCCESS)
+        return r;
+    cb_function *f = cbc_reference_function(L->f, note, sizeof note);
+    unsigned char params[CB_MAX_PARAM_BYTES];
+    if (f && cb_launch_pack_params(f, L->params, L->extra, params) != CUDA_SUCCESS) {
+        snprintf(note, sizeof note, "cannot pack the arguments in the layout of %s", f->info->name);
+        f = NULL;
+    }
+    if (!f) {
+        r = real_run(L);
+        cb_inspect_launch_skipped("(unknown kernel)", &cfg, r, note);
+        return r;
+    }
+    cfg.params = params;
+    cfg.param_bytes = f->info->param_bytes;
+    pt_backend be = {pt_vtable, L};
+    cb_launch_error err;
+    memset(&err, 0, sizeof err);
+    return cb_inspect_launch_foreign(&be.base, pt_lookup, f, &cfg, &err);
+}
+
+static CUresult cbc_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                   unsigned bz, unsigned smem, CUstream s, void **params, void **extra)
+{
+    real_launch L = {CB_EXP_cuLaunchKernel, f, {gx, gy, gz}, {bx, by, bz}, smem, s, params, extra, NULL};
+    return checked_launch(&L);
+}
+
+static CUresult cbc_cuLaunchKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                        unsigned by, unsigned bz, unsigned smem, CUstream s, void **params,
+                                        void **extra)
+{
+    real_launch L = {CB_EXP_cuLaunchKernel_ptsz, f, {gx, gy, gz}, {bx, by, bz}, smem, s, params, extra, NULL};
+    return checked_launch(&L);
+}
+
+static CUresult cbc_cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **params, void **extra)
+{
+    if (!config)
+        return CBC_REAL(cuLaunchKernelEx)(config, f, params, extra);
+    real_launch L = {CB_EXP_cuLaunchKernelEx, f, {0}, {0}, 0, config->hStream, params, extra, config};
+    return checked_launch(&L);
+}
+
+static CUresult cbc_cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f, void **params, void **extra)
+{
+    if (!config)
+        return CBC_REAL(cuLaunchKernelEx_ptsz)(config, f, params, extra);
+    real_launch L = {CB_EXP_cuLaunchKernelEx_ptsz, f, {0}, {0}, 0, config->hStream, params, extra, config};
+    return checked_launch(&L);
+}
+
+void *cbc_launch_interceptor(int id)
+{
+    switch (id) {
+    case CB_EXP_cuLaunchKernel: return (void *)&cbc_cuLaunchKernel;
+    case CB_EXP_cuLaunchKernel_ptsz: return (void *)&cbc_cuLaunchKernel_ptsz;
+    case CB_EXP_cuLaunchKernelEx: return (void *)&cbc_cuLaunchKernelEx;
+    case CB_EXP_cuLaunchKernelEx_ptsz: return (void *)&cbc_cuLaunchKernelEx_ptsz;
+    default: return NULL;
+    }
+}
