@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/context.h"
+#include "core/device.h"
 #include "inspect/inspect.h"
 
 typedef struct alloc_rec {
@@ -40,6 +41,8 @@ typedef struct image {
 typedef struct kernel_rec {
     const void *handle;       /* CUfunction or CUkernel */
     int image;
+    const void *owner;        /* the CUlibrary or CUmodule it came from */
+    int owner_is_library;
     char name[256];
 } kernel_rec;
 
@@ -295,7 +298,7 @@ static CUresult cbc_cuLibraryGetModule(CUmodule *pMod, CUlibrary library)
 
 /* ---- kernels ------------------------------------------------------------- */
 
-static void kernel_note(CUresult r, const void *handle, const void *owner, const char *name)
+static void kernel_note(CUresult r, const void *handle, const void *owner, int is_library, const char *name)
 {
     if (r != CUDA_SUCCESS || !handle || !name)
         return;
@@ -305,6 +308,8 @@ static void kernel_note(CUresult r, const void *handle, const void *owner, const
         kernel_rec *k = &track.kernels[track.nkernels++];
         k->handle = handle;
         k->image = im;
+        k->owner = owner;
+        k->owner_is_library = is_library;
         snprintf(k->name, sizeof k->name, "%s", name);
     }
     cb_mutex_unlock(&track_lock);
@@ -325,14 +330,14 @@ static int kernel_find(const void *handle, kernel_rec *out)
 static CUresult cbc_cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
 {
     CUresult r = CBC_REAL(cuModuleGetFunction)(hfunc, hmod, name);
-    kernel_note(r, hfunc ? *hfunc : NULL, hmod, name);
+    kernel_note(r, hfunc ? *hfunc : NULL, hmod, 0, name);
     return r;
 }
 
 static CUresult cbc_cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name)
 {
     CUresult r = CBC_REAL(cuLibraryGetKernel)(pKernel, library, name);
-    kernel_note(r, pKernel ? *pKernel : NULL, library, name);
+    kernel_note(r, pKernel ? *pKernel : NULL, library, 1, name);
     return r;
 }
 
@@ -398,6 +403,32 @@ cb_function *cbc_reference_function(const void *handle, char *note, size_t notel
     }
     cb_mutex_unlock(&track_lock);
     return f;
+}
+
+void cbc_globals_in(const void *handle, cb_function *f)
+{
+    kernel_rec k;
+    memset(&k, 0, sizeof k);
+    cb_mutex_lock(&track_lock);
+    int known = kernel_find(handle, &k);
+    cb_mutex_unlock(&track_lock);
+    cb_backend *cpu = cb_process_backend();
+    const cb_translation *tr = f->module->tr;
+    if (!CBC_REAL(cuLibraryGetGlobal) || !CBC_REAL(cuModuleGetGlobal_v2) || !CBC_REAL(cuMemcpyDtoH_v2))
+        return;
+    for (uint32_t g = 0; known && cpu && g < tr->nglobals && f->module->global_addrs; g++) {
+        CUdeviceptr d = 0;
+        size_t n = 0;
+        const char *name = tr->globals[g].name;
+        CUresult r = k.owner_is_library ? CBC_REAL(cuLibraryGetGlobal)(&d, &n, (CUlibrary)k.owner, name)
+                                        : CBC_REAL(cuModuleGetGlobal_v2)(&d, &n, (CUmodule)k.owner, name);
+        if (r != CUDA_SUCCESS || n != (size_t)tr->globals[g].size)
+            continue;
+        unsigned char *buf = malloc(n ? n : 1);
+        if (buf && CBC_REAL(cuMemcpyDtoH_v2)(buf, d, n) == CUDA_SUCCESS)
+            cpu->copy_htod(cpu, f->module->global_addrs[g], buf, n);
+        free(buf);
+    }
 }
 
 /* ---- the hand-out ------------------------------------------------------------ */

@@ -3,7 +3,8 @@
  * check of the real GPU against cubridge's CPU reference:
  *   1. the kernel handle names a captured image and kernel (cuda_track.c);
  *      cubridge translates that image for its CPU backend on first use;
- *   2. the arguments are packed in the translation's parameter layout;
+ *   2. the arguments are packed in the translation's parameter layout, and
+ *      the real module variables copied into the CPU module's;
  *   3. the inspector (cb_inspect_launch_foreign) does the rest through a
  *      cb_backend whose copies are the real cuMemcpyDtoH/HtoD and whose
  *      launch is the real launch followed by cuCtxSynchronize: snapshots
@@ -170,6 +171,7 @@ static CUresult checked_launch(const real_launch *L)
         cb_inspect_launch_skipped("(unknown kernel)", &cfg, r, note);
         return r;
     }
+    cbc_globals_in(L->f, f);
     cfg.params = params;
     cfg.param_bytes = f->info->param_bytes;
     pt_backend be = {pt_vtable, L};

@@ -1,0 +1,49 @@
+#!/bin/sh
+# cuda_backend_check.sh: on an NVIDIA machine, runs each tests/cuda program
+# through `cubridge inspect --backend cuda --verify` (the pass-through to the
+# real driver, each launch checked against cubridge's CPU reference) and
+# writes OUT/summary.tsv: program, exit status, the report's status, launches
+# (PASS / DRIFT / SKIPPED / FAILED), the worst relative L1 and absolute
+# drift, and whether stdout matches the native H200 run
+# (tests/cuda/h200_reference.tsv). One report directory per program.
+#
+# usage: scripts/cuda_backend_check.sh CUBRIDGE_DIR PROGRAM_DIR OUT
+#   CUBRIDGE_DIR  has bin/cubridge and lib/libcuda.so.1
+#   PROGRAM_DIR   the nvcc-built tests/cuda programs (*_static, *_shared)
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cb=$1 progs=$2 out=$3
+mkdir -p "$out"
+export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+ref="$top/tests/cuda/h200_reference.tsv"
+printf 'program\texit\tstatus\tlaunches\tpass\tdrift\tskipped\tfailed\tworst_rel_l1\tworst_abs\tstdout_as_native\n' \
+    > "$out/summary.tsv"
+for prog in "$progs"/*_static "$progs"/*_shared; do
+    [ -x "$prog" ] || continue
+    name=$(basename "$prog")
+    rep="$out/$name"
+    timeout -k 5 60 "$cb/bin/cubridge" inspect --backend cuda --verify --report "$rep" -- "$prog" \
+        > "$out/$name.stdout" 2> "$out/$name.stderr" < /dev/null
+    rc=$?
+    [ $rc -eq 124 ] && rc=timeout
+    status=$(grep -o '"status": *"[A-Z]*"' "$rep/report.json" 2>/dev/null | head -1 | sed 's/.*"\([A-Z]*\)"$/\1/')
+    counts=$(awk '/"type":"launch"/ {
+            n++; v = $0; sub(/.*"verdict":"/, "", v); sub(/".*/, "", v); c[v]++
+            if (match($0, /"max_rel_l1":[-0-9.e+naif]*/)) { x = substr($0, RSTART + 13, RLENGTH - 13) + 0; if (x > rel) rel = x }
+            if (match($0, /"max_abs":[-0-9.e+naif]*/)) { x = substr($0, RSTART + 10, RLENGTH - 10) + 0; if (x > ab) ab = x }
+        } END { printf "%d\t%d\t%d\t%d\t%d\t%g\t%g", n, c["PASS"], c["DRIFT"], c["SKIPPED"], c["FAILED"], rel, ab }' \
+        "$rep/trace.jsonl" 2>/dev/null)
+    [ -n "$counts" ] || counts="0	0	0	0	0	0	0"
+    want=$(awk -F '\t' -v n="$name" '$1 == n { print $3 }' "$ref")
+    # hashed as scripts/h200_native.sh does: cubridge's lines out, sorted if the test says so
+    base=${name%_static}; base=${base%_shared}
+    grep -v '^cubridge:' "$out/$name.stdout" > "$out/$name.filtered"
+    if head -n1 "$top/tests/cuda/$base.expected" 2>/dev/null | grep -q '^# sorted'; then
+        LC_ALL=C sort "$out/$name.filtered" -o "$out/$name.filtered"
+    fi
+    got=$(sha256sum < "$out/$name.filtered" | cut -c1-16)
+    same=unknown
+    [ -n "$want" ] && { [ "$want" = "$got" ] && same=yes || same=no; }
+    printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$rc" "${status:-none}" "$counts" "$same" >> "$out/summary.tsv"
+done
+cat "$out/summary.tsv"
