@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# scripts/fuzz.sh [SECONDS] [HARNESS...]: build the libFuzzer harnesses and
+# run each for SECONDS (default 60), one after another.
+#
+#   bash scripts/fuzz.sh                 every harness for 60 s
+#   bash scripts/fuzz.sh 300 translate   only fuzz_translate, 5 minutes
+#
+# Harnesses (tests/fuzz): fatbin (container parser), ptx_parse (lexer, parser,
+# verifier), translate (PTX -> IR -> C, not run). Builds with clang in
+# build-fuzz/ (-DCUBRIDGE_FUZZ=ON; BUILD_DIR overrides). Each run starts from
+# the committed seeds in tests/fuzz/corpus/<harness> plus what earlier runs
+# found (build-fuzz/fuzz-work/<harness>/corpus; the committed seeds are never
+# written). A crash is saved as build-fuzz/fuzz-work/<harness>/crash-* and the
+# harness is restarted for the time left. Prints, per harness, executions,
+# seconds and crashes; the exit status is 1 if any harness crashed.
+# docs/fuzzing.md says how to turn a crash into a regression test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${1:-60}
+shift || true
+harnesses=("$@")
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(fatbin ptx_parse translate)
+build=${BUILD_DIR:-build-fuzz}
+
+cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DCUBRIDGE_FUZZ=ON -DCUBRIDGE_CUDA_TESTS=OFF \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+targets=()
+for h in "${harnesses[@]}"; do targets+=("fuzz_$h"); done
+cmake --build "$build" --target "${targets[@]}" -j"${JOBS:-2}" >/dev/null
+
+# Runs one harness for its time; prints "harness execs seconds crashes".
+fuzz_one() {
+  local h=$1 work="$build/fuzz-work/$1"
+  mkdir -p "$work/corpus"
+  local start end left execs=0 crashes=0 n
+  start=$(date +%s)
+  end=$((start + seconds))
+  while :; do
+    left=$((end - $(date +%s)))
+    [ $left -gt 0 ] || break
+    local log="$work/last.log"
+    set +e
+    "$build/fuzz/fuzz_$h" -max_total_time=$left -print_final_stats=1 -timeout=20 -rss_limit_mb=2048 \
+      -artifact_prefix="$work/" "$work/corpus" "tests/fuzz/corpus/$h" >"$log" 2>&1
+    local rc=$?
+    set -e
+    n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    execs=$((execs + ${n:-0}))
+    if [ $rc -ne 0 ]; then
+      crashes=$((crashes + 1))
+      echo "fuzz_$h: finding (exit $rc), log $work/crash-log-$crashes.txt:" >&2
+      cp "$log" "$work/crash-log-$crashes.txt"
+      grep -m3 -E "ERROR|SUMMARY|artifact" "$log" >&2 || true
+    fi
+  done
+  printf '%-10s executions %-10s seconds %-6s crashes %s\n' "$h" "$execs" "$(( $(date +%s) - start ))" "$crashes"
+  [ $crashes -eq 0 ]
+}
+
+status=0
+for h in "${harnesses[@]}"; do
+  fuzz_one "$h" || status=1
+done
+exit $status

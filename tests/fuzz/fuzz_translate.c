@@ -1,0 +1,51 @@
+/* fuzz_translate.c: libFuzzer harness for the whole translation, PTX -> IR
+ * -> C (cb_translate_ptx), without compiling or running the result. The
+ * text sits in a buffer of exactly its size with no terminating NUL. On
+ * success the translation must be self-consistent; on failure err must say
+ * why. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/translate.h"
+
+static void require(int cond)
+{
+    if (!cond)
+        abort();
+}
+
+static void check_translation(const cb_translation *t)
+{
+    require(t->source != NULL && strlen(t->source) == t->source_len);
+    for (uint32_t i = 0; i < t->nkernels; i++) {
+        const cb_kernel_info *k = &t->kernels[i];
+        require(k->name && k->symbol);
+        require(cb_translation_find_kernel(t, k->name) >= 0);
+        for (uint32_t p = 0; p < k->nparams; p++)
+            require(k->params[p].align >= 1 && k->params[p].offset + k->params[p].size <= k->param_bytes);
+    }
+    for (uint32_t i = 0; i < t->nglobals; i++)
+        require(t->globals[i].name != NULL);
+    for (uint32_t i = 0; i < t->nrelocs; i++)
+        require(t->relocs[i].global < t->nglobals);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *src = malloc(size ? size : 1);
+    if (!src)
+        return 0;
+    memcpy(src, data, size);
+    cb_translation *t = NULL;
+    char err[256] = "";
+    if (cb_translate_ptx(src, size, "fuzz.ptx", CB_DIALECT_C, &t, err, sizeof err) == 0) {
+        require(t != NULL);
+        check_translation(t);
+        cb_translation_free(t);
+    } else {
+        require(t == NULL && err[0] != 0);
+    }
+    free(src);
+    return 0;
+}
