@@ -16,6 +16,18 @@
 #endif
 #endif
 
+#if defined(__SANITIZE_THREAD__)
+#define CB_FIBER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CB_FIBER_TSAN 1
+#endif
+#endif
+
+#ifdef CB_FIBER_TSAN
+#include <sanitizer/tsan_interface.h>
+#endif
+
 #ifdef CB_FIBER_ASAN
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
@@ -168,6 +180,9 @@ static void fiber_entry_ucontext(unsigned hi, unsigned lo)
 static void switch_begin(cb_fiber *from, cb_fiber *to, int final)
 {
     fiber_prev = from;
+#ifdef CB_FIBER_TSAN
+    __tsan_switch_to_fiber(to->tsan_fiber, 0);
+#endif
 #ifdef CB_FIBER_ASAN
     __sanitizer_start_switch_fiber(final ? NULL : &from->asan_fake_stack, to->stack_lo, to->stack_size);
 #else
@@ -213,6 +228,10 @@ int cb_fiber_stack_alloc(cb_fiber_stack *s, size_t size)
     s->map_size = usable + page;
     s->lo = (char *)map + page;
     s->size = usable;
+    s->tsan_fiber = NULL;
+#ifdef CB_FIBER_TSAN
+    s->tsan_fiber = __tsan_create_fiber(0);
+#endif
     return 0;
 }
 
@@ -220,12 +239,19 @@ void cb_fiber_stack_free(cb_fiber_stack *s)
 {
     if (s->map)
         munmap(s->map, s->map_size);
+#ifdef CB_FIBER_TSAN
+    if (s->tsan_fiber)
+        __tsan_destroy_fiber(s->tsan_fiber);
+#endif
     memset(s, 0, sizeof *s);
 }
 
 void cb_fiber_init_main(cb_fiber *f)
 {
     memset(f, 0, sizeof *f);
+#ifdef CB_FIBER_TSAN
+    f->tsan_fiber = __tsan_get_current_fiber();
+#endif
 }
 
 void cb_fiber_init(cb_fiber *f, cb_fiber_stack *s, void (*fn)(void *), void *arg)
@@ -235,6 +261,7 @@ void cb_fiber_init(cb_fiber *f, cb_fiber_stack *s, void (*fn)(void *), void *arg
     f->stack_lo = s->lo;
     f->stack_size = s->size;
     f->asan_fake_stack = NULL;
+    f->tsan_fiber = s->tsan_fiber;
 #ifdef CB_FIBER_ASAN
     /* Frames of an abandoned earlier fiber may have left poison behind. */
     __asan_unpoison_memory_region(s->lo, s->size);

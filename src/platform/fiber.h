@@ -5,7 +5,8 @@
  * another fiber of the same OS thread. The context switch is hand-written
  * assembly on x86-64 and AArch64 (callee-saved registers and the stack
  * pointer) and ucontext elsewhere. Under AddressSanitizer every switch is
- * announced with __sanitizer_{start,finish}_switch_fiber.
+ * announced with __sanitizer_{start,finish}_switch_fiber, under
+ * ThreadSanitizer with __tsan_switch_to_fiber (one TSan fiber per stack).
  */
 #ifndef CB_PLATFORM_FIBER_H
 #define CB_PLATFORM_FIBER_H
@@ -25,6 +26,7 @@ typedef struct cb_fiber_stack {
     size_t map_size;
     void *lo;              /* lowest usable byte */
     size_t size;           /* usable bytes */
+    void *tsan_fiber;      /* ThreadSanitizer's context for fibers on this stack */
 } cb_fiber_stack;
 
 typedef struct cb_fiber {
@@ -34,6 +36,7 @@ typedef struct cb_fiber {
     const void *stack_lo;  /* stack bounds (for AddressSanitizer); NULL for a thread's own stack */
     size_t stack_size;
     void *asan_fake_stack;
+    void *tsan_fiber;
 #ifdef CB_FIBER_USE_UCONTEXT
     ucontext_t uc;
 #endif

@@ -108,7 +108,14 @@ void cb_cpu_worker_release(cpu_worker *w)
         free(w->block);
     }
     free(w->smem);
-    memset(w, 0, sizeof *w);
+    /* Only the resources: handle, pool and index stay for the join. */
+    w->stacks = NULL;
+    w->nstacks = 0;
+    w->threads = NULL;
+    w->threads_cap = 0;
+    w->block = NULL;
+    w->smem = NULL;
+    w->smem_cap = 0;
 }
 
 /* ---- plain mode ---------------------------------------------------------- */
