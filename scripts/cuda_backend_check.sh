@@ -5,24 +5,21 @@
 # writes OUT/summary.tsv: program, exit status, the report's status, launches
 # (PASS / DRIFT / SKIPPED / FAILED), the worst relative L1 and absolute
 # drift, and whether stdout matches the native H200 run
-# (tests/cuda/h200_reference.tsv). One report directory per program.
+# (tests/cuda/h200_reference.tsv, hashed as scripts/h200_native.sh does).
+# One report directory per program (OUT/<program>/report.json ...).
 #
 # usage: scripts/cuda_backend_check.sh CUBRIDGE_DIR PROGRAM_DIR OUT
 #   CUBRIDGE_DIR  has bin/cubridge and lib/libcuda.so.1
 #   PROGRAM_DIR   the nvcc-built tests/cuda programs (*_static, *_shared)
+#   JOBS=8        programs run at once; TIMEOUT=60 seconds each
+# Run it from the repository root (relative CUBRIDGE_HOST_CC paths resolve there).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-cb=$1 progs=$2 out=$3
-mkdir -p "$out"
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-ref="$top/tests/cuda/h200_reference.tsv"
-printf 'program\texit\tstatus\tlaunches\tpass\tdrift\tskipped\tfailed\tworst_rel_l1\tworst_abs\tstdout_as_native\n' \
-    > "$out/summary.tsv"
-for prog in "$progs"/*_static "$progs"/*_shared; do
-    [ -x "$prog" ] || continue
+if [ "${1:-}" = --one ]; then
+    cb=$2 out=$3 prog=$4
     name=$(basename "$prog")
     rep="$out/$name"
-    timeout -k 5 60 "$cb/bin/cubridge" inspect --backend cuda --verify --report "$rep" -- "$prog" \
+    timeout -k 5 "${TIMEOUT:-60}" "$cb/bin/cubridge" inspect --backend cuda --verify --report "$rep" -- "$prog" \
         > "$out/$name.stdout" 2> "$out/$name.stderr" < /dev/null
     rc=$?
     [ $rc -eq 124 ] && rc=timeout
@@ -34,16 +31,27 @@ for prog in "$progs"/*_static "$progs"/*_shared; do
         } END { printf "%d\t%d\t%d\t%d\t%d\t%g\t%g", n, c["PASS"], c["DRIFT"], c["SKIPPED"], c["FAILED"], rel, ab }' \
         "$rep/trace.jsonl" 2>/dev/null)
     [ -n "$counts" ] || counts="0	0	0	0	0	0	0"
-    want=$(awk -F '\t' -v n="$name" '$1 == n { print $3 }' "$ref")
-    # hashed as scripts/h200_native.sh does: cubridge's lines out, sorted if the test says so
     base=${name%_static}; base=${base%_shared}
     grep -v '^cubridge:' "$out/$name.stdout" > "$out/$name.filtered"
     if head -n1 "$top/tests/cuda/$base.expected" 2>/dev/null | grep -q '^# sorted'; then
         LC_ALL=C sort "$out/$name.filtered" -o "$out/$name.filtered"
     fi
     got=$(sha256sum < "$out/$name.filtered" | cut -c1-16)
+    want=$(awk -F '\t' -v n="$name" '$1 == n { print $3 }' "$top/tests/cuda/h200_reference.tsv")
     same=unknown
     [ -n "$want" ] && { [ "$want" = "$got" ] && same=yes || same=no; }
-    printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$rc" "${status:-none}" "$counts" "$same" >> "$out/summary.tsv"
-done
+    printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$rc" "${status:-none}" "$counts" "$same" > "$out/rows/$name.tsv"
+    exit 0
+fi
+[ $# -eq 3 ] || { echo "usage: $0 CUBRIDGE_DIR PROGRAM_DIR OUT" >&2; exit 2; }
+cb=$(cd "$1" && pwd) progs=$(cd "$2" && pwd) out=$3
+mkdir -p "$out/rows"
+out=$(cd "$out" && pwd)
+export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+ls "$progs" | grep -E '_(static|shared)$' | sed "s|^|$progs/|" |
+    xargs -P "${JOBS:-8}" -n 1 "$0" --one "$cb" "$out"
+{
+    printf 'program\texit\tstatus\tlaunches\tpass\tdrift\tskipped\tfailed\tworst_rel_l1\tworst_abs\tstdout_as_native\n'
+    cat "$out"/rows/*.tsv | LC_ALL=C sort
+} > "$out/summary.tsv"
 cat "$out/summary.tsv"

@@ -65,6 +65,10 @@ typedef int (*cb_inspect_lookup)(uint64_t addr, uint64_t *base, size_t *bytes);
 CUresult cb_inspect_launch_foreign(cb_backend *b, cb_inspect_lookup lookup, cb_function *f,
                                    const cb_launch_config *cfg, cb_launch_error *err);
 
+/* Names the backend in the reports when it is not the core's (the cuda
+ * pass-through, once it has loaded the real driver). */
+void cb_inspect_note_backend(const char *backend);
+
 /* Records a launch that ran (result r) but could not be checked, as
  * SKIPPED with note. */
 void cb_inspect_launch_skipped(const char *kernel, const cb_launch_config *cfg, CUresult r, const char *note);

@@ -161,6 +161,13 @@ __attribute__((constructor)) static void inspect_from_environment(void)
         atexit(inspect_at_exit);
 }
 
+void cb_inspect_note_backend(const char *backend)
+{
+    cbi_lock();
+    snprintf(inspect.rec.backend, sizeof inspect.rec.backend, "%s", backend);
+    cbi_unlock();
+}
+
 void cb_inspect_unsupported(const char *name, const char *why)
 {
     if (cb_inspect_flags & CB_INSPECT_STRICT)
@@ -176,6 +183,8 @@ static void inspect_note_device(void)
     if (!r->backend[0]) {   /* a foreign backend (cb_inspect_launch_foreign) names itself */
         snprintf(r->backend, sizeof r->backend, "%s", d && d->backend ? d->backend->name : "none");
         snprintf(r->device, sizeof r->device, "%s", d ? d->info.name : "none");
+    } else if (!r->device[0]) {
+        snprintf(r->device, sizeof r->device, "(not queried: no launch was checked)");
     }
     size_t used = 0, peak = 0, total = 0;
     cb_mem_usage(&used, &peak, &total);

@@ -384,6 +384,8 @@ const char *cbi_subsystem_of(const char *name)
 
 const char *cbi_target_of(const char *name)
 {
+    if (strcmp(cbi_rec()->backend, "cuda") == 0)   /* set once, before any call is recorded */
+        return "NVIDIA libcuda.so.1 (pass-through)";
     const cbi_area *a = area_of(name);
     return a ? a->target : "-";
 }

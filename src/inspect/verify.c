@@ -492,7 +492,7 @@ CUresult cb_inspect_launch_foreign(cb_backend *b, cb_inspect_lookup lookup, cb_f
 {
     cbi_record *rec = cbi_rec();
     cbi_lock();
-    int named = rec->backend[0] != 0;
+    int named = rec->device[0] != 0;
     cbi_unlock();
     if (!named) {
         cb_device_info di;

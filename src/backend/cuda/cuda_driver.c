@@ -104,6 +104,8 @@ static void load_once(void)
         n += drv.real[i] != NULL;
     }
     cb_log(CB_LOG_INFO, "cuda backend: %s, %zu of %d exports resolved", drv.path, n, (int)CB_EXP__COUNT);
+    if (cb_inspect_active())
+        cb_inspect_note_backend("cuda");
     drv.result = CUDA_SUCCESS;
 }
 
