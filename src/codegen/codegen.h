@@ -78,6 +78,16 @@ void emit_szext(cg *c, const ptx_instr *in);
 int cg_emit_int_minmax(cg *c, const ptx_instr *in, int is_max);
 /* prmt with a mode (.f4e .b4e .rc8 .ecl .ecr .rc16): emits and returns 1; 0 otherwise. */
 int cg_emit_prmt_mode(cg *c, const ptx_instr *in);
+/* The helpers of the warp collectives of codegen_c_warp.c. */
+extern const char cb_codegen_c_prelude_warp[];
+/* Emitters of ops.def rows that live in codegen_c_warp.c. */
+void emit_match(cg *c, const ptx_instr *in);
+void emit_redux(cg *c, const ptx_instr *in);
+void emit_elect(cg *c, const ptx_instr *in);
+void emit_nanosleep(cg *c, const ptx_instr *in);
+/* Whether in is a warp convergence point (ld/st.volatile of shared or
+ * generic memory: see cb_runtime.warp_converge). */
+int cg_is_converge_point(const ptx_instr *in);
 /* One instruction's C; the dispatch is the table built from ops.def. */
 void cg_emit_instr(cg *c, const ptx_instr *in);
 

@@ -228,6 +228,7 @@ static void read_special(cg *c, const ptx_operand *o, ptx_type ty)
     case PTX_SREG_dynamic_smem_size: cg_puts(c, "t->blk->dynamic_smem"); break;
     case PTX_SREG_total_smem_size: cg_puts(c, "(cb_dyn_smem(t) + t->blk->dynamic_smem)"); break;
     case PTX_SREG_warpsize: cg_puts(c, "32u"); break;
+    case PTX_SREG_envreg: cg_puts(c, "0u"); break;   /* driver-defined: cubridge's driver sets them all to 0 */
     default: cg_fail(c, "unsupported special register");
     }
     cg_puts(c, ")");
@@ -562,6 +563,7 @@ static void emit_module(cg *c)
     cg_puts(c, cb_codegen_c_prelude);
     cg_puts(c, cb_codegen_c_prelude_half);
     cg_puts(c, cb_codegen_c_prelude_int);
+    cg_puts(c, cb_codegen_c_prelude_warp);
     cg_printf(c, "\n__attribute__((visibility(\"default\"))) unsigned char *cb_module_globals[%u];\n",
               nglobals ? nglobals : 1);
     cg_puts(c, "__attribute__((visibility(\"default\"))) const uint32_t cb_module_abi_version = "

@@ -217,6 +217,8 @@ static void emit_load(cg *c, const ptx_instr *in)
     const ptx_operand *d = &in->ops[0];
     if ((n > 1) != (d->kind == PTX_OPD_vec) || (n > 1 && d->nelems != (uint32_t)n))
         cg_fail(c, "vector width does not match the operand");
+    if (cg_is_converge_point(in))
+        cg_puts(c, "t->blk->rt->warp_converge(t);\n    ");
     cg_puts(c, "unsigned char *cb_p = ");
     cg_address(c, &in->ops[1], cg_space(in));
     cg_puts(c, ";\n");
@@ -244,6 +246,8 @@ static void emit_st(cg *c, const ptx_instr *in)
     if ((n > 1) != (v->kind == PTX_OPD_vec) || (n > 1 && v->nelems != (uint32_t)n))
         cg_fail(c, "vector width does not match the operand");
     const char *st = ordered_access(in) ? "cb_stv_" : "cb_st_";
+    if (cg_is_converge_point(in))
+        cg_puts(c, "t->blk->rt->warp_converge(t);\n    ");
     cg_puts(c, "unsigned char *cb_p = ");
     cg_address(c, &in->ops[0], cg_space(in));
     cg_puts(c, ";\n");
@@ -1238,7 +1242,6 @@ static void emit_exit(cg *c, const ptx_instr *in)
 }
 
 static void emit_trap(cg *c, const ptx_instr *in) { (void)in; cg_puts(c, "t->blk->rt->trap(t);\n"); }
-static void emit_nanosleep(cg *c, const ptx_instr *in) { (void)in; cg_puts(c, "/* nanosleep: no effect */\n"); }
 static void emit_pmevent(cg *c, const ptx_instr *in) { (void)in; cg_puts(c, "/* pmevent: no effect */\n"); }
 
 /* ---- atomics ---------------------------------------------------------------------------- */

@@ -69,7 +69,8 @@ static int layout_params(ptx_func *f, uint32_t *bytes)
 static int is_collective(const ptx_instr *in)
 {
     return in->op == PTX_OP_bar || in->op == PTX_OP_barrier || in->op == PTX_OP_shfl || in->op == PTX_OP_vote ||
-           in->op == PTX_OP_activemask;
+           in->op == PTX_OP_activemask || in->op == PTX_OP_match || in->op == PTX_OP_redux ||
+           in->op == PTX_OP_elect || in->op == PTX_OP_nanosleep || cg_is_converge_point(in);
 }
 
 /* Marks in reach[] every function that f calls, directly or not. */

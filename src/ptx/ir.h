@@ -83,7 +83,7 @@ int ptx_mod_find(const char *s, size_t n);
     X(tid) X(ntid) X(ctaid) X(nctaid) X(laneid) X(warpid) X(nwarpid) X(smid) X(nsmid)     \
     X(gridid) X(lanemask_eq) X(lanemask_le) X(lanemask_lt) X(lanemask_ge) X(lanemask_gt) \
     X(clock) X(clock_hi) X(clock64) X(globaltimer) X(globaltimer_lo) X(globaltimer_hi)   \
-    X(dynamic_smem_size) X(total_smem_size) X(warpsize)
+    X(dynamic_smem_size) X(total_smem_size) X(warpsize) X(envreg)
 #define PTX_SPECIAL_ENUM(name) PTX_SREG_##name,
 typedef enum ptx_special { PTX_SPECIAL_LIST(PTX_SPECIAL_ENUM) PTX_NSPECIALS } ptx_special;
 #undef PTX_SPECIAL_ENUM
@@ -183,7 +183,7 @@ struct ptx_operand {
     int32_t reg;           /* reg, or the base of mem; -1 if none */
     int32_t reg2;          /* second destination of "p|q"; -1 if none */
     int32_t special;       /* PTX_SREG_* */
-    uint64_t imm;          /* int value or float bits; mem: absolute address when no base */
+    uint64_t imm;          /* int value or float bits; mem: absolute address when no base; %envreg<imm> */
     int64_t offset;        /* mem: byte offset */
     ptx_symref sym;        /* sym, or the base of mem */
     ptx_operand *elems;    /* vec (braces) and list (parentheses) */

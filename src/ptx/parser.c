@@ -676,6 +676,8 @@ static int special_of(const ptx_token *t, uint8_t *comp)
     }
     for (int i = 0; i < PTX_NSPECIALS; i++) {
         const char *name = ptx_special_name(i);
+        if (i == PTX_SREG_envreg)
+            continue;   /* %envreg0..31: envreg_index */
         if (strlen(name) == base && memcmp(name, s, base) == 0) {
             int has_comp = i == PTX_SREG_tid || i == PTX_SREG_ntid || i == PTX_SREG_ctaid ||
                            i == PTX_SREG_nctaid;
@@ -685,6 +687,20 @@ static int special_of(const ptx_token *t, uint8_t *comp)
         }
     }
     return -1;
+}
+
+/* "%envreg7" -> 7; -1 if t is not %envreg0..%envreg31. */
+static int envreg_index(const ptx_token *t)
+{
+    if (t->len < 8 || t->len > 9 || memcmp(t->text, "%envreg", 7) != 0)
+        return -1;
+    int v = 0;
+    for (uint32_t i = 7; i < t->len; i++) {
+        if (t->text[i] < '0' || t->text[i] > '9')
+            return -1;
+        v = v * 10 + (t->text[i] - '0');
+    }
+    return v < 32 && !(t->len == 9 && t->text[7] == '0') ? v : -1;
 }
 
 static ptx_operand parse_operand(parser *p, int depth);
@@ -736,6 +752,11 @@ static void parse_name_operand(parser *p, const ptx_token *t, ptx_operand *o)
             return;
         }
         int s = special_of(t, &o->comp);
+        int env = envreg_index(t);
+        if (env >= 0) {
+            s = PTX_SREG_envreg;
+            o->imm = (uint64_t)env;
+        }
         if (s < 0 && ((t->len > 8 && !memcmp(t->text, "%cluster", 8)) || (t->len > 9 && !memcmp(t->text, "%nclusterid", 9))))
             fail_at(p, t, "thread block cluster registers need sm_90: not supported by cubridge's CPU backend");
         if (s < 0)
@@ -846,7 +867,7 @@ static ptx_operand parse_operand(parser *p, int depth)
         if (r->kind != PTX_TOK_IDENT)
             fail_at(p, r, "expected a predicate after '|'");
         parse_name_operand(p, r, &q);
-        if (o.kind != PTX_OPD_reg || q.kind != PTX_OPD_reg)
+        if ((o.kind != PTX_OPD_reg && o.kind != PTX_OPD_sink) || q.kind != PTX_OPD_reg)
             fail_at(p, r, "'|' joins two registers");
         o.reg2 = q.reg;
     }
@@ -895,7 +916,6 @@ static void reject_arch_specific(parser *p, const ptx_token *t)
         {"barrier.cluster", "thread block cluster barriers need sm_90"},
         {"mapa", "thread block cluster addressing (mapa) needs sm_90"},
         {"getctarank", "thread block cluster addressing (getctarank) needs sm_90"},
-        {"elect", "elect.sync needs sm_90"},
         {"multimem", "multimem operations need sm_90"},
         {"tcgen05", "tcgen05 instructions need sm_100a"},
     };

@@ -171,9 +171,22 @@ static void rt_unsupported(cb_thread *t, const char *what)
     abort();
 }
 
+/* One thread at a time: a convergence point has nothing to wait for, and a
+ * warp exchange involves the calling lane alone. */
+static void rt_warp_converge(cb_thread *t) { (void)t; }
+static void rt_warp_exchange(cb_thread *t, uint32_t mask, void *data, cb_warp_fn fn)
+{
+    (void)mask;
+    void *d[32] = {0};
+    d[t->lane] = data;
+    fn(d, 1u << t->lane);
+}
+static void rt_yield(cb_thread *t) { (void)t; }
+
 static const cb_runtime g_rt = {
     rt_bar_sync, rt_bar_arrive, rt_bar_red, rt_warp_sync, rt_shfl, rt_vote, rt_activemask, rt_vprintf,
     rt_assert_fail, rt_trap, rt_clock64, rt_clock64, rt_malloc, rt_free, rt_unsupported,
+    rt_warp_converge, rt_warp_exchange, rt_yield,
 };
 
 /* ---- modules -------------------------------------------------------------------- */

@@ -130,7 +130,8 @@ void cb_cpu_launch_fail(cpu_launch *L, CUresult result, const char *fmt, ...)
 
 /* ---- one block (block_exec.c) -------------------------------------------- */
 
-enum { THREAD_RUNNABLE, THREAD_RUNNING, THREAD_WAIT_BAR, THREAD_WAIT_WARP, THREAD_EXITED };
+enum { THREAD_RUNNABLE, THREAD_RUNNING, THREAD_WAIT_BAR, THREAD_WAIT_WARP, THREAD_EXITED,
+       THREAD_WAIT_CONV /* at a warp convergence point (runtime_sync.c) */ };
 
 struct cpu_thread {
     cb_thread t;
@@ -143,6 +144,8 @@ struct cpu_thread {
     /* Warp collective arguments and results. */
     uint32_t arg_a, arg_b, arg_c, arg_pred;
     uint32_t result, result_pred;
+    void *arg_data;              /* warp_exchange: this lane's data */
+    cb_warp_fn arg_fn;           /* warp_exchange: its function */
 };
 
 typedef struct cpu_barrier {
@@ -153,7 +156,7 @@ typedef struct cpu_barrier {
     uint32_t red_popc, red_and, red_or;
 } cpu_barrier;
 
-enum { WARP_SHFL, WARP_VOTE, WARP_SYNC };
+enum { WARP_SHFL, WARP_VOTE, WARP_SYNC, WARP_EXCHANGE };
 
 typedef struct cpu_warp_group {
     uint32_t mask;               /* 0: slot free */
@@ -165,6 +168,7 @@ typedef struct cpu_warp {
     uint32_t present;            /* lanes that exist in this block */
     uint32_t exited;
     cpu_warp_group groups[32];
+    uint32_t converging;         /* lanes waiting at a convergence point */
 } cpu_warp;
 
 struct cpu_block {
@@ -218,6 +222,9 @@ void cb_cpu_warp_sync(cb_thread *t, uint32_t mask);
 uint32_t cb_cpu_shfl(cb_thread *t, int mode, uint32_t a, uint32_t b, uint32_t c, uint32_t mask, uint32_t *pred_out);
 uint32_t cb_cpu_vote(cb_thread *t, int mode, uint32_t pred, uint32_t mask);
 uint32_t cb_cpu_activemask(cb_thread *t);
+void cb_cpu_warp_converge(cb_thread *t);
+void cb_cpu_warp_exchange(cb_thread *t, uint32_t mask, void *data, cb_warp_fn fn);
+void cb_cpu_yield(cb_thread *t);
 /* A thread of a fiber-mode block finished: releases barriers it held up and
  * fails the launch if a pending warp collective names it. Returns 0, or -1
  * when the launch failed. */

@@ -23,13 +23,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CB_KERNEL_ABI_VERSION 1
+#define CB_KERNEL_ABI_VERSION 2
 
 typedef struct cb_dim3 {
     uint32_t x, y, z;
 } cb_dim3;
 
 struct cb_runtime;
+
+/* A warp-wide computation done by generated code inside a rendezvous (see
+ * cb_runtime.warp_exchange): data[l] is what lane l handed in (NULL for lanes
+ * not taking part), lanes the bit mask of the lanes taking part. It reads and
+ * writes the lanes' data; it must not call back into the runtime. */
+typedef void (*cb_warp_fn)(void *const data[32], uint32_t lanes);
 
 /* One block's state, shared by all its threads. Read-only for generated code
  * except through the shared window. */
@@ -100,6 +106,24 @@ typedef struct cb_runtime {
     /* An instruction the translator accepted but the runtime cannot honour:
      * fails the launch with CUDA_ERROR_NOT_SUPPORTED naming what. Does not return. */
     void (*unsupported)(cb_thread *t, const char *what);
+
+    /* ---- ABI 2 ---- */
+    /* collective, a warp convergence point: generated before every
+     * ld/st.volatile of shared or generic memory. Returns once every other
+     * lane of the caller's warp that has not exited is at a convergence point
+     * or waits at a barrier or a warp collective; then the lanes at
+     * convergence points all go on. Legacy warp-synchronous code (volatile
+     * shared memory, no __syncwarp) thus sees every lane's access of one step
+     * before any lane's access of the next, as in lockstep. */
+    void (*warp_converge)(cb_thread *t);
+    /* collective: once every lane of mask that exists in the block has
+     * arrived (same rules as shfl: the caller must be in mask, a named lane
+     * that exits fails the launch), fn is called once with each taking-part
+     * lane's data; then all return. Every lane must pass the same fn.
+     * match, redux, elect, mma, ldmatrix and stmatrix are built on it. */
+    void (*warp_exchange)(cb_thread *t, uint32_t mask, void *data, cb_warp_fn fn);
+    /* nanosleep: lets the other threads of the block run first; no delay. */
+    void (*yield)(cb_thread *t);
 } cb_runtime;
 
 /* Every generated translation unit defines, with default visibility:

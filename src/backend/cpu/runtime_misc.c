@@ -90,4 +90,7 @@ const cb_runtime cb_cpu_runtime = {
     .malloc = rt_malloc,
     .free = rt_free,
     .unsupported = rt_unsupported,
+    .warp_converge = cb_cpu_warp_converge,
+    .warp_exchange = cb_cpu_warp_exchange,
+    .yield = cb_cpu_yield,
 };

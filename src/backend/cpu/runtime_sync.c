@@ -28,6 +28,8 @@ static const char *warp_kind_name(int kind, int mode)
         return mode >= 0 && mode < 4 ? shfl[mode] : "shfl.sync";
     if (kind == WARP_VOTE)
         return mode >= 0 && mode < 4 ? vote[mode] : "vote.sync";
+    if (kind == WARP_EXCHANGE)
+        return "warp collective (match/redux/elect/mma/ldmatrix)";
     return "bar.warp.sync";
 }
 
@@ -36,6 +38,69 @@ static uint32_t warp_present(uint32_t n, uint32_t w)
 {
     uint32_t lanes = n - w * 32 < 32 ? n - w * 32 : 32;
     return lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
+}
+
+/* ---- warp convergence points -------------------------------------------- */
+
+/* Whether every lane of warp w that has not exited is parked: at a
+ * convergence point, or waiting at a barrier or a warp collective. */
+static int warp_parked(const cpu_block *b, uint32_t w)
+{
+    const cpu_warp *wp = &b->warps[w];
+    const cpu_thread *base = &b->threads[w * 32];
+    uint32_t live = wp->present & ~wp->exited;
+    for (uint32_t l = 0; l < 32; l++) {
+        if (!(live >> l & 1))
+            continue;
+        int st = base[l].state;
+        if (st != THREAD_WAIT_CONV && st != THREAD_WAIT_BAR && st != THREAD_WAIT_WARP)
+            return 0;
+    }
+    return 1;
+}
+
+/* Lets the lanes of warp w at convergence points go once the whole warp is
+ * parked; self (if among them) keeps running. Called whenever a lane parks
+ * or exits, so no release is ever missed. */
+static void warp_converge_release(cpu_block *b, uint32_t w, cpu_thread *self)
+{
+    cpu_warp *wp = &b->warps[w];
+    if (!wp->converging || !warp_parked(b, w))
+        return;
+    cpu_thread *base = &b->threads[w * 32];
+    uint32_t lanes = wp->converging;
+    wp->converging = 0;
+    for (uint32_t l = 0; l < 32; l++) {
+        if (!(lanes >> l & 1))
+            continue;
+        if (&base[l] == self)
+            self->state = THREAD_RUNNING;
+        else
+            cb_cpu_block_wake(b, &base[l]);
+    }
+}
+
+void cb_cpu_warp_converge(cb_thread *t)
+{
+    cpu_block *b = cpu_block_of(t);
+    if (!b->fiber_mode)
+        return;   /* one lane at a time: nothing to line up with */
+    cpu_thread *th = cpu_thread_of(t);
+    b->warps[t->warp].converging |= 1u << t->lane;
+    th->state = THREAD_WAIT_CONV;
+    warp_converge_release(b, t->warp, th);
+    if (th->state == THREAD_WAIT_CONV)
+        cb_cpu_block_wait(b, th);
+}
+
+void cb_cpu_yield(cb_thread *t)
+{
+    cpu_block *b = cpu_block_of(t);
+    if (!b->fiber_mode || b->runq_count == 0)
+        return;
+    cpu_thread *th = cpu_thread_of(t);
+    cb_cpu_block_wake(b, th);   /* to the back of the queue */
+    cb_cpu_block_wait(b, th);
 }
 
 /* ---- barriers ------------------------------------------------------------ */
@@ -114,8 +179,10 @@ static uint32_t barrier_arrive(cb_thread *t, uint32_t id, uint32_t count, int op
     }
     if (barrier_complete(b, bar))
         barrier_release(b, id, th);
-    if (wait && th->state == THREAD_WAIT_BAR)
+    if (wait && th->state == THREAD_WAIT_BAR) {
+        warp_converge_release(b, t->warp, NULL);
         cb_cpu_block_wait(b, th);
+    }
     return th->result;
 }
 
@@ -152,6 +219,24 @@ static uint32_t shfl_source(int mode, uint32_t lane, uint32_t b, uint32_t c, uin
     default: j = min_lane | (bval & ~segmask); *valid = j <= (int64_t)max_lane; break;
     }
     return *valid ? (uint32_t)j : lane;
+}
+
+/* Runs a complete warp_exchange: every lane must have passed the same fn. */
+static void warp_exchange_compute(cb_thread *t, cpu_thread *threads, uint32_t lanes)
+{
+    void *data[32] = {0};
+    cb_warp_fn fn = NULL;
+    for (uint32_t l = 0; l < 32; l++) {
+        if (!(lanes >> l & 1))
+            continue;
+        if (fn && threads[l].arg_fn != fn)
+            cb_cpu_thread_fail(t, CUDA_ERROR_LAUNCH_FAILED,
+                               "lanes 0x%08x of warp %u reached different warp collectives together", lanes, t->warp);
+        fn = threads[l].arg_fn;
+        data[l] = threads[l].arg_data;
+    }
+    if (fn)
+        fn(data, lanes);
 }
 
 /* The results of a complete collective over lanes `lanes` of the warp whose
@@ -201,7 +286,10 @@ static void warp_collective(cb_thread *t, cpu_thread *alone, int kind, int mode,
         /* Only this lane takes part: it is lane `t->lane` of a one-lane group. */
         cpu_thread lanes_arr[32];
         lanes_arr[t->lane] = *alone;
-        warp_compute(lanes_arr, bit, kind, mode);
+        if (kind == WARP_EXCHANGE)
+            warp_exchange_compute(t, lanes_arr, bit);
+        else
+            warp_compute(lanes_arr, bit, kind, mode);
         *alone = lanes_arr[t->lane];
         return;
     }
@@ -233,11 +321,15 @@ static void warp_collective(cb_thread *t, cpu_thread *alone, int kind, int mode,
     g->arrived |= bit;
     th->state = THREAD_WAIT_WARP;
     if (g->arrived != lanes) {
+        warp_converge_release(b, t->warp, NULL);
         cb_cpu_block_wait(b, th);
         return;
     }
     cpu_thread *base = &b->threads[t->warp * 32];
-    warp_compute(base, lanes, kind, mode);
+    if (kind == WARP_EXCHANGE)
+        warp_exchange_compute(t, base, lanes);
+    else
+        warp_compute(base, lanes, kind, mode);
     g->mask = 0;
     for (uint32_t l = 0; l < 32; l++) {
         if (!(lanes >> l & 1))
@@ -294,6 +386,15 @@ uint32_t cb_cpu_vote(cb_thread *t, int mode, uint32_t pred, uint32_t mask)
     return th->result;
 }
 
+void cb_cpu_warp_exchange(cb_thread *t, uint32_t mask, void *data, cb_warp_fn fn)
+{
+    cpu_thread standin;
+    cpu_thread *th = collective_args(t, &standin);
+    th->arg_data = data;
+    th->arg_fn = fn;
+    warp_collective(t, th, WARP_EXCHANGE, 0, mask);
+}
+
 uint32_t cb_cpu_activemask(cb_thread *t)
 {
     cpu_block *b = cpu_block_of(t);
@@ -316,6 +417,7 @@ int cb_cpu_sync_thread_exited(cpu_block *b, cpu_thread *th)
     cpu_warp *w = &b->warps[th->t.warp];
     uint32_t bit = 1u << th->t.lane;
     w->exited |= bit;
+    warp_converge_release(b, th->t.warp, NULL);
     for (int i = 0; i < 32; i++) {
         const cpu_warp_group *g = &w->groups[i];
         if (!(g->mask & bit))
@@ -353,6 +455,10 @@ void cb_cpu_sync_describe_deadlock(cpu_block *b, char *buf, size_t len)
                 APPEND("%swarp %u %s with mask 0x%08x waits for lanes 0x%08x", used ? "; " : "", w,
                        warp_kind_name(g->kind, g->mode), g->mask, g->mask & ~g->arrived);
         }
+    for (uint32_t w = 0; w < b->nwarps; w++)
+        if (b->warps[w].converging)
+            APPEND("%swarp %u lanes 0x%08x wait at a convergence point (volatile access)", used ? "; " : "", w,
+                   b->warps[w].converging);
 #undef APPEND
     if (!used)
         snprintf(buf, len, "no thread is runnable");
