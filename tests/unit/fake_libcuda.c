@@ -96,6 +96,13 @@ FAKE_API CUresult cuCtxSynchronize(void)
     return CUDA_SUCCESS;
 }
 
+FAKE_API CUresult cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *st)
+{
+    (void)s;
+    *st = CU_STREAM_CAPTURE_STATUS_NONE;
+    return CUDA_SUCCESS;
+}
+
 FAKE_API CUresult cuCtxGetDevice(CUdevice *d)
 {
     *d = 0;

@@ -37,6 +37,9 @@ int cbc_alloc_find(uint64_t addr, uint64_t *base, size_t *bytes);
  * in note when the handle is unknown or has no usable PTX. */
 cb_function *cbc_reference_function(const void *handle, char *note, size_t notelen);
 
+/* The kernel name of a handle, or "(unknown kernel)". */
+void cbc_kernel_name(const void *handle, char *out, size_t outlen);
+
 /* Copies the real device's values of f's module variables (__device__,
  * __constant__; by name through cuLibraryGetGlobal / cuModuleGetGlobal of
  * the handle's library or module) into f's CPU module, so that the

@@ -405,6 +405,15 @@ cb_function *cbc_reference_function(const void *handle, char *note, size_t notel
     return f;
 }
 
+void cbc_kernel_name(const void *handle, char *out, size_t outlen)
+{
+    kernel_rec k;
+    cb_mutex_lock(&track_lock);
+    int known = kernel_find(handle, &k);
+    cb_mutex_unlock(&track_lock);
+    snprintf(out, outlen, "%s", known ? k.name : "(unknown kernel)");
+}
+
 void cbc_globals_in(const void *handle, cb_function *f)
 {
     kernel_rec k;

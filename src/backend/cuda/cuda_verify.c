@@ -153,11 +153,30 @@ static void launch_shape(const real_launch *L, cb_launch_config *cfg)
     }
 }
 
+/* 1 if the launch's stream is capturing into a graph (or cannot tell):
+ * the launch then only records a node, and nothing may synchronise. */
+static int capturing(const real_launch *L)
+{
+    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
+    int ptsz = L->id == CB_EXP_cuLaunchKernel_ptsz || L->id == CB_EXP_cuLaunchKernelEx_ptsz;
+    CUresult r = ptsz ? CBC_REAL(cuStreamIsCapturing_ptsz)(L->stream, &st)
+                      : CBC_REAL(cuStreamIsCapturing)(L->stream, &st);
+    return r != CUDA_SUCCESS || st != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
 static CUresult checked_launch(const real_launch *L)
 {
     cb_launch_config cfg;
     launch_shape(L, &cfg);
     char note[200] = "";
+    char name[256];
+    cbc_kernel_name(L->f, name, sizeof name);
+    if (capturing(L)) {
+        CUresult r = real_run(L);
+        cb_inspect_launch_skipped(name, &cfg, r,
+                                  "the stream is capturing into a graph: not run now, not checked");
+        return r;
+    }
     /* earlier work must be done before the "before" snapshots */
     CUresult r = CBC_REAL(cuCtxSynchronize)();
     if (r != CUDA_SUCCESS)
@@ -170,7 +189,7 @@ static CUresult checked_launch(const real_launch *L)
     }
     if (!f) {
         r = real_run(L);
-        cb_inspect_launch_skipped("(unknown kernel)", &cfg, r, note);
+        cb_inspect_launch_skipped(name, &cfg, r, note);
         return r;
     }
     cbc_globals_in(L->f, f);
