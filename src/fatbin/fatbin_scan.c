@@ -166,7 +166,13 @@ static cb_fatbin_status scan_prelinked(region image, const void *ptr, cb_fatbin_
         const void *data = read_ptr(r.base + 8);
         if (!data)
             return cb_fatbin_fail(CB_FATBIN_ERR_INVALID, err, errlen, "prelinked wrapper has no data");
+        /* A pointer read from inside an image of known size must stay in it:
+         * anything else cannot be checked (found by tests/fuzz/fuzz_fatbin). */
+        int inside = r.known;
         r = region_at(image, data);
+        if (inside && !r.known)
+            return cb_fatbin_fail(CB_FATBIN_ERR_INVALID, err, errlen,
+                                  "prelinked wrapper points outside the image");
     }
     return scan_fatbin_run(r, scan, err, errlen);
 }
