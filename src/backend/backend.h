@@ -72,6 +72,11 @@ struct cb_backend {
 
     /* Releases everything. */
     void (*shutdown)(cb_backend *self);
+
+    /* Optional (NULL if the backend keeps no compile cache): how many
+     * module_load calls of this process were served from the backend's
+     * compile cache (hits) and how many compiled (misses). */
+    void (*module_cache_stats)(cb_backend *self, unsigned *hits, unsigned *misses);
 };
 
 /* The CPU backend (src/backend/cpu). Returns NULL if it cannot start. */

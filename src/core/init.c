@@ -119,6 +119,12 @@ static void init_print_summary(void)
 {
     char line[2048];
     cb_device *d = cb_device_get(0);
+    cb_backend *b = cb_process.backend;
+    if (b && b->module_cache_stats) {
+        unsigned hits = 0;
+        b->module_cache_stats(b, &hits, NULL);
+        cb_stats_add(CB_STAT_MODULES_CACHED, hits);
+    }
     cb_stats_summary(line, sizeof line, cb_process.backend ? cb_process.backend->name : NULL,
                      d ? d->info.name : NULL);
     fprintf(stderr, "%s\n", line);

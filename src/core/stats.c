@@ -84,9 +84,10 @@ void cb_stats_summary(char *buf, size_t len, const char *backend, const char *de
     buf[0] = '\0';
     stats_append(buf, len, &pos, "cubridge: backend %s | device \"%s\"", backend ? backend : "none",
                  device ? device : "none");
-    stats_append(buf, len, &pos, " | %llu kernels translated (%llu from cache)",
+    stats_append(buf, len, &pos, " | %llu kernels translated in %llu modules (%llu from cache)",
                  (unsigned long long)cb_stats_get(CB_STAT_KERNELS_TRANSLATED),
-                 (unsigned long long)cb_stats_get(CB_STAT_KERNELS_CACHED));
+                 (unsigned long long)cb_stats_get(CB_STAT_MODULES_LOADED),
+                 (unsigned long long)cb_stats_get(CB_STAT_MODULES_CACHED));
     stats_append(buf, len, &pos, " | %llu launches | %llu faults",
                  (unsigned long long)cb_stats_get(CB_STAT_LAUNCHES),
                  (unsigned long long)cb_stats_get(CB_STAT_FAULTS));

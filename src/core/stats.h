@@ -12,7 +12,7 @@
 typedef enum cb_stat {
     CB_STAT_MODULES_LOADED,     /* modules loaded (module.c) */
     CB_STAT_KERNELS_TRANSLATED, /* kernels in loaded modules (module.c) */
-    CB_STAT_KERNELS_CACHED,     /* of those, served from the compile cache (the backend adds) */
+    CB_STAT_MODULES_CACHED,     /* of the modules, served from the backend's compile cache (read at exit) */
     CB_STAT_LAUNCHES,           /* kernel launches executed (launch.c) */
     CB_STAT_FAULTS,             /* launches that failed with a fault (launch.c) */
     CB_STAT_UNSUPPORTED_CALLS,  /* calls answered CUDA_ERROR_NOT_SUPPORTED as unimplemented */
