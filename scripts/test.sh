@@ -3,6 +3,8 @@
 #
 #   bash scripts/test.sh              build/ (RelWithDebInfo), then ctest
 #   bash scripts/test.sh --sanitize   build-asan/ with ASan+UBSan, then ctest
+#   bash scripts/test.sh --tsan       build-tsan/ with ThreadSanitizer, then
+#                                     the concurrency tests (ctest label tsan)
 #
 # Installs what is missing first (apt-get; sudo only when not root).  The
 # suite is the unit tests (tests/unit) and the CUDA programs (tests/cuda),
@@ -18,10 +20,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 sanitize=0
+tsan=0
 for arg in "$@"; do
   case $arg in
     --sanitize) sanitize=1 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    --tsan) tsan=1 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "test.sh: unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -53,6 +57,20 @@ cb_install_missing() {
 }
 cb_install_missing
 jobs=$(nproc)
+
+# ---- --tsan (owner: reliability) -------------------------------------------
+# The concurrency tests under ThreadSanitizer: the unit tests that the
+# top-level CMakeLists.txt registers with label "tsan" when CUBRIDGE_TSAN is
+# on (stress threads, streams, processes sharing a JIT cache). Only the
+# unit-test targets are built. docs/reliability.md.
+if [ $tsan -eq 1 ]; then
+  build=${BUILD_DIR:-build-tsan}
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUBRIDGE_TSAN=ON -DCUBRIDGE_CUDA_TESTS=OFF ${CMAKE_FLAGS:-}
+  cmake --build "$build" -j"$jobs" --target cb_tsan_tests
+  export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
+  exec ctest --test-dir "$build" -L tsan --output-on-failure
+fi
+# ---- end of --tsan ---------------------------------------------------------
 
 if [ $sanitize -eq 1 ]; then
   build=${BUILD_DIR:-build-asan}
