@@ -85,6 +85,15 @@ void emit_match(cg *c, const ptx_instr *in);
 void emit_redux(cg *c, const ptx_instr *in);
 void emit_elect(cg *c, const ptx_instr *in);
 void emit_nanosleep(cg *c, const ptx_instr *in);
+/* The helpers of the warp matrix instructions of codegen_c_mma.c. */
+extern const char cb_codegen_c_prelude_mma[];
+/* Emitters of ops.def rows that live in codegen_c_mma.c. */
+void emit_mma(cg *c, const ptx_instr *in);
+void emit_wmma(cg *c, const ptx_instr *in);
+void emit_ldmatrix(cg *c, const ptx_instr *in);
+void emit_stmatrix(cg *c, const ptx_instr *in);
+/* Whether in is wmma.mma (a warp collective; wmma.load/store are not). */
+int cg_wmma_is_collective(const ptx_instr *in);
 /* Whether in is a warp convergence point (ld/st.volatile of shared or
  * generic memory: see cb_runtime.warp_converge). */
 int cg_is_converge_point(const ptx_instr *in);

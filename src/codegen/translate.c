@@ -70,7 +70,9 @@ static int is_collective(const ptx_instr *in)
 {
     return in->op == PTX_OP_bar || in->op == PTX_OP_barrier || in->op == PTX_OP_shfl || in->op == PTX_OP_vote ||
            in->op == PTX_OP_activemask || in->op == PTX_OP_match || in->op == PTX_OP_redux ||
-           in->op == PTX_OP_elect || in->op == PTX_OP_nanosleep || cg_is_converge_point(in);
+           in->op == PTX_OP_elect || in->op == PTX_OP_nanosleep || in->op == PTX_OP_mma ||
+           in->op == PTX_OP_ldmatrix || in->op == PTX_OP_stmatrix || cg_wmma_is_collective(in) ||
+           cg_is_converge_point(in);
 }
 
 /* Marks in reach[] every function that f calls, directly or not. */

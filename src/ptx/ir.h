@@ -197,7 +197,7 @@ typedef struct ptx_instr {
     uint32_t line;
     const char *text;      /* the instruction as written, for messages and comments */
     uint32_t textlen;
-    ptx_type types[2];
+    ptx_type types[4];     /* mma has four: .dtype.atype.btype.ctype */
     uint8_t ntypes;
     uint64_t mods[PTX_MOD_WORDS];
     int32_t guard;         /* predicate register, -1 if unguarded */

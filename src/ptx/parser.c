@@ -946,7 +946,7 @@ static void parse_opcode(parser *p, const ptx_token *t, ptx_instr *in)
         size_t sl = nd ? (size_t)(nd - seg) : (size_t)(end - seg);
         ptx_type ty = ptx_type_from_name(seg, sl);
         if (ty != PTX_TYPE_none) {
-            if (in->ntypes == 2)
+            if (in->ntypes == 4)
                 fail_at(p, t, "too many types");
             in->types[in->ntypes++] = ty;
         } else {

@@ -69,8 +69,8 @@ static int check_value(verifier *v, ptx_operand *o, int depth)
     case PTX_OPD_vec:
         if (depth > 0)
             return bad(v, "nested vector operand");
-        if (o->nelems != 2 && o->nelems != 4 && o->nelems != 8)
-            return bad(v, "a vector operand has 2 or 4 elements");
+        if (o->nelems != 1 && o->nelems != 2 && o->nelems != 4 && o->nelems != 8)
+            return bad(v, "a vector operand has 1, 2, 4 or 8 elements");
         for (uint32_t i = 0; i < o->nelems; i++)
             if (check_value(v, &o->elems[i], depth + 1) < 0)
                 return -1;
@@ -179,14 +179,18 @@ static int verify_instr(verifier *v, ptx_instr *in)
         o->sym.index = l;
         return 0;
     }
+    unsigned flags = info->flags;
+    if (in->op == PTX_OP_wmma)   /* wmma.load r, [p]; wmma.store [p], r; wmma.mma d, a, b, c */
+        flags = ptx_has(in, PTX_MOD_load) ? PTX_OPF_DST | PTX_OPF_MEM
+                : ptx_has(in, PTX_MOD_store) ? PTX_OPF_MEM : PTX_OPF_DST;
     int memi = -1;
-    if (info->flags & PTX_OPF_MEM)
-        memi = (info->flags & PTX_OPF_DST) ? 1 : 0;
+    if (flags & PTX_OPF_MEM)
+        memi = (flags & PTX_OPF_DST) ? 1 : 0;
     for (int i = 0; i < in->nops; i++) {
         int rc;
         if (i == memi)
             rc = check_mem(v, &in->ops[i]);
-        else if (i == 0 && (info->flags & PTX_OPF_DST))
+        else if (i == 0 && (flags & PTX_OPF_DST))
             rc = check_dst(v, &in->ops[i]);
         else
             rc = check_value(v, &in->ops[i], 0);
