@@ -92,6 +92,8 @@ void emit_mma(cg *c, const ptx_instr *in);
 void emit_wmma(cg *c, const ptx_instr *in);
 void emit_ldmatrix(cg *c, const ptx_instr *in);
 void emit_stmatrix(cg *c, const ptx_instr *in);
+/* cp.async (codegen_c_async.c). */
+void emit_cp(cg *c, const ptx_instr *in);
 /* Whether in is wmma.mma (a warp collective; wmma.load/store are not). */
 int cg_wmma_is_collective(const ptx_instr *in);
 /* Whether in is a warp convergence point (ld/st.volatile of shared or

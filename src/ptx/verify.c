@@ -183,6 +183,14 @@ static int verify_instr(verifier *v, ptx_instr *in)
     if (in->op == PTX_OP_wmma)   /* wmma.load r, [p]; wmma.store [p], r; wmma.mma d, a, b, c */
         flags = ptx_has(in, PTX_MOD_load) ? PTX_OPF_DST | PTX_OPF_MEM
                 : ptx_has(in, PTX_MOD_store) ? PTX_OPF_MEM : PTX_OPF_DST;
+    if (in->op == PTX_OP_cp && in->nops >= 2) {   /* cp.async [dst], [src], size{, src-size}{, policy} */
+        if (check_mem(v, &in->ops[0]) < 0 || check_mem(v, &in->ops[1]) < 0)
+            return -1;
+        for (int i = 2; i < in->nops; i++)
+            if (check_value(v, &in->ops[i], 0) < 0)
+                return -1;
+        return 0;
+    }
     int memi = -1;
     if (flags & PTX_OPF_MEM)
         memi = (flags & PTX_OPF_DST) ? 1 : 0;
