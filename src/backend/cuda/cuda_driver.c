@@ -145,6 +145,20 @@ static CUresult real_proc_address(const char *symbol, void **pfn, int version, c
     return r;
 }
 
+CB_EXPORT void *cubridge_cuda_entry(int id)
+{
+    if (!cb_cuda_passthrough() || id < 0 || id >= CB_EXP__COUNT)
+        return NULL;
+    if (id == CB_EXP_cuGetProcAddress || id == CB_EXP_cuGetProcAddress_v2 || id == CB_EXP_cuInit ||
+        id == CB_EXP_cuDriverGetVersion || id == CB_EXP_cuGetExportTable)
+        return NULL;   /* cubridge's own: they forward by themselves */
+    cb_export_fn real = cb_cuda_real(id);
+    if (!real)
+        return NULL;
+    void *p = cbc_intercept(id, (void *)real);
+    return cb_inspect_active() ? cb_inspect_proc(id, p) : p;
+}
+
 CUresult cb_cuda_proc_address(const char *symbol, void **pfn, int version, cuuint64_t flags,
                               CUdriverProcAddressQueryResult *status, int id)
 {

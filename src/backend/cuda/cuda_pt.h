@@ -46,6 +46,14 @@ cb_export_fn cb_cuda_real(int id);
 CUresult cb_cuda_proc_address(const char *symbol, void **pfn, int version, cuuint64_t flags,
                               CUdriverProcAddressQueryResult *status, int id);
 
+/* For libcubridge_cuda_preload.so (preload/preload.c), exported: what a
+ * direct call of export id should reach -- the real driver's entry point,
+ * wrapped as cuGetProcAddress would hand it out -- or NULL for "cubridge's
+ * own" (not the cuda backend, the real driver lacks it, or cuInit,
+ * cuDriverGetVersion, cuGetProcAddress, cuGetExportTable, which forward
+ * by themselves). */
+void *cubridge_cuda_entry(int id);
+
 /* The path of the real driver once loaded ("" before). */
 const char *cb_cuda_real_path(void);
 
