@@ -1,7 +1,8 @@
 /* cuda_track.c: in verify mode, the pass-through watches the calls that
  * create what a launch check needs, and forwards each one unchanged:
  *   allocations   cuMemAlloc*, cuMemAllocManaged, cuMemAllocPitch,
- *                 cuMemAllocAsync, cuMemAllocFromPoolAsync, cuMemFree*
+ *                 cuMemAllocAsync, cuMemAllocFromPoolAsync, cuMemFree*,
+ *                 cuMemMap / cuMemUnmap (virtual memory mappings)
  *                 (which device memory a kernel's pointer reaches);
  *   images        cuModuleLoadData(Ex), cuModuleLoadFatBinary,
  *                 cuLibraryLoadData (a copy, translated lazily);
@@ -162,6 +163,21 @@ static CUresult cbc_cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr, size_t bytes
 {
     CUresult r = CBC_REAL(cuMemAllocFromPoolAsync_ptsz)(dptr, bytesize, pool, s);
     alloc_note(r, dptr, bytesize);
+    return r;
+}
+
+static CUresult cbc_cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle,
+                             unsigned long long flags)
+{
+    CUresult r = CBC_REAL(cuMemMap)(ptr, size, offset, handle, flags);
+    alloc_note(r, &ptr, size);
+    return r;
+}
+
+static CUresult cbc_cuMemUnmap(CUdeviceptr ptr, size_t size)
+{
+    CUresult r = CBC_REAL(cuMemUnmap)(ptr, size);
+    alloc_forget(r, ptr);
     return r;
 }
 
@@ -445,7 +461,7 @@ void cbc_globals_in(const void *handle, cb_function *f)
 #define CBC_WATCHED(X)                                                                                       \
     X(cuMemAlloc_v2) X(cuMemAllocManaged) X(cuMemAllocPitch_v2) X(cuMemAllocAsync) X(cuMemAllocAsync_ptsz)   \
     X(cuMemAllocFromPoolAsync) X(cuMemAllocFromPoolAsync_ptsz) X(cuMemFree_v2) X(cuMemFreeAsync)            \
-    X(cuMemFreeAsync_ptsz) X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleLoadFatBinary)              \
+    X(cuMemFreeAsync_ptsz) X(cuMemMap) X(cuMemUnmap) X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleLoadFatBinary)              \
     X(cuLibraryLoadData) X(cuLibraryGetModule) X(cuModuleGetFunction) X(cuLibraryGetKernel)                \
     X(cuKernelGetFunction)
 
