@@ -2,7 +2,8 @@
  * fake NVIDIA driver (fake_libcuda.c, built next to this test): forwarding
  * of cuInit / cuDriverGetVersion / cuGetExportTable, cuGetProcAddress
  * handing out the real driver's pointers and tables (and its symbols that
- * cubridge does not know), the trace wrappers around them, and verify's
+ * cubridge does not know), what the preload forwarder of calls by name is
+ * pointed at (cubridge_cuda_entry), the trace wrappers around them, and verify's
  * differential check of a launch against the CPU reference: PASS when the
  * fake computes what the kernel says, DRIFT when it plants a wrong element. */
 #include "driver/driver.h"
@@ -84,6 +85,13 @@ static void test_forwarding(void)
     t = NULL;
     CHECK(get && get(&t, &id) == CUDA_SUCCESS && t == fake_sym("fake_export_table"));
     CHECK(strcmp(cb_cuda_real_path(), CB_FAKE_LIBCUDA) == 0);
+    /* what the preload's trampolines (calls by name) are pointed at */
+    CHECK(cubridge_cuda_entry(CB_EXP_cuMemAlloc_v2) == fake_sym("cuMemAlloc_v2"));
+    CHECK(cubridge_cuda_entry(CB_EXP_cuLaunchKernel) == fake_sym("cuLaunchKernel"));
+    CHECK(cubridge_cuda_entry(CB_EXP_cuInit) == NULL);            /* forwards by itself */
+    CHECK(cubridge_cuda_entry(CB_EXP_cuGetProcAddress_v2) == NULL);
+    CHECK(cubridge_cuda_entry(CB_EXP_cuArrayCreate_v2) == NULL);  /* the fake lacks it: cubridge's own */
+    CHECK(cubridge_cuda_entry(-1) == NULL);
 }
 
 /* Tracing: a wrapper around the driver's pointer, arguments and results
