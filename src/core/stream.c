@@ -20,6 +20,16 @@
 static _Atomic unsigned long long runtime_next_id = 1;
 static _Atomic unsigned long long stream_next_id = 1;
 
+/* A pause for spin loops. */
+static inline void spin_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 /* ---- fences ------------------------------------------------------------ */
 
 cb_fence *cb_fence_new(void)
@@ -53,7 +63,7 @@ void cb_fence_signal(cb_fence *f)
 {
     cb_mutex_lock(&f->lock);
     f->time_ns = cb_vm_clock_ns();
-    f->done = 1;
+    __atomic_store_n(&f->done, 1, __ATOMIC_RELEASE);   /* read unlocked by cb_fence_wait's spin */
     cb_cond_broadcast(&f->cond);
     cb_mutex_unlock(&f->lock);
 }
@@ -62,6 +72,10 @@ void cb_fence_wait(cb_fence *f)
 {
     if (!f)
         return;
+    /* Spin briefly before sleeping: short operations finish sooner than a
+     * futex wake-up round trip (bench/NOTES.md). */
+    for (int i = 0; i < 2000 && !__atomic_load_n(&f->done, __ATOMIC_ACQUIRE); i++)
+        spin_pause();
     cb_mutex_lock(&f->lock);
     while (!f->done)
         cb_cond_wait(&f->cond, &f->lock);
@@ -414,6 +428,12 @@ static CUresult enqueue(cb_stream *s, cb_op *op)
         }
         s->has_worker = 1;
     }
+    /* An empty queue with an unfinished last op: that op may be running on
+     * its submitting thread (stream_try_inline); wait for it. */
+    if (!s->head && s->last && cb_op_add_wait(op, s->last) != 0) {
+        cb_mutex_unlock(&s->lock);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
     op->next = NULL;
     if (s->tail)
         s->tail->next = op;
@@ -533,8 +553,106 @@ CUresult cb_stream_query(cb_stream *s)
     return done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
 }
 
+/* CUBRIDGE_INLINE_LAUNCH=0 turns the inline launch path off. */
+static int inline_launch_enabled(void)
+{
+    static _Atomic int cached = -1;
+    int v = atomic_load_explicit(&cached, memory_order_relaxed);
+    if (v < 0) {
+        const char *e = getenv("CUBRIDGE_INLINE_LAUNCH");
+        v = !(e && e[0] == '0' && e[1] == 0);
+        atomic_store_explicit(&cached, v, memory_order_relaxed);
+    }
+    return v;
+}
+
+/* 1 when every op that add_implicit_waits would make an op on s wait for
+ * is done and no stream it would look at is capturing (runtime lock held;
+ * unlike add_implicit_waits, changes nothing). */
+static int implicit_waits_done(cb_runtime *rt, cb_stream *s)
+{
+    if (s->flags & CU_STREAM_NON_BLOCKING)
+        return 1;
+    for (cb_stream *t = s->is_legacy ? rt->streams : rt->legacy; t; t = s->is_legacy ? t->next : NULL) {
+        if (t == s || (t->flags & CU_STREAM_NON_BLOCKING))
+            continue;
+        if (t->capture)
+            return 0;
+        cb_mutex_lock(&t->lock);
+        int done = cb_fence_done(t->last);
+        cb_mutex_unlock(&t->lock);
+        if (!done)
+            return 0;
+    }
+    return 1;
+}
+
+/* A fence for s's next op: s->last itself, reset, when nobody else holds
+ * it (references to s->last are only taken under s->lock, which is held),
+ * else a new one. NULL when out of memory. */
+static cb_fence *stream_fresh_fence(cb_stream *s)
+{
+    cb_fence *f = s->last;
+    if (f && atomic_load(&f->refs) == 1) {
+        cb_mutex_lock(&f->lock);   /* the only reference, under s->lock: nobody else can see it */
+        int reusable = f->done;
+        __atomic_store_n(&f->done, 0, __ATOMIC_RELAXED);
+        cb_mutex_unlock(&f->lock);
+        if (reusable)
+            return cb_fence_ref(f);
+    }
+    return cb_fence_new();
+}
+
+/* The inline fast path: when s is idle (nothing queued, its last op done)
+ * and the launch has no implicit waits pending (add_implicit_waits adds
+ * none), the calling thread runs the launch itself instead of handing it to
+ * the stream's worker, and returns when it is done. While it runs, s->last
+ * is its pending fence, so everything submitted meanwhile (to s, to the
+ * streams that wait for s, synchronisations, event records) is ordered
+ * after it exactly as if it had been queued. Returns 1 when the launch ran
+ * (its errors went to the sticky error, as the worker's would), 0 when the
+ * caller must queue it, -1 when out of memory. */
+static int stream_try_inline(cb_stream *s, cb_function *f, const cb_launch_config *cfg)
+{
+    cb_runtime *rt = cb_runtime_of(s->ctx);
+    cb_fence *fence = NULL;
+    cb_mutex_lock(&rt->lock);
+    int ok = !s->capture && implicit_waits_done(rt, s);
+    if (ok) {
+        cb_mutex_lock(&s->lock);
+        ok = !s->head && cb_fence_done(s->last);
+        if (ok && (fence = stream_fresh_fence(s)) != NULL && fence != s->last) {
+            cb_fence_unref(s->last);
+            s->last = cb_fence_ref(fence);
+        }
+        cb_mutex_unlock(&s->lock);
+    }
+    cb_mutex_unlock(&rt->lock);
+    if (!ok)
+        return 0;
+    if (!fence)
+        return -1;
+    cb_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = CB_OP_LAUNCH;
+    op.u.launch.f = f;
+    op.u.launch.cfg = *cfg;
+    op_run(s, &op);
+    cb_fence_signal(fence);
+    cb_fence_unref(fence);
+    return 1;
+}
+
 CUresult cb_stream_launch(struct cb_stream *s, cb_function *f, const cb_launch_config *cfg)
 {
+    if (inline_launch_enabled()) {
+        int rc = stream_try_inline(s, f, cfg);
+        if (rc > 0)
+            return CUDA_SUCCESS;
+        if (rc < 0)
+            return CUDA_ERROR_OUT_OF_MEMORY;
+    }
     cb_op *op = cb_op_new(CB_OP_LAUNCH);
     if (!op)
         return CUDA_ERROR_OUT_OF_MEMORY;

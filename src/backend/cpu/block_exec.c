@@ -120,6 +120,24 @@ void cb_cpu_worker_release(cpu_worker *w)
 
 /* ---- plain mode ---------------------------------------------------------- */
 
+/* Runs threads [first, end) of a block whose threads all have tid.y/.z
+ * already set, advancing tid.x by one per thread: the 1-D hot loop. Returns
+ * 1 when the launch failed meanwhile. */
+static int plain_row(cpu_launch *L, cb_thread *t, cb_kernel_entry entry, uint32_t first, uint32_t nx)
+{
+    for (uint32_t x = 0; x < nx; x++) {
+        uint32_t flat = first + x;
+        t->tid.x = x;
+        t->flat = flat;
+        t->lane = flat & 31;
+        t->warp = flat >> 5;
+        entry(t);
+        if ((flat & 255) == 255 && atomic_load_explicit(&L->failed, memory_order_relaxed))
+            return 1;
+    }
+    return 0;
+}
+
 static void plain_body(void *arg)
 {
     cpu_block *b = arg;
@@ -128,18 +146,12 @@ static void plain_body(void *arg)
     cb_kernel_entry entry = L->entry;
     uint32_t flat = 0;
     for (uint32_t z = 0; z < L->block.z; z++)
-        for (uint32_t y = 0; y < L->block.y; y++)
-            for (uint32_t x = 0; x < L->block.x; x++, flat++) {
-                t->tid.x = x;
-                t->tid.y = y;
-                t->tid.z = z;
-                t->flat = flat;
-                t->lane = flat & 31;
-                t->warp = flat >> 5;
-                entry(t);
-                if ((flat & 255) == 255 && atomic_load_explicit(&L->failed, memory_order_relaxed))
-                    return;
-            }
+        for (uint32_t y = 0; y < L->block.y; y++, flat += L->block.x) {
+            t->tid.y = y;
+            t->tid.z = z;
+            if (plain_row(L, t, entry, flat, L->block.x))
+                return;
+        }
 }
 
 static void run_plain(cpu_block *b)

@@ -228,22 +228,24 @@ static CUresult cpu_launch_kernel(cb_backend *self, void *module, uint32_t kerne
                              "kernel %s: %llu bytes of static plus %llu bytes of dynamic shared memory exceed 99 KiB",
                              info->name, static_smem, cfg->dynamic_smem);
 
+    /* No allocation per launch: the launch record and (up to 4 KiB, CUDA's
+     * classic limit) the parameter copy live on this stack frame. */
     size_t pbytes = cfg->param_bytes > info->param_bytes ? cfg->param_bytes : info->param_bytes;
-    unsigned char *params = aligned_alloc(16, (pbytes + 15) / 16 * 16 + 16);
+    size_t pcap = (pbytes + 15) / 16 * 16 + 16;
+    _Alignas(16) unsigned char pstack[4096 + 16];
+    unsigned char *params = pcap <= sizeof pstack ? pstack : aligned_alloc(16, pcap);
     if (!params)
         return launch_refuse(err, CUDA_ERROR_OUT_OF_MEMORY, "kernel %s: out of memory (%llu/%llu)", info->name, 0, 0);
-    memset(params, 0, (pbytes + 15) / 16 * 16 + 16);
+    memset(params, 0, pcap);
     if (cfg->params && cfg->param_bytes)
         memcpy(params, cfg->params, cfg->param_bytes);
 
     if (cb_fault_install() != 0)
         cb_cpu_log(CPU_LOG_WARN, "cannot install the fault handler: kernel faults will crash the process");
 
-    cpu_launch *L = calloc(1, sizeof *L);
-    if (!L) {
-        free(params);
-        return launch_refuse(err, CUDA_ERROR_OUT_OF_MEMORY, "kernel %s: out of memory (%llu/%llu)", info->name, 0, 0);
-    }
+    cpu_launch launch;
+    cpu_launch *L = &launch;
+    memset(L, 0, sizeof *L);
     L->module = m;
     L->info = info;
     L->entry = m->entries[kernel];
@@ -262,13 +264,15 @@ static CUresult cpu_launch_kernel(cb_backend *self, void *module, uint32_t kerne
     CUresult r = atomic_load(&L->failed) ? L->result : CUDA_SUCCESS;
     if (err && r != CUDA_SUCCESS) {
         err->result = r;
-        snprintf(err->message, sizeof err->message, "%s", L->message);
+        size_t n = strnlen(L->message, sizeof err->message - 1);
+        memcpy(err->message, L->message, n);
+        err->message[n] = 0;
     }
     if (r != CUDA_SUCCESS)
         cb_cpu_log(CPU_LOG_INFO, "launch failed: %s", L->message);
     cb_mutex_destroy(&L->error_lock);
-    free(L);
-    free(params);
+    if (params != pstack)
+        free(params);
     return r;
 }
 
@@ -295,6 +299,13 @@ static void fill_device_info(cb_device_info *info, int nworkers)
     info->max_shared_per_multiprocessor = CPU_SHARED_PER_MP;
     int khz = cb_sys_cpu_khz();
     info->clock_khz = khz > 0 ? khz : 1000000;
+}
+
+/* The vtable's view of the JIT cache counters (process-wide). */
+static void cpu_module_cache_stats(cb_backend *self, unsigned *hits, unsigned *misses)
+{
+    (void)self;
+    cb_cpu_cache_stats(hits, misses);
 }
 
 cb_backend *cb_backend_cpu_create(void)
@@ -331,6 +342,7 @@ cb_backend *cb_backend_cpu_create(void)
     cpu->base.module_unload = cpu_module_unload;
     cpu->base.launch = cpu_launch_kernel;
     cpu->base.shutdown = cpu_shutdown;
+    cpu->base.module_cache_stats = cpu_module_cache_stats;
     return &cpu->base;
 }
 

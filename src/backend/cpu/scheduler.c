@@ -6,12 +6,44 @@
  * several stream threads) share the pool first come, first served. How a
  * block runs is block_exec.c's business: a faster path for barrier kernels
  * slots in there without touching this file.
+ *
+ * Latency (see docs/cpu-backend.md, "Performance"): the thread that calls
+ * cb_cpu_pool_run runs blocks too, through one of a few caller slots (a
+ * cpu_worker kept for reuse), and wakes only as many workers as there are
+ * blocks beyond its own, so a one-block launch wakes nobody. Workers that run
+ * out of work spin a little before they sleep, and the caller spins a little
+ * before it sleeps on the launch's completion.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend/cpu/cpu_internal.h"
+#include "backend/cpu/watchdog.h"
+
+#define POOL_CALLER_SLOTS 8
+#define POOL_SPIN 4000          /* polls before a worker or caller sleeps */
+
+/* The pool with the scheduler's private parts; pool is first. */
+typedef struct pool_ext {
+    cpu_pool pool;
+    cpu_worker callers[POOL_CALLER_SLOTS];  /* reused by calling threads */
+    _Atomic int caller_busy[POOL_CALLER_SLOTS];
+    _Atomic int queued;                     /* launches in the queue (hint for spinning) */
+    int sleeping;                           /* workers in cond_wait (pool lock) */
+    cb_watchdog *watchdog;                  /* NULL: CUBRIDGE_KERNEL_TIMEOUT unset */
+} pool_ext;
+
+static pool_ext *ext_of(cpu_pool *pool) { return (pool_ext *)pool; }
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
 
 void cb_cpu_launch_fail(cpu_launch *L, CUresult result, const char *fmt, ...)
 {
@@ -36,9 +68,20 @@ static int64_t launch_claim(cpu_launch *L)
     return i < L->nblocks ? (int64_t)i : -1;
 }
 
-/* Unlinks L from the queue (pool lock held). */
-static void queue_remove(cpu_pool *pool, cpu_launch *L)
+/* Runs blocks of L on w until none are left. */
+static void launch_work(pool_ext *px, cpu_worker *w, cpu_launch *L)
 {
+    int64_t b;
+    cb_watchdog_enter(px->watchdog, w, L);
+    while ((b = launch_claim(L)) >= 0)
+        cb_cpu_run_block(w, L, (uint64_t)b);
+    cb_watchdog_leave(px->watchdog, w);
+}
+
+/* Unlinks L from the queue (pool lock held). */
+static void queue_remove(pool_ext *px, cpu_launch *L)
+{
+    cpu_pool *pool = &px->pool;
     cpu_launch **p = &pool->head;
     pool->tail = NULL;
     while (*p) {
@@ -51,36 +94,63 @@ static void queue_remove(cpu_pool *pool, cpu_launch *L)
     }
     L->next = NULL;
     L->queued = 0;
+    atomic_fetch_sub(&px->queued, 1);
+}
+
+/* A worker leaves L (pool lock held): the last one out finishes it. */
+static void launch_leave(pool_ext *px, cpu_launch *L)
+{
+    if (L->queued)
+        queue_remove(px, L);
+    if (--L->active == 0) {
+        __atomic_store_n(&L->finished, 1, __ATOMIC_RELEASE);   /* read unlocked by launch_wait's spin */
+        cb_cond_broadcast(&L->done);
+    }
+}
+
+/* Spins a while for queued work; 1 when some showed up. */
+static int worker_spin(pool_ext *px)
+{
+    for (int i = 0; i < POOL_SPIN; i++) {
+        if (atomic_load_explicit(&px->queued, memory_order_relaxed) > 0 || px->pool.shutting_down)
+            return 1;
+        cpu_relax();
+    }
+    return 0;
 }
 
 static void *worker_main(void *arg)
 {
     cpu_worker *w = arg;
     cpu_pool *pool = w->pool;
+    pool_ext *px = ext_of(pool);
     if (cb_fault_thread_init() != 0)
         cb_cpu_log(CPU_LOG_WARN, "worker %d: no alternate signal stack; kernel stack overflows will crash", w->index);
+    cb_watchdog_register(px->watchdog, w);
     cb_fiber_init_main(&w->sched);
     cb_mutex_lock(&pool->lock);
     for (;;) {
-        while (!pool->shutting_down && !pool->head)
+        while (!pool->shutting_down && !pool->head) {
+            cb_mutex_unlock(&pool->lock);
+            int found = worker_spin(px);
+            cb_mutex_lock(&pool->lock);
+            if (found || pool->shutting_down || pool->head)
+                continue;
+            px->sleeping++;
             cb_cond_wait(&pool->work, &pool->lock);
+            px->sleeping--;
+        }
         if (pool->shutting_down)
             break;
         cpu_launch *L = pool->head;
         L->active++;
         cb_mutex_unlock(&pool->lock);
-        int64_t b;
-        while ((b = launch_claim(L)) >= 0)
-            cb_cpu_run_block(w, L, (uint64_t)b);
+        launch_work(px, w, L);
         cb_mutex_lock(&pool->lock);
-        if (L->queued)
-            queue_remove(pool, L);
-        if (--L->active == 0) {
-            L->finished = 1;
-            cb_cond_broadcast(&L->done);
-        }
+        launch_leave(px, L);
     }
     cb_mutex_unlock(&pool->lock);
+    cb_watchdog_unregister(px->watchdog, w);
     cb_cpu_worker_release(w);
     cb_fault_thread_fini();
     return NULL;
@@ -88,17 +158,23 @@ static void *worker_main(void *arg)
 
 cpu_pool *cb_cpu_pool_create(int nworkers, size_t stack_size)
 {
-    cpu_pool *pool = calloc(1, sizeof *pool);
-    if (!pool)
+    pool_ext *px = calloc(1, sizeof *px);
+    if (!px)
         return NULL;
+    cpu_pool *pool = &px->pool;
     pool->workers = calloc((size_t)nworkers, sizeof *pool->workers);
     if (!pool->workers) {
-        free(pool);
+        free(px);
         return NULL;
     }
     pool->stack_size = stack_size;
     cb_mutex_init(&pool->lock);
     cb_cond_init(&pool->work);
+    for (int i = 0; i < POOL_CALLER_SLOTS; i++) {
+        px->callers[i].pool = pool;
+        px->callers[i].index = nworkers + i;
+    }
+    px->watchdog = cb_watchdog_start_from_env();
     for (int i = 0; i < nworkers; i++) {
         cpu_worker *w = &pool->workers[i];
         w->pool = pool;
@@ -120,33 +196,99 @@ void cb_cpu_pool_destroy(cpu_pool *pool)
 {
     if (!pool)
         return;
+    pool_ext *px = ext_of(pool);
     cb_mutex_lock(&pool->lock);
     pool->shutting_down = 1;
     cb_cond_broadcast(&pool->work);
     cb_mutex_unlock(&pool->lock);
     for (int i = 0; i < pool->nworkers; i++)
         cb_thread_join(pool->workers[i].handle);
+    cb_watchdog_stop(px->watchdog);
+    for (int i = 0; i < POOL_CALLER_SLOTS; i++)
+        cb_cpu_worker_release(&px->callers[i]);
     cb_cond_destroy(&pool->work);
     cb_mutex_destroy(&pool->lock);
     free(pool->workers);
-    free(pool);
+    free(px);
+}
+
+/* A free caller slot for the calling thread, or NULL when all are taken
+ * (the caller then only waits) or the thread has no alternate signal stack
+ * for fault recovery. */
+static cpu_worker *caller_acquire(pool_ext *px)
+{
+    if (cb_fault_thread_ensure() != 0)
+        return NULL;
+    for (int i = 0; i < POOL_CALLER_SLOTS; i++) {
+        int expect = 0;
+        if (atomic_load_explicit(&px->caller_busy[i], memory_order_relaxed) == 0 &&
+            atomic_compare_exchange_strong(&px->caller_busy[i], &expect, 1)) {
+            cpu_worker *w = &px->callers[i];
+            cb_fiber_init_main(&w->sched);
+            return w;
+        }
+    }
+    return NULL;
+}
+
+static void caller_release(pool_ext *px, cpu_worker *w)
+{
+    atomic_store(&px->caller_busy[w - px->callers], 0);
+}
+
+/* Waits until every worker has left L: spins first, then sleeps. */
+static void launch_wait(pool_ext *px, cpu_launch *L)
+{
+    for (int i = 0; i < POOL_SPIN; i++) {
+        if (__atomic_load_n(&L->finished, __ATOMIC_ACQUIRE))
+            break;
+        cpu_relax();
+    }
+    cpu_pool *pool = &px->pool;
+    cb_mutex_lock(&pool->lock);
+    while (!__atomic_load_n(&L->finished, __ATOMIC_RELAXED))
+        cb_cond_wait(&L->done, &pool->lock);
+    cb_mutex_unlock(&pool->lock);
 }
 
 void cb_cpu_pool_run(cpu_pool *pool, cpu_launch *L)
 {
+    pool_ext *px = ext_of(pool);
+    cpu_worker *self = caller_acquire(px);
     cb_cond_init(&L->done);
     L->gridid = atomic_fetch_add(&pool->launches, 1) + 1;
+    /* Blocks for the workers: all of them, less the one the caller takes. */
+    uint64_t extra = self ? L->nblocks - 1 : L->nblocks;
     cb_mutex_lock(&pool->lock);
     L->next = NULL;
-    L->queued = 1;
-    if (pool->tail)
-        pool->tail->next = L;
-    else
-        pool->head = L;
-    pool->tail = L;
-    cb_cond_broadcast(&pool->work);
-    while (!L->finished)
-        cb_cond_wait(&L->done, &pool->lock);
+    L->active = self ? 1 : 0;
+    L->finished = 0;
+    if (extra > 0) {
+        L->queued = 1;
+        atomic_fetch_add(&px->queued, 1);
+        if (pool->tail)
+            pool->tail->next = L;
+        else
+            pool->head = L;
+        pool->tail = L;
+        if (extra >= (uint64_t)px->sleeping)
+            cb_cond_broadcast(&pool->work);
+        else
+            for (uint64_t i = 0; i < extra; i++)
+                cb_cond_signal(&pool->work);
+    } else if (!self) {
+        L->finished = 1;    /* no blocks at all: cannot happen (nblocks >= 1) */
+    }
     cb_mutex_unlock(&pool->lock);
+    if (self) {
+        launch_work(px, self, L);
+        cb_mutex_lock(&pool->lock);
+        launch_leave(px, L);
+        cb_mutex_unlock(&pool->lock);
+        caller_release(px, self);
+    }
+    launch_wait(px, L);
     cb_cond_destroy(&L->done);
 }
+
+cb_watchdog *cb_cpu_pool_watchdog(cpu_pool *pool) { return ext_of(pool)->watchdog; }
