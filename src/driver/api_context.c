@@ -150,6 +150,8 @@ CB_EXPORT CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateP
 CB_EXPORT CUresult cuCtxDestroy_v2(CUcontext ctx)
 {
     CB_REQUIRE_INIT();
+    if (!ctx)
+        return CUDA_ERROR_INVALID_VALUE; /* as the driver on an H200 (docs/reliability.md) */
     if (!cb_ctx_valid(ctx))
         return CUDA_ERROR_INVALID_CONTEXT;
     if (ctx->is_primary)

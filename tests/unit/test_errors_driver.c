@@ -98,6 +98,7 @@ static void test_context_handles(CUdevice dev)
     EXPECT(cuCtxPushCurrent_v2(ctx), CUDA_ERROR_INVALID_CONTEXT);
     EXPECT(cuCtxSetCurrent(ctx), CUDA_ERROR_INVALID_CONTEXT);
     EXPECT(cuCtxDestroy_v2(ctx), CUDA_ERROR_INVALID_CONTEXT);
+    EXPECT(cuCtxDestroy_v2(NULL), CUDA_ERROR_INVALID_VALUE);
 }
 
 static void test_stream_event_handles(void)
@@ -213,7 +214,7 @@ static void test_launch_limits(CUmodule m)
            CUDA_ERROR_INVALID_VALUE);
     EXPECT(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 48 * 1024 + 1, NULL, args, NULL), CUDA_ERROR_INVALID_VALUE);
     /* Both kernelParams and extra; neither. */
-    size_t argbuf_size = 16;
+    size_t argbuf_size = 12;
     char argbuf[16] = {0};
     memcpy(argbuf, &d, 8);
     memcpy(argbuf + 8, &n, 4);
@@ -221,12 +222,21 @@ static void test_launch_limits(CUmodule m)
                      CU_LAUNCH_PARAM_END};
     EXPECT(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, args, extra), CUDA_ERROR_INVALID_VALUE);
     EXPECT(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, NULL), CUDA_ERROR_INVALID_VALUE);
-    /* The extra buffer must be as large as the kernel's parameters (12
-     * bytes here, 16 with tail padding). */
-    size_t short_size = 8;
+    /* The extra buffer must be exactly the kernel's parameters (12 bytes:
+     * no tail padding). Larger: CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, from
+     * 32768 bytes on CUDA_ERROR_INVALID_VALUE, as on an H200. Smaller: a
+     * GPU launches with undefined parameters; cubridge refuses
+     * (CUDA_ERROR_INVALID_VALUE). */
+    size_t short_size = 8, long_size = 16, huge_size = 32768;
     void *extra_short[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, argbuf, CU_LAUNCH_PARAM_BUFFER_SIZE, &short_size,
                            CU_LAUNCH_PARAM_END};
     EXPECT(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, extra_short), CUDA_ERROR_INVALID_VALUE);
+    void *extra_long[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, argbuf, CU_LAUNCH_PARAM_BUFFER_SIZE, &long_size,
+                          CU_LAUNCH_PARAM_END};
+    EXPECT(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, extra_long), CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
+    void *extra_huge[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, argbuf, CU_LAUNCH_PARAM_BUFFER_SIZE, &huge_size,
+                          CU_LAUNCH_PARAM_END};
+    EXPECT(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, extra_huge), CUDA_ERROR_INVALID_VALUE);
     void *extra_nosize[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, argbuf, CU_LAUNCH_PARAM_END};
     EXPECT(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, NULL, extra_nosize), CUDA_ERROR_INVALID_VALUE);
     /* The right size launches. */
