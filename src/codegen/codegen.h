@@ -92,6 +92,13 @@ void emit_mma(cg *c, const ptx_instr *in);
 void emit_wmma(cg *c, const ptx_instr *in);
 void emit_ldmatrix(cg *c, const ptx_instr *in);
 void emit_stmatrix(cg *c, const ptx_instr *in);
+/* Textures and surfaces (codegen_c_tex.c): helpers and emitters. */
+extern const char cb_codegen_c_prelude_tex[];
+void emit_tex(cg *c, const ptx_instr *in);
+void emit_tld4(cg *c, const ptx_instr *in);
+void emit_txq(cg *c, const ptx_instr *in);
+void emit_suld(cg *c, const ptx_instr *in);
+void emit_sust(cg *c, const ptx_instr *in);
 /* cp.async (codegen_c_async.c). */
 void emit_cp(cg *c, const ptx_instr *in);
 /* Whether in is wmma.mma (a warp collective; wmma.load/store are not). */

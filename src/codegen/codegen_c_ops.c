@@ -1433,7 +1433,8 @@ static emit_fn *const emitters[PTX_NOPS] = {
 
 void cg_emit_instr(cg *c, const ptx_instr *in)
 {
-    int matrix = in->op == PTX_OP_cp || in->op == PTX_OP_mma || in->op == PTX_OP_wmma || in->op == PTX_OP_ldmatrix ||
+    int matrix = in->op == PTX_OP_tex || in->op == PTX_OP_tld4 || in->op == PTX_OP_txq || in->op == PTX_OP_suld ||
+                 in->op == PTX_OP_sust || in->op == PTX_OP_cp || in->op == PTX_OP_mma || in->op == PTX_OP_wmma || in->op == PTX_OP_ldmatrix ||
                  in->op == PTX_OP_stmatrix;   /* their half types name fragments, not arithmetic */
     if (!matrix && cg_emit_half(c, in))
         return;

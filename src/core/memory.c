@@ -1,6 +1,7 @@
 /* memory.c: device allocation, lookup, validation, and the copy and fill
  * engines (see memory.h). */
 #include "core/memory.h"
+#include "core/texture.h"
 
 #include <string.h>
 
@@ -188,7 +189,7 @@ CUresult cb_copy_check(const cb_copy *c)
 
 /* Fills one side of a copy from a descriptor's memory type. */
 static CUresult copy_side(CUmemorytype type, const void *host, CUdeviceptr dev, CUarray array, uint64_t *addr,
-                          int *device)
+                          int *device, size_t *array_pitch)
 {
     switch (type) {
     case CU_MEMORYTYPE_HOST:
@@ -203,10 +204,11 @@ static CUresult copy_side(CUmemorytype type, const void *host, CUdeviceptr dev, 
         *addr = dev;
         *device = is_device_address(dev);
         return CUDA_SUCCESS;
-    case CU_MEMORYTYPE_ARRAY:
-        (void)array;
-        cb_log(CB_LOG_WARN, "copies to or from CUDA arrays are not supported");
-        return CUDA_ERROR_NOT_SUPPORTED;
+    case CU_MEMORYTYPE_ARRAY: {   /* its dense storage (core/texture.c); array_pitch overrides the copy's */
+        size_t rows;
+        *device = 1;
+        return cb_array_storage(array, addr, array_pitch, &rows);
+    }
     default:
         return CUDA_ERROR_INVALID_VALUE;
     }
@@ -217,13 +219,14 @@ CUresult cb_copy_from_2d(const CUDA_MEMCPY2D *p, cb_copy *out)
     if (!p)
         return CUDA_ERROR_INVALID_VALUE;
     cb_copy c = { .width = p->WidthInBytes, .height = p->Height, .depth = 1 };
-    CUresult r = copy_side(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, &c.src, &c.src_device);
+    size_t sap = 0, dap = 0;
+    CUresult r = copy_side(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, &c.src, &c.src_device, &sap);
     if (r == CUDA_SUCCESS)
-        r = copy_side(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, &c.dst, &c.dst_device);
+        r = copy_side(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, &c.dst, &c.dst_device, &dap);
     if (r != CUDA_SUCCESS)
         return r;
-    c.src_pitch = p->srcPitch ? p->srcPitch : p->WidthInBytes;
-    c.dst_pitch = p->dstPitch ? p->dstPitch : p->WidthInBytes;
+    c.src_pitch = sap ? sap : p->srcPitch ? p->srcPitch : p->WidthInBytes;
+    c.dst_pitch = dap ? dap : p->dstPitch ? p->dstPitch : p->WidthInBytes;
     c.src += p->srcY * c.src_pitch + p->srcXInBytes;
     c.dst += p->dstY * c.dst_pitch + p->dstXInBytes;
     c.src_slice = c.src_pitch * c.height;
@@ -239,15 +242,24 @@ CUresult cb_copy_from_3d(const CUDA_MEMCPY3D *p, cb_copy *out)
     if (p->srcLOD || p->dstLOD)
         return CUDA_ERROR_INVALID_VALUE;
     cb_copy c = { .width = p->WidthInBytes, .height = p->Height, .depth = p->Depth };
-    CUresult r = copy_side(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, &c.src, &c.src_device);
+    size_t sap = 0, dap = 0, srows = 0, drows = 0;
+    CUresult r = copy_side(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, &c.src, &c.src_device, &sap);
     if (r == CUDA_SUCCESS)
-        r = copy_side(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, &c.dst, &c.dst_device);
+        r = copy_side(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, &c.dst, &c.dst_device, &dap);
     if (r != CUDA_SUCCESS)
         return r;
-    c.src_pitch = p->srcPitch ? p->srcPitch : p->WidthInBytes;
-    c.dst_pitch = p->dstPitch ? p->dstPitch : p->WidthInBytes;
-    c.src_slice = c.src_pitch * (p->srcHeight ? p->srcHeight : p->Height);
-    c.dst_slice = c.dst_pitch * (p->dstHeight ? p->dstHeight : p->Height);
+    if (sap) {
+        uint64_t a;
+        cb_array_storage(p->srcArray, &a, &sap, &srows);
+    }
+    if (dap) {
+        uint64_t a;
+        cb_array_storage(p->dstArray, &a, &dap, &drows);
+    }
+    c.src_pitch = sap ? sap : p->srcPitch ? p->srcPitch : p->WidthInBytes;
+    c.dst_pitch = dap ? dap : p->dstPitch ? p->dstPitch : p->WidthInBytes;
+    c.src_slice = c.src_pitch * (srows ? srows : p->srcHeight ? p->srcHeight : p->Height);
+    c.dst_slice = c.dst_pitch * (drows ? drows : p->dstHeight ? p->dstHeight : p->Height);
     c.src += p->srcZ * c.src_slice + p->srcY * c.src_pitch + p->srcXInBytes;
     c.dst += p->dstZ * c.dst_slice + p->dstY * c.dst_pitch + p->dstXInBytes;
     *out = c;

@@ -186,7 +186,7 @@ struct ptx_operand {
     uint64_t imm;          /* int value or float bits; mem: absolute address when no base; %envreg<imm> */
     int64_t offset;        /* mem: byte offset */
     ptx_symref sym;        /* sym, or the base of mem */
-    ptx_operand *elems;    /* vec (braces) and list (parentheses) */
+    ptx_operand *elems;    /* vec (braces) and list (parentheses); mem: the coordinates of [tex, {x, y}] */
     uint32_t nelems;
 };
 

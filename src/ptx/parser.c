@@ -812,6 +812,19 @@ static void parse_address(parser *p, ptx_operand *o)
         uint64_t v = expect_int(p, "an address offset");
         o->offset = (int64_t)(neg ? (uint64_t)0 - v : v);
     }
+    /* texture/surface operands: [obj, {coordinates}] or [tex, sampler, {coordinates}] */
+    if (accept_punct(p, ',')) {
+        ptx_operand tmp[2];
+        uint32_t n = 0;
+        do {
+            if (n == 2)
+                fail_here(p, "too many parts in a texture operand");
+            tmp[n++] = parse_operand(p, 1);
+        } while (accept_punct(p, ','));
+        o->elems = alloc(p, n * sizeof(ptx_operand));
+        memcpy(o->elems, tmp, n * sizeof(ptx_operand));
+        o->nelems = n;
+    }
     expect_punct(p, ']');
 }
 

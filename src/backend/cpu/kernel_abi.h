@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CB_KERNEL_ABI_VERSION 2
+#define CB_KERNEL_ABI_VERSION 3
 
 typedef struct cb_dim3 {
     uint32_t x, y, z;
@@ -63,6 +63,25 @@ typedef struct cb_thread {
     const cb_block *blk;
     void *rt_thread;               /* runtime-private thread state */
 } cb_thread;
+
+/* ---- ABI 3: texture and surface objects ----
+ * A CUtexObject or CUsurfObject is the address of one of these (made by
+ * src/core/texture.c, read by the generated code's tex/tld4/txq/suld/sust).
+ * Elements are at base + layer * layer_bytes + z * slice + y * pitch +
+ * x * elem_bytes. Codes are the driver API's: format CU_AD_FORMAT_*,
+ * address CU_TR_ADDRESS_MODE_*, filter CU_TR_FILTER_MODE_*, flags CU_TRSF_*. */
+#define CB_TEXOBJ_MAGIC 0x54584f42u
+typedef struct cb_texobj {
+    uint32_t magic;                /* CB_TEXOBJ_MAGIC */
+    uint32_t is_surface;
+    unsigned char *base;
+    uint64_t pitch, slice, layer_bytes;
+    uint32_t width, height, depth, layers;  /* elements; layers 0 = not layered */
+    uint32_t dims;                 /* 1, 2 or 3 */
+    uint32_t format, channels, elem_bytes;
+    uint32_t address[3], filter, flags;
+    float border[4];
+} cb_texobj;
 
 /* Modes, as their PTX names. */
 enum { CB_SHFL_UP = 0, CB_SHFL_DOWN = 1, CB_SHFL_BFLY = 2, CB_SHFL_IDX = 3 };
