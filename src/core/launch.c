@@ -37,8 +37,8 @@ CUresult cb_launch_pack_params(const cb_function *f, void **kernelParams, void *
                    k->param_bytes);
             return CUDA_ERROR_INVALID_VALUE;
         }
-        /* Larger than the kernel's parameters: as the driver on an H200
-         * (580, docs/reliability.md), beyond the 32764-byte parameter limit
+        /* Larger than the kernel's parameters: as the driver does on an
+         * H200 (docs/reliability.md), beyond the 32764-byte parameter limit
          * is an invalid value, below it a launch out of resources. */
         if (size > k->param_bytes) {
             cb_log(CB_LOG_WARN, "launch of %s: parameter buffer of %zu bytes, the kernel takes %u", k->name, size,
