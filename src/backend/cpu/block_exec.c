@@ -330,7 +330,9 @@ void cb_cpu_run_block(cpu_worker *w, cpu_launch *L, uint64_t index)
     blk->params = L->params;
     blk->rt = &cb_cpu_runtime;
     blk->rt_block = b;
-    blk->smid = (uint32_t)w->index;
+    /* Caller slots (index >= nworkers) share %smid values with the workers,
+     * as blocks share an SM: %smid stays below %nsmid. */
+    blk->smid = (uint32_t)(w->index % w->pool->nworkers);
     blk->nsmid = (uint32_t)w->pool->nworkers;
     blk->gridid = L->gridid;
     if (b->fiber_mode)

@@ -10,7 +10,8 @@
  * Latency (see docs/cpu-backend.md, "Performance"): the thread that calls
  * cb_cpu_pool_run runs blocks too, through one of a few caller slots (a
  * cpu_worker kept for reuse), and wakes only as many workers as there are
- * blocks beyond its own, so a one-block launch wakes nobody. Workers that run
+ * blocks beyond its own, so a one-block launch wakes nobody; at most
+ * nworkers threads, the caller included, run one launch. Workers that run
  * out of work spin a little before they sleep, and the caller spins a little
  * before it sleeps on the launch's completion.
  */
@@ -29,7 +30,8 @@ typedef struct pool_ext {
     cpu_pool pool;
     cpu_worker callers[POOL_CALLER_SLOTS];  /* reused by calling threads */
     _Atomic int caller_busy[POOL_CALLER_SLOTS];
-    _Atomic int queued;                     /* launches in the queue (hint for spinning) */
+    _Atomic uint64_t enqueued;              /* launches queued so far (spinning workers watch it) */
+    _Atomic int stopping;                   /* shutting_down, for spinning workers */
     int sleeping;                           /* workers in cond_wait (pool lock) */
     cb_watchdog *watchdog;                  /* NULL: CUBRIDGE_KERNEL_TIMEOUT unset */
 } pool_ext;
@@ -79,9 +81,8 @@ static void launch_work(pool_ext *px, cpu_worker *w, cpu_launch *L)
 }
 
 /* Unlinks L from the queue (pool lock held). */
-static void queue_remove(pool_ext *px, cpu_launch *L)
+static void queue_remove(cpu_pool *pool, cpu_launch *L)
 {
-    cpu_pool *pool = &px->pool;
     cpu_launch **p = &pool->head;
     pool->tail = NULL;
     while (*p) {
@@ -94,25 +95,37 @@ static void queue_remove(pool_ext *px, cpu_launch *L)
     }
     L->next = NULL;
     L->queued = 0;
-    atomic_fetch_sub(&px->queued, 1);
 }
 
 /* A worker leaves L (pool lock held): the last one out finishes it. */
 static void launch_leave(pool_ext *px, cpu_launch *L)
 {
     if (L->queued)
-        queue_remove(px, L);
+        queue_remove(&px->pool, L);
     if (--L->active == 0) {
         __atomic_store_n(&L->finished, 1, __ATOMIC_RELEASE);   /* read unlocked by launch_wait's spin */
         cb_cond_broadcast(&L->done);
     }
 }
 
-/* Spins a while for queued work; 1 when some showed up. */
-static int worker_spin(pool_ext *px)
+/* The first queued launch that still takes workers (pool lock held): at
+ * most nworkers threads, its caller included, run one launch, so a caller
+ * that runs blocks does not oversubscribe the CPUs. */
+static cpu_launch *queue_joinable(cpu_pool *pool)
+{
+    for (cpu_launch *L = pool->head; L; L = L->next)
+        if (L->active < pool->nworkers)
+            return L;
+    return NULL;
+}
+
+/* Spins a while for a new launch (enqueued moving past gen) or shutdown; 1
+ * when one came. */
+static int worker_spin(pool_ext *px, uint64_t gen)
 {
     for (int i = 0; i < POOL_SPIN; i++) {
-        if (atomic_load_explicit(&px->queued, memory_order_relaxed) > 0 || px->pool.shutting_down)
+        if (atomic_load_explicit(&px->enqueued, memory_order_relaxed) != gen ||
+            atomic_load_explicit(&px->stopping, memory_order_relaxed))
             return 1;
         cpu_relax();
     }
@@ -126,31 +139,29 @@ static void *worker_main(void *arg)
     pool_ext *px = ext_of(pool);
     if (cb_fault_thread_init() != 0)
         cb_cpu_log(CPU_LOG_WARN, "worker %d: no alternate signal stack; kernel stack overflows will crash", w->index);
-    cb_watchdog_register(px->watchdog, w);
     cb_fiber_init_main(&w->sched);
     cb_mutex_lock(&pool->lock);
-    for (;;) {
-        while (!pool->shutting_down && !pool->head) {
+    while (!pool->shutting_down) {
+        cpu_launch *L = queue_joinable(pool);
+        if (L) {
+            L->active++;
             cb_mutex_unlock(&pool->lock);
-            int found = worker_spin(px);
+            launch_work(px, w, L);
             cb_mutex_lock(&pool->lock);
-            if (found || pool->shutting_down || pool->head)
-                continue;
-            px->sleeping++;
-            cb_cond_wait(&pool->work, &pool->lock);
-            px->sleeping--;
+            launch_leave(px, L);
+            continue;
         }
-        if (pool->shutting_down)
-            break;
-        cpu_launch *L = pool->head;
-        L->active++;
+        uint64_t gen = atomic_load(&px->enqueued);
         cb_mutex_unlock(&pool->lock);
-        launch_work(px, w, L);
+        int found = worker_spin(px, gen);
         cb_mutex_lock(&pool->lock);
-        launch_leave(px, L);
+        if (found || pool->shutting_down || atomic_load(&px->enqueued) != gen)
+            continue;
+        px->sleeping++;
+        cb_cond_wait(&pool->work, &pool->lock);   /* enqueues signal under the lock: none is lost */
+        px->sleeping--;
     }
     cb_mutex_unlock(&pool->lock);
-    cb_watchdog_unregister(px->watchdog, w);
     cb_cpu_worker_release(w);
     cb_fault_thread_fini();
     return NULL;
@@ -199,6 +210,7 @@ void cb_cpu_pool_destroy(cpu_pool *pool)
     pool_ext *px = ext_of(pool);
     cb_mutex_lock(&pool->lock);
     pool->shutting_down = 1;
+    atomic_store(&px->stopping, 1);
     cb_cond_broadcast(&pool->work);
     cb_mutex_unlock(&pool->lock);
     for (int i = 0; i < pool->nworkers; i++)
@@ -257,15 +269,19 @@ void cb_cpu_pool_run(cpu_pool *pool, cpu_launch *L)
     cpu_worker *self = caller_acquire(px);
     cb_cond_init(&L->done);
     L->gridid = atomic_fetch_add(&pool->launches, 1) + 1;
-    /* Blocks for the workers: all of them, less the one the caller takes. */
+    /* Workers to wake: one per block beyond the caller's, at most as many
+     * as may join (nworkers threads in all, the caller included). */
     uint64_t extra = self ? L->nblocks - 1 : L->nblocks;
+    uint64_t room = (uint64_t)pool->nworkers - (self ? 1 : 0);
+    if (extra > room)
+        extra = room;
     cb_mutex_lock(&pool->lock);
     L->next = NULL;
     L->active = self ? 1 : 0;
     L->finished = 0;
     if (extra > 0) {
         L->queued = 1;
-        atomic_fetch_add(&px->queued, 1);
+        atomic_fetch_add(&px->enqueued, 1);
         if (pool->tail)
             pool->tail->next = L;
         else

@@ -132,18 +132,6 @@ void cb_watchdog_stop(cb_watchdog *wd)
     free(wd);
 }
 
-void cb_watchdog_register(cb_watchdog *wd, cpu_worker *w)
-{
-    (void)wd;
-    (void)w;
-}
-
-void cb_watchdog_unregister(cb_watchdog *wd, cpu_worker *w)
-{
-    (void)wd;
-    (void)w;
-}
-
 void cb_watchdog_enter(cb_watchdog *wd, cpu_worker *w, cpu_launch *L)
 {
     if (!wd || w->index < 0 || w->index >= WD_SLOTS)

@@ -25,10 +25,6 @@ cb_watchdog *cb_watchdog_start_from_env(void);
 cb_watchdog *cb_watchdog_start(double seconds);
 /* Stops the monitor and frees wd (NULL is allowed). No launch may run. */
 void cb_watchdog_stop(cb_watchdog *wd);
-/* A pool worker thread (w->index below the pool's worker count) announces
- * itself / leaves; no-ops kept for symmetry with enter/leave. */
-void cb_watchdog_register(cb_watchdog *wd, struct cpu_worker *w);
-void cb_watchdog_unregister(cb_watchdog *wd, struct cpu_worker *w);
 /* The calling thread, as w, starts / stops running blocks of L. */
 void cb_watchdog_enter(cb_watchdog *wd, struct cpu_worker *w, struct cpu_launch *L);
 void cb_watchdog_leave(cb_watchdog *wd, struct cpu_worker *w);
