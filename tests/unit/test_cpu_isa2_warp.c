@@ -264,6 +264,41 @@ static void test_nanosleep(void)
     cb_translation_free(tr);
 }
 
+/* Thread 0 spins with ld.volatile.shared on a flag that thread 32 (another
+ * warp) sets once warp 0 has arrived at named barrier 1: a lone lane at a
+ * convergence point yields, so the spin ends. */
+static const char vspin_ptx[] = PTX_HEAD
+    ".visible .entry vspin(.param .u64 out)\n{\n"
+    "  .reg .pred %p<4>; .reg .b32 %r<10>; .reg .b64 %rd<4>;\n"
+    "  .shared .align 4 .b32 flag;\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  setp.eq.u32 %p1, %r1, 0;\n  @%p1 st.volatile.shared.u32 [flag], 0;\n  bar.sync 0;\n"
+    "  setp.ge.u32 %p2, %r1, 32;\n  @%p2 bra WARP1;\n"
+    "  bar.arrive 1, 64;\n  @!%p1 bra DONE;\n"
+    "SPIN:\n  ld.volatile.shared.u32 %r2, [flag];\n  setp.eq.u32 %p3, %r2, 0;\n  @%p3 bra SPIN;\n"
+    "  ld.param.u64 %rd1, [out];\n  st.global.u32 [%rd1], %r2;\n  bra DONE;\n"
+    "WARP1:\n  bar.sync 1, 64;\n  setp.ne.u32 %p3, %r1, 32;\n  @%p3 bra DONE;\n"
+    "  st.volatile.shared.u32 [flag], 7;\n"
+    "DONE:\n  ret;\n}\n";
+
+static void test_volatile_spin(void)
+{
+    cb_translation *tr = NULL;
+    void *mod = load_ptx(vspin_ptx, &tr);
+    if (!mod)
+        return;
+    for (int rep = 0; rep < 5; rep++) {
+        uint32_t got = 0;
+        tu_params p = {0};
+        TU_PARAM(&p, (uint64_t)(uintptr_t)&got);
+        cb_launch_error err;
+        CUresult r = tu_launch(be, mod, 0, 4, 64, p.buf, p.len, &err);
+        TU_CHECK(r == CUDA_SUCCESS && got == 7, "volatile spin: %d %s, got %u", (int)r, err.message, got);
+    }
+    be->module_unload(be, mod);
+    cb_translation_free(tr);
+}
+
 /* ---- translation errors --------------------------------------------------- */
 
 static void expect_translate_error(const char *body, const char *what)
@@ -292,6 +327,7 @@ int main(void)
     test_legacy();
     test_collectives();
     test_nanosleep();
+    test_volatile_spin();
     expect_translate_error("redux.sync.add.b32 %r1, %r2, -1;", "redux");
     expect_translate_error("redux.sync.and.u32 %r1, %r2, -1;", "redux");
     expect_translate_error("match.any.sync.b32 %r1|%p1, %r2, -1;", "predicate");

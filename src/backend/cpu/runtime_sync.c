@@ -86,11 +86,16 @@ void cb_cpu_warp_converge(cb_thread *t)
     if (!b->fiber_mode)
         return;   /* one lane at a time: nothing to line up with */
     cpu_thread *th = cpu_thread_of(t);
-    b->warps[t->warp].converging |= 1u << t->lane;
+    cpu_warp *w = &b->warps[t->warp];
+    uint32_t bit = 1u << t->lane;
+    int alone = (w->converging & ~bit) == 0;
+    w->converging |= bit;
     th->state = THREAD_WAIT_CONV;
     warp_converge_release(b, t->warp, th);
     if (th->state == THREAD_WAIT_CONV)
         cb_cpu_block_wait(b, th);
+    else if (alone)
+        cb_cpu_yield(t);   /* nobody to line up with: maybe a spin on a flag another warp sets */
 }
 
 void cb_cpu_yield(cb_thread *t)
