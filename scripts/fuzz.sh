@@ -23,11 +23,19 @@ harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=(fatbin ptx_parse translate)
 build=${BUILD_DIR:-build-fuzz}
 
-cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DCUBRIDGE_FUZZ=ON -DCUBRIDGE_CUDA_TESTS=OFF \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-targets=()
-for h in "${harnesses[@]}"; do targets+=("fuzz_$h"); done
-cmake --build "$build" --target "${targets[@]}" -j"${JOBS:-2}" >/dev/null
+if ! command -v clang >/dev/null; then
+  echo "fuzz.sh: needs clang with libFuzzer (Debian: apt-get install clang libclang-rt-14-dev)" >&2
+  exit 2
+fi
+mkdir -p "$build"
+if ! { cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DCUBRIDGE_FUZZ=ON -DCUBRIDGE_CUDA_TESTS=OFF \
+         -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
+       targets=() && for h in "${harnesses[@]}"; do targets+=("fuzz_$h"); done &&
+       cmake --build "$build" --target "${targets[@]}" -j"${JOBS:-2}"; } >"$build/fuzz-build.log" 2>&1; then
+  tail -30 "$build/fuzz-build.log" >&2
+  echo "fuzz.sh: the build failed (log: $build/fuzz-build.log)" >&2
+  exit 2
+fi
 
 # Runs one harness for its time; prints "harness execs seconds crashes".
 fuzz_one() {
