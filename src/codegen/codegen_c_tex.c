@@ -11,7 +11,10 @@
  *     normalized coordinates; otherwise they clamp, as in CUDA); layers are
  *     clamped to the layer count;
  *   - filtering: point, or linear with weights in 1.8 fixed point (the
- *     precision the CUDA programming guide states for the hardware);
+ *     precision the CUDA programming guide states for the hardware); in 2D
+ *     the corner weights are formed as an H200 forms them (checked there):
+ *     w11 = round(a * b), w10 = a - w11, w01 = b - w11, w00 = the rest;
+ *     3D uses the products of the axis weights (not checked on hardware);
  *   - read mode: integer formats read as normalized floats unless the
  *     object says CU_TRSF_READ_AS_INTEGER; missing channels read as 0.
  * Surfaces take x in bytes (suld.b/sust.b); .trap (the default) traps out
@@ -62,19 +65,24 @@ const char cb_codegen_c_prelude_tex[] =
 "/* the unnormalized coordinate of c along axis d */\n"
 "CB_INL float cb_tx_coord(const cb_texobj *o, int d, float c) { uint32_t n = d == 0 ? o->width : d == 1 ? o->height : o->depth;\n"
 "  return (o->flags & 2u) ? c * (float)n : c; }\n"
-"CB_INL float cb_tx_frac8(float a) { return floorf(a * 256.0f + 0.5f) / 256.0f; }\n"
+"CB_INL int cb_tx_frac8(float a) { return (int)floorf(a * 256.0f + 0.5f); }\n"
 "/* tex with float coordinates: point or linear filtering */\n"
 "CB_INL void cb_tx_sample(const cb_texobj *o, float x, float y, float z, int64_t layer, float f[4], int32_t iv[4]) {\n"
 "  float u[3] = {cb_tx_coord(o, 0, x), cb_tx_coord(o, 1, y), cb_tx_coord(o, 2, z)}; int dims = (int)o->dims;\n"
 "  if (o->filter != 1 || (o->flags & 1u)) {\n"
 "    cb_tx_texel(o, (int64_t)floorf(u[0]), (int64_t)floorf(u[1]), (int64_t)floorf(u[2]), layer, f, iv); return; }\n"
-"  int64_t i0[3] = {0, 0, 0}; float a[3] = {0, 0, 0};\n"
+"  int64_t i0[3] = {0, 0, 0}; int a[3] = {0, 0, 0}; double w[8], s[4] = {0, 0, 0, 0};\n"
 "  for (int d = 0; d < dims; d++) { float b = u[d] - 0.5f; float fl = floorf(b); i0[d] = (int64_t)fl; a[d] = cb_tx_frac8(b - fl); }\n"
+"  /* weights in 1/256: 2D as an H200 computes them (w11 = a*b rounded, the others by difference) */\n"
+"  if (dims == 1) { w[0] = 256 - a[0]; w[1] = a[0]; }\n"
+"  else if (dims == 2) { int w11 = (a[0] * a[1] + 128) >> 8; w[3] = w11; w[1] = a[0] - w11; w[2] = a[1] - w11;\n"
+"    w[0] = 256 - a[0] - a[1] + w11; }\n"
+"  else for (int k = 0; k < 8; k++) { double p = 256; for (int d = 0; d < 3; d++) p *= ((k >> d & 1) ? a[d] : 256 - a[d]) / 256.0; w[k] = p; }\n"
 "  for (int c = 0; c < 4; c++) { f[c] = 0; iv[c] = 0; }\n"
-"  for (int k = 0; k < (1 << dims); k++) { float w = 1, tf[4]; int32_t ti[4];\n"
-"    for (int d = 0; d < dims; d++) w *= (k >> d & 1) ? a[d] : 1.0f - a[d];\n"
+"  for (int k = 0; k < (1 << dims); k++) { float tf[4]; int32_t ti[4];\n"
 "    cb_tx_texel(o, i0[0] + (k & 1), i0[1] + (k >> 1 & 1), i0[2] + (k >> 2 & 1), layer, tf, ti);\n"
-"    for (int c = 0; c < 4; c++) f[c] += w * tf[c]; } }\n"
+"    for (int c = 0; c < 4; c++) s[c] += w[k] * (double)tf[c]; }\n"
+"  for (int c = 0; c < 4; c++) f[c] = (float)(s[c] / 256.0); }\n"
 "/* tld4: component comp of the four texels of a bilinear footprint (2D) */\n"
 "CB_INL void cb_tx_gather(const cb_texobj *o, int comp, float x, float y, float f[4], int32_t iv[4]) {\n"
 "  float bx = cb_tx_coord(o, 0, x) - 0.5f, by = cb_tx_coord(o, 1, y) - 0.5f;\n"
