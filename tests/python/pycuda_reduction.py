@@ -1,12 +1,10 @@
 """PyCUDA: gpuarray.sum/dot and ReductionKernel.
 
-Expected to fail on the CPU backend today: PyCUDA's reduction kernel finishes
-each block with an implicitly warp-synchronous tail (`if (tid < 32)` then
-unsynchronised updates through a `volatile` shared pointer), which relies on
-the 32 lanes of a warp running in lockstep. The CPU backend runs a warp's
-lanes one after another between barriers, so the tail reads partial sums
-that the other lanes have not written yet. Registered in ctest with
-WILL_FAIL; see docs/jit-clients.md."""
+PyCUDA's reduction kernel finishes each block with an implicitly
+warp-synchronous tail (`if (tid < 32)` then unsynchronised updates through a
+`volatile` shared pointer), which relies on the 32 lanes of a warp running in
+lockstep. The CPU backend makes each volatile access a warp convergence
+point for exactly this code; see docs/jit-clients.md."""
 import numpy as np
 import pycuda.autoinit  # noqa: F401
 import pycuda.gpuarray as gpuarray
