@@ -78,13 +78,13 @@ unsupported)
     LIB=$(dirname "$CUBRIDGE")/../lib
     cc -I/usr/local/cuda/include "$SRC/unsupported_call.c" -o "$D/unsupported_call" -L"$LIB" -lcuda || fail "cannot build unsupported_call.c"
     inspect_run "$D/r" CUBRIDGE_INSPECT=trace CUBRIDGE_STRICT=1 LD_LIBRARY_PATH="$LIB" "$D/unsupported_call" || fail "unsupported_call: $(tail -3 $D/out.txt)"
-    grep -q "strict: cuArrayCreate_v2 is UNSUPPORTED" "$D/out.txt" || fail "no strict UNSUPPORTED log"
+    grep -q "strict: cuGraphicsUnregisterResource is UNSUPPORTED" "$D/out.txt" || fail "no strict UNSUPPORTED log"
     s=$(json_field "$D/r/report.json" '["summary"]["status"]')
     [ "$s" = UNSUPPORTED ] || fail "status $s, want UNSUPPORTED"
     python3 - "$D/r/report.json" <<'EOF' || fail "no UNSUPPORTED row"
 import json, sys
 rows = json.load(open(sys.argv[1]))["calls"]
-assert any(r["entry"] == "cuArrayCreate_v2" and r["status"] == "UNSUPPORTED" for r in rows)
+assert any(r["entry"] == "cuGraphicsUnregisterResource" and r["status"] == "UNSUPPORTED" for r in rows)
 EOF
     ;;
 coverage)
