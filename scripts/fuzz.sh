@@ -23,6 +23,14 @@ harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=(fatbin ptx_parse translate)
 build=${BUILD_DIR:-build-fuzz}
 
+# clang with libFuzzer's runtime: install it when missing (Debian 12 names),
+# as the README's commands install what they need.
+if ! command -v clang >/dev/null || ! dpkg -s libclang-rt-14-dev >/dev/null 2>&1; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  echo "fuzz.sh: installing clang libclang-rt-14-dev"
+  $sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q clang libclang-rt-14-dev || true
+fi
 if ! command -v clang >/dev/null; then
   echo "fuzz.sh: needs clang with libFuzzer (Debian: apt-get install clang libclang-rt-14-dev)" >&2
   exit 2
@@ -66,8 +74,10 @@ fuzz_one() {
   [ $crashes -eq 0 ]
 }
 
-status=0
+status=0 passed=0 failed=0
 for h in "${harnesses[@]}"; do
-  fuzz_one "$h" || status=1
+  if fuzz_one "$h"; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
 done
+# A harness passes when its run found nothing.
+echo "$passed passed, $failed failed"
 exit $status
