@@ -25,12 +25,8 @@ build=${BUILD_DIR:-build-fuzz}
 
 # clang with libFuzzer's runtime: install it when missing (Debian 12 names),
 # as the README's commands install what they need.
-if ! command -v clang >/dev/null || ! dpkg -s libclang-rt-14-dev >/dev/null 2>&1; then
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo=sudo
-  echo "fuzz.sh: installing clang libclang-rt-14-dev"
-  $sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q clang libclang-rt-14-dev || true
-fi
+. scripts/setup_deps.sh
+cb_apt_install clang libclang-rt-14-dev || true
 if ! command -v clang >/dev/null; then
   echo "fuzz.sh: needs clang with libFuzzer (Debian: apt-get install clang libclang-rt-14-dev)" >&2
   exit 2
