@@ -1,6 +1,7 @@
 /* The JIT cache: a second load is a hit (same backend, a new backend, a new
  * process); two modules from one source have their own globals; a tampered,
- * truncated or unsigned .so is detected, rebuilt and never loaded; the
+ * truncated or unsigned .so entry (object bytes + "CBJIT1" trailer with size
+ * and SHA-256, one file) is detected, rebuilt and never loaded; the
  * cache directory is created 0700 and refused (private fallback) when others
  * may write it or another user owns it; concurrent processes building the
  * same entry all succeed. */
@@ -111,15 +112,14 @@ static void test_hits(const char *dir, const cb_translation *tr)
 }
 
 /* Damages the entry with `damage`, then checks the next load rebuilds it. */
-static void expect_rebuild(const char *dir, const cb_translation *tr, const char *what, void (*damage)(const char *so,
-                                                                                                      const char *sum))
+static void expect_rebuild(const char *dir, const cb_translation *tr, const char *what, void (*damage)(const char *so))
 {
-    char so[1024], sum[1024];
-    if (find_entry(dir, ".so", so, sizeof so) != 0 || find_entry(dir, ".sha256", sum, sizeof sum) != 0) {
+    char so[1024];
+    if (find_entry(dir, ".so", so, sizeof so) != 0) {
         TU_CHECK(0, "%s: no single cache entry in %s", what, dir);
         return;
     }
-    damage(so, sum);
+    damage(so);
     unsigned h0 = hits(), m0 = misses();
     cb_backend *be = cb_backend_cpu_create();
     unsigned long long a = 0;
@@ -131,9 +131,8 @@ static void expect_rebuild(const char *dir, const cb_translation *tr, const char
     be->shutdown(be);
 }
 
-static void flip_byte(const char *so, const char *sum)
+static void flip_byte(const char *so)
 {
-    (void)sum;
     unsigned char *data;
     size_t len;
     cb_fs_read_file(so, &data, &len);
@@ -142,9 +141,8 @@ static void flip_byte(const char *so, const char *sum)
     free(data);
 }
 
-static void truncate_so(const char *so, const char *sum)
+static void truncate_so(const char *so)
 {
-    (void)sum;
     unsigned char *data;
     size_t len;
     cb_fs_read_file(so, &data, &len);
@@ -152,10 +150,40 @@ static void truncate_so(const char *so, const char *sum)
     free(data);
 }
 
-static void remove_sidecar(const char *so, const char *sum)
+/* The entry trailer is 48 bytes: "CBJIT1\0\0", u64 size, SHA-256. */
+#define ENTRY_TRAILER 48
+
+/* Leaves only the object bytes: a plain .so with no trailer (also what an
+ * entry of the old two-file format looks like). */
+static void remove_trailer(const char *so)
 {
-    (void)so;
-    unlink(sum);
+    unsigned char *data;
+    size_t len;
+    cb_fs_read_file(so, &data, &len);
+    cb_fs_write_file(so, data, len > ENTRY_TRAILER ? len - ENTRY_TRAILER : 0);
+    free(data);
+}
+
+/* Flips a bit of the SHA-256 stored in the trailer. */
+static void corrupt_hash(const char *so)
+{
+    unsigned char *data;
+    size_t len;
+    cb_fs_read_file(so, &data, &len);
+    data[len - 1] ^= 0x01;
+    cb_fs_write_file(so, data, len);
+    free(data);
+}
+
+/* Makes the trailer's size field disagree with the file. */
+static void corrupt_size(const char *so)
+{
+    unsigned char *data;
+    size_t len;
+    cb_fs_read_file(so, &data, &len);
+    data[len - ENTRY_TRAILER + 8] ^= 0x01;
+    cb_fs_write_file(so, data, len);
+    free(data);
 }
 
 /* A directory that must be refused falls back to a private one and is left untouched. */
@@ -242,7 +270,9 @@ int main(void)
     test_hits(dir, tr);
     expect_rebuild(dir, tr, "flipped byte", flip_byte);
     expect_rebuild(dir, tr, "truncated .so", truncate_so);
-    expect_rebuild(dir, tr, "missing sidecar", remove_sidecar);
+    expect_rebuild(dir, tr, "trailer removed", remove_trailer);
+    expect_rebuild(dir, tr, "hash field corrupted", corrupt_hash);
+    expect_rebuild(dir, tr, "size field corrupted", corrupt_size);
     test_permissions(base, tr);
     test_concurrent_processes(base, tr);
     tu_free(tr);

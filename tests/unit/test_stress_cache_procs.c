@@ -2,8 +2,9 @@
  * the same time and do not corrupt it. NPROCS children each load the same
  * NMODULES PTX modules (in different orders) through cuModuleLoadData into
  * one fresh CUBRIDGE_CACHE_DIR, run every kernel and check the results.
- * Afterwards every <key>.so has its <key>.sha256 sidecar, no temporary
- * file is left, and a last process finds every module in the cache (hits
+ * Afterwards every <key>.so is one whole entry (object bytes, then the
+ * 48-byte "CBJIT1" trailer whose size field matches), no temporary file or
+ * sidecar is left, and a last process finds every module in the cache (hits
  * only) and still gets the right results. */
 #define __CUDA_API_VERSION_INTERNAL 1
 #include <cuda.h>
@@ -85,7 +86,23 @@ static int child(unsigned salt, int k)
     return failures ? 1 : 0;
 }
 
-/* Checks the directory: each .so has its .sha256; no temporary files. */
+/* 1 when the entry file at path ends in a trailer whose size matches it. */
+static int entry_is_whole(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char t[48];
+    long size = -1;
+    int ok = f && fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 48 && fseek(f, size - 48, SEEK_SET) == 0 &&
+             fread(t, 1, 48, f) == 48 && memcmp(t, "CBJIT1\0\0", 8) == 0;
+    if (f)
+        fclose(f);
+    unsigned long long n = 0;
+    for (int i = 0; ok && i < 8; i++)
+        n |= (unsigned long long)t[8 + i] << (8 * i);
+    return ok && n == (unsigned long long)(size - 48);
+}
+
+/* Checks the directory: each .so is a whole entry; no temporary files or sidecars. */
 static void check_cache_dir(const char *dir, int *n_so)
 {
     DIR *d = opendir(dir);
@@ -99,15 +116,14 @@ static void check_cache_dir(const char *dir, int *n_so)
         size_t len = strlen(name);
         if (name[0] == '.')
             continue;
-        if (strncmp(name, "tmp", 3) == 0) {
+        if (strncmp(name, "tmp", 3) == 0 || strstr(name, ".tmp") || strstr(name, ".sha256")) {
             fprintf(stderr, "left behind in the cache: %s\n", name);
             failures++;
         }
         if (len > 3 && strcmp(name + len - 3, ".so") == 0) {
-            char side[4096];
-            snprintf(side, sizeof side, "%s/%.*s.sha256", dir, (int)(len - 3), name);
-            struct stat st;
-            CHECK(stat(side, &st) == 0 && st.st_size > 64);
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", dir, name);
+            CHECK(entry_is_whole(path));
             (*n_so)++;
         }
     }

@@ -1,17 +1,23 @@
 /* jit_cache.c: kernel C source -> shared-object bytes, through a cache.
  *
  * Layout of the cache directory (0700, owned by the user):
- *   <key>.so       the compiled object
- *   <key>.sha256   "<sha256 of the .so bytes> <size>\n", written after the .so
+ *   <key>.so       one file: the object bytes, then a 48-byte trailer:
+ *                  "CBJIT1\0\0", the object size (u64, little-endian) and
+ *                  the SHA-256 of the object bytes
  *   <key>.c        the source it was built from (for people, never read back)
  * key = SHA-256 of the source, the compiler command and identity (first line
- * of `cc --version`), the flags and CB_KERNEL_ABI_VERSION. Entries appear by
- * rename, so concurrent processes see a whole file or none; a .so whose bytes
- * do not match its sidecar is reported, rebuilt and never loaded.
+ * of `cc --version`), the flags, CB_KERNEL_ABI_VERSION and the entry format.
+ * An entry is written whole under a temporary name in the directory and
+ * published by one rename, so concurrent processes see a whole entry or none.
+ * An entry whose trailer is missing or whose size or hash does not match its
+ * bytes is reported, rebuilt and never loaded; only the object bytes (trailer
+ * removed) reach the loader. Entries of the older two-file format (.so plus
+ * .sha256 sidecar) have other keys and are ignored.
  *
  * Process-wide state: the hit and miss counters (cb_cpu_cache_stats).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,7 +141,7 @@ static void jit_key(const cb_jit_cache *c, const char *source, size_t len, char 
 {
     cb_sha256 s;
     char head[2048];
-    int n = snprintf(head, sizeof head, "cubridge-jit 1\nabi %d\ncc %s\nidentity %s\nflags", CB_KERNEL_ABI_VERSION,
+    int n = snprintf(head, sizeof head, "cubridge-jit 2\nabi %d\ncc %s\nidentity %s\nflags", CB_KERNEL_ABI_VERSION,
                      c->cc, c->cc_identity);
     cb_sha256_init(&s);
     cb_sha256_update(&s, head, (size_t)n);
@@ -156,47 +162,78 @@ static void jit_path(const cb_jit_cache *c, const char *key, const char *ext, ch
     snprintf(out, len, "%s/%s%s", c->dir, key, ext);
 }
 
-/* The sidecar's text for the object bytes. */
-static void jit_sidecar_text(const unsigned char *so, size_t len, char *out, size_t outlen)
+#define JIT_MAGIC "CBJIT1\0\0"
+#define JIT_MAGIC_LEN 8
+#define JIT_TRAILER_LEN (JIT_MAGIC_LEN + 8 + 32)
+
+/* The trailer that follows len object bytes. */
+static void jit_trailer(const unsigned char *so, size_t len, unsigned char out[JIT_TRAILER_LEN])
 {
-    char hex[65];
-    cb_sha256_hex_of(so, len, hex);
-    snprintf(out, outlen, "%s %zu\n", hex, len);
+    memcpy(out, JIT_MAGIC, JIT_MAGIC_LEN);
+    uint64_t n = (uint64_t)len;
+    for (int i = 0; i < 8; i++)
+        out[JIT_MAGIC_LEN + i] = (unsigned char)(n >> (8 * i));
+    cb_sha256 s;
+    cb_sha256_init(&s);
+    cb_sha256_update(&s, so, len);
+    cb_sha256_final(&s, out + JIT_MAGIC_LEN + 8);
 }
 
-/* Reads a cached entry and checks it against its sidecar. Returns 1 and the
- * bytes on a good entry, 0 when there is none, -1 (logged) when it is damaged. */
+/* Why the entry file's bytes are not a good entry, or NULL when they are. */
+static const char *jit_entry_fault(const unsigned char *bytes, size_t len)
+{
+    if (len < JIT_TRAILER_LEN || memcmp(bytes + len - JIT_TRAILER_LEN, JIT_MAGIC, JIT_MAGIC_LEN) != 0)
+        return "no entry trailer (truncated, or not written by this version)";
+    const unsigned char *t = bytes + len - JIT_TRAILER_LEN;
+    uint64_t n = 0;
+    for (int i = 0; i < 8; i++)
+        n |= (uint64_t)t[JIT_MAGIC_LEN + i] << (8 * i);
+    if (n != (uint64_t)(len - JIT_TRAILER_LEN))
+        return "the object size in its trailer does not match (truncated or modified)";
+    unsigned char want[JIT_TRAILER_LEN];
+    jit_trailer(bytes, len - JIT_TRAILER_LEN, want);
+    if (memcmp(t, want, JIT_TRAILER_LEN) != 0)
+        return "the object bytes do not match the SHA-256 in its trailer (modified)";
+    return NULL;
+}
+
+/* Reads a cached entry and checks its trailer. Returns 1 and the object bytes
+ * (trailer removed) on a good entry, 0 when there is none, -1 (logged) when it
+ * is damaged. */
 static int jit_lookup(const cb_jit_cache *c, const char *key, unsigned char **so, size_t *so_len)
 {
-    char so_path[4200], sum_path[4200];
-    jit_path(c, key, ".so", so_path, sizeof so_path);
-    jit_path(c, key, ".sha256", sum_path, sizeof sum_path);
-    unsigned char *sum = NULL, *bytes = NULL;
-    size_t sum_len, len;
-    int have_so = cb_fs_read_file(so_path, &bytes, &len) == 0;
-    int have_sum = cb_fs_read_file(sum_path, &sum, &sum_len) == 0;
-    if (!have_so && !have_sum)
+    char path[4200];
+    jit_path(c, key, ".so", path, sizeof path);
+    unsigned char *bytes = NULL;
+    size_t len;
+    if (cb_fs_read_file(path, &bytes, &len) != 0)
         return 0;
-    const char *why = NULL;
-    char want[128];
-    if (!have_so)
-        why = "its .so is missing";
-    else if (!have_sum)
-        why = "its .sha256 sidecar is missing";
-    else {
-        jit_sidecar_text(bytes, len, want, sizeof want);
-        if (strcmp((const char *)sum, want) != 0)
-            why = "the .so bytes do not match the .sha256 sidecar (truncated or modified)";
-    }
-    free(sum);
+    const char *why = jit_entry_fault(bytes, len);
     if (why) {
         cb_cpu_log(CPU_LOG_WARN, "JIT cache entry %s/%s is damaged: %s; rebuilding it", c->dir, key, why);
         free(bytes);
         return -1;
     }
     *so = bytes;
-    *so_len = len;
+    *so_len = len - JIT_TRAILER_LEN;
     return 1;
+}
+
+/* Publishes the object bytes as entry key: one file, one rename. */
+static int jit_store(const cb_jit_cache *c, const char *key, const unsigned char *so, size_t len)
+{
+    unsigned char *entry = malloc(len + JIT_TRAILER_LEN);
+    if (!entry) {
+        errno = ENOMEM;
+        return -1;
+    }
+    memcpy(entry, so, len);
+    jit_trailer(so, len, entry + len);
+    char path[4200];
+    jit_path(c, key, ".so", path, sizeof path);
+    int rc = cb_fs_write_atomic(path, entry, len + JIT_TRAILER_LEN);
+    free(entry);
+    return rc;
 }
 
 /* Copies the compiler's output from its first error line, at most 8 lines. */
@@ -271,13 +308,8 @@ static CUresult jit_compile(cb_jit_cache *c, const char *key, const char *source
         return result;
     }
 
-    /* Publish: the object first, then its sidecar, then the source. */
-    char sidecar[128];
-    jit_sidecar_text(*so, *so_len, sidecar, sizeof sidecar);
-    jit_path(c, key, ".so", final, sizeof final);
-    int ok = cb_fs_rename(so_tmp, final) == 0;
-    jit_path(c, key, ".sha256", final, sizeof final);
-    ok = ok && cb_fs_write_atomic(final, sidecar, strlen(sidecar)) == 0;
+    /* Publish: the entry (one file, one rename), then the source. */
+    int ok = jit_store(c, key, *so, *so_len) == 0;
     jit_path(c, key, ".c", final, sizeof final);
     if (!ok || cb_fs_rename(c_path, final) != 0)
         cb_cpu_log(CPU_LOG_WARN, "could not store JIT cache entry %s/%s: %s", c->dir, key, strerror(errno));
