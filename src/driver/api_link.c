@@ -22,7 +22,7 @@
 
 #include "core/context.h"
 #include "core/device.h"
-#include "core/ptx_merge.h"
+#include "core/ptx_link.h"
 #include "fatbin/fatbin.h"
 #include "platform/fs.h"
 #include "platform/sysinfo.h"
@@ -142,13 +142,9 @@ void cb_jit_wall_time(cb_jit_log *log, float ms)
 
 typedef struct link_state {
     uint32_t magic;
-    int sm;                 /* the target: CU_JIT_TARGET or the device's */
-    char **ptx;             /* every PTX text added, malloc'd, NUL-terminated */
-    size_t n, cap;
+    cb_ptx_link link;       /* .sm: CU_JIT_TARGET or the device's */
     cb_jit_log log;         /* the buffers given to cuLinkCreate */
     uint64_t started_ns;
-    void *image;            /* the container after cuLinkComplete */
-    size_t image_size;
     struct link_state *next;
 } link_state;
 
@@ -166,76 +162,33 @@ static link_state *link_find(CUlinkState h)
     return found;
 }
 
-/* Appends a copy of text (len bytes) to the link's PTX list. */
-static CUresult link_keep_ptx(link_state *l, const char *text, size_t len)
-{
-    if (l->n == l->cap) {
-        size_t ncap = l->cap ? l->cap * 2 : 4;
-        char **np = realloc(l->ptx, ncap * sizeof *np);
-        if (!np)
-            return CUDA_ERROR_OUT_OF_MEMORY;
-        l->ptx = np;
-        l->cap = ncap;
-    }
-    char *copy = malloc(len + 1);
-    if (!copy)
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    memcpy(copy, text, len);
-    copy[len] = '\0';
-    l->ptx[l->n++] = copy;
-    return CUDA_SUCCESS;
-}
-
-/* The sm of a PTX text's ".target sm_XX" directive, 0 if none is found. */
-static int link_ptx_target(const char *ptx)
-{
-    const char *t = strstr(ptx, ".target");
-    if (!t)
-        return 0;
-    t += 7;
-    while (*t == ' ' || *t == '\t')
-        t++;
-    if (strncmp(t, "sm_", 3) != 0 && strncmp(t, "compute_", 8) != 0)
-        return 0;
-    t += t[0] == 's' ? 3 : 8;
-    return atoi(t);
-}
-
 /* Adds PTX text; it must not target a newer architecture than the link. */
 static CUresult link_add_ptx(link_state *l, const char *text, size_t len, const char *name)
 {
-    if (len == 0)
-        len = strlen(text);
-    while (len > 0 && text[len - 1] == '\0')
-        len--;
-    char *copy = malloc(len + 1);
-    if (!copy)
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    memcpy(copy, text, len);
-    copy[len] = '\0';
-    int target = link_ptx_target(copy);
-    free(copy);
-    if (target > l->sm) {
+    int target = 0;
+    switch (cb_ptx_link_add(&l->link, text, len ? len : strlen(text), 1, &target)) {
+    case CB_PTX_LINK_OK:
+        return CUDA_SUCCESS;
+    case CB_PTX_LINK_NEWER_TARGET:
         cb_jit_error(&l->log, "%s: PTX .target sm_%d is newer than the link target sm_%d", name, target,
-                     l->sm);
+                     l->link.sm);
         return CUDA_ERROR_INVALID_PTX;
+    default:
+        return CUDA_ERROR_OUT_OF_MEMORY;
     }
-    return link_keep_ptx(l, text, len);
 }
 
 /* Adds every PTX text of a fatbin, or of a container an earlier link made. */
 static CUresult link_add_container(link_state *l, const void *data, size_t size, const char *name)
 {
-    cb_fatbin_module *mods = NULL;
-    size_t n = 0;
     char err[256] = "";
-    cb_fatbin_status st = cb_fatbin_extract_modules(data, size, (uint32_t)l->sm, &mods, &n, NULL, err, sizeof err);
+    cb_fatbin_status st = cb_ptx_link_add_container(&l->link, data, size, err, sizeof err);
     if (st == CB_FATBIN_ERR_NOMEM)
         return CUDA_ERROR_OUT_OF_MEMORY;
     if (st == CB_FATBIN_ERR_NO_PTX) {
         cb_jit_error(&l->log,
                      "%s: no PTX at or below sm_%d (%s); cubridge links and runs PTX only, not SASS",
-                     name, l->sm, err[0] ? err : "SASS only");
+                     name, l->link.sm, err[0] ? err : "SASS only");
         return CUDA_ERROR_NO_BINARY_FOR_GPU;
     }
     if (st != CB_FATBIN_OK) {
@@ -243,16 +196,12 @@ static CUresult link_add_container(link_state *l, const void *data, size_t size,
                      err[0] ? err : "unrecognised container");
         return CUDA_ERROR_INVALID_IMAGE;
     }
-    CUresult r = CUDA_SUCCESS;
-    for (size_t i = 0; i < n && r == CUDA_SUCCESS; i++)
-        r = link_keep_ptx(l, mods[i].ptx, mods[i].len);
-    cb_fatbin_modules_free(mods, n);
-    return r;
+    return CUDA_SUCCESS;
 }
 
 static CUresult link_add(link_state *l, CUjitInputType type, const void *data, size_t size, const char *name)
 {
-    if (l->image) {
+    if (l->link.image) {
         cb_jit_error(&l->log, "%s: the link is already complete", name);
         return CUDA_ERROR_INVALID_VALUE;
     }
@@ -301,7 +250,7 @@ CB_EXPORT CUresult cuLinkCreate_v2(unsigned int numOptions, CUjit_option *option
         free(l);
         return r;
     }
-    l->sm = l->log.target_sm ? l->log.target_sm : cb_device_sm(ctx->device);
+    l->link.sm = l->log.target_sm ? l->log.target_sm : cb_device_sm(ctx->device);
     l->started_ns = cb_sys_monotonic_ns();
     l->magic = LINK_MAGIC;
     cb_mutex_lock(&link_lock);
@@ -385,37 +334,30 @@ CB_EXPORT CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *si
         return CUDA_ERROR_INVALID_HANDLE;
     if (!cubinOut || !sizeOut)
         return CUDA_ERROR_INVALID_VALUE;
-    if (!l->image) {
-        if (l->n == 0) {
+    if (!l->link.image) {
+        char err[256] = "";
+        switch (cb_ptx_link_complete(&l->link, err, sizeof err)) {
+        case CB_PTX_LINK_OK:
+            break;
+        case CB_PTX_LINK_EMPTY:
             cb_jit_error(&l->log, "nothing to link: no input was added");
             return CUDA_ERROR_INVALID_VALUE;
-        }
-        /* One merged text: a loader given no size (cuModuleLoadData) can
-         * only find the container's first fatbin. */
-        char *merged = NULL;
-        size_t merged_len = 0;
-        char err[256] = "";
-        if (l->n > 1 && cb_ptx_merge((const char *const *)l->ptx, l->n, &merged, &merged_len, err, sizeof err) != 0) {
+        case CB_PTX_LINK_MERGE:
             cb_jit_error(&l->log, "%s", err);
             return CUDA_ERROR_INVALID_PTX;
-        }
-        const char *one[1] = {merged};
-        cb_fatbin_status st =
-            merged ? cb_fatbin_make_container(one, 1, (uint32_t)l->sm, &l->image, &l->image_size)
-                   : cb_fatbin_make_container((const char *const *)l->ptx, l->n, (uint32_t)l->sm, &l->image,
-                                              &l->image_size);
-        free(merged);
-        if (st != CB_FATBIN_OK) {
-            l->image = NULL;
-            cb_jit_error(&l->log, "could not build the linked image");
-            return st == CB_FATBIN_ERR_NOMEM ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_UNKNOWN;
+        case CB_PTX_LINK_NOMEM:
+            cb_jit_error(&l->log, "%s", err);
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        default:
+            cb_jit_error(&l->log, "%s", err);
+            return CUDA_ERROR_UNKNOWN;
         }
         cb_jit_info(&l->log, "linked %zu PTX module%s for sm_%d (%zu bytes); kernels are translated at load",
-                    l->n, l->n == 1 ? "" : "s", l->sm, l->image_size);
+                    l->link.n, l->link.n == 1 ? "" : "s", l->link.sm, l->link.image_size);
         cb_jit_wall_time(&l->log, (float)(cb_sys_monotonic_ns() - l->started_ns) / 1e6f);
     }
-    *cubinOut = l->image;
-    *sizeOut = l->image_size;
+    *cubinOut = l->link.image;
+    *sizeOut = l->link.image_size;
     return CUDA_SUCCESS;
 }
 
@@ -434,10 +376,7 @@ CB_EXPORT CUresult cuLinkDestroy(CUlinkState state)
     cb_mutex_unlock(&link_lock);
     if (!found)
         return CUDA_ERROR_INVALID_HANDLE;
-    for (size_t i = 0; i < found->n; i++)
-        free(found->ptx[i]);
-    free(found->ptx);
-    free(found->image);
+    cb_ptx_link_clear(&found->link);
     found->magic = 0;
     free(found);
     return CUDA_SUCCESS;

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/ptx_merge.h"
+#include "core/ptx_link.h"
 #include "fatbin/fatbin.h"
 
 #define NVJL_EXPORT __attribute__((visibility("default")))
@@ -28,12 +28,8 @@
 
 struct nvJitLink {
     uint32_t magic;
-    int sm;            /* from -arch=sm_NN */
     int lto;           /* -lto was given */
-    char **ptx;        /* every PTX text added (malloc'd, NUL-terminated) */
-    size_t n, cap;
-    void *image;       /* the container, after nvJitLinkComplete */
-    size_t image_size;
+    cb_ptx_link link;  /* .sm from -arch=sm_NN; .image after nvJitLinkComplete */
     char *error_log;   /* malloc'd, NUL-terminated, or NULL */
     char *info_log;
 };
@@ -62,18 +58,6 @@ static int nvjl_valid(nvJitLinkHandle h)
     return h && h->magic == NVJL_MAGIC;
 }
 
-/* Reads "-arch=sm_NN" (or compute_NN, or "-arch sm_NN" split in two). */
-static int nvjl_parse_arch(const char *s)
-{
-    if (strncmp(s, "sm_", 3) == 0)
-        return atoi(s + 3);
-    if (strncmp(s, "compute_", 8) == 0)
-        return atoi(s + 8);
-    if (strncmp(s, "lto_", 4) == 0)
-        return atoi(s + 4);
-    return 0;
-}
-
 NVJL_EXPORT nvJitLinkResult __nvJitLinkCreate_13_0(nvJitLinkHandle *handle, uint32_t numOptions,
                                                     const char *const *options)
 {
@@ -88,14 +72,14 @@ NVJL_EXPORT nvJitLinkResult __nvJitLinkCreate_13_0(nvJitLinkHandle *handle, uint
         if (!o)
             continue;
         if (strncmp(o, "-arch=", 6) == 0)
-            h->sm = nvjl_parse_arch(o + 6);
+            h->link.sm = cb_ptx_arch_number(o + 6);
         else if (strcmp(o, "-arch") == 0 && i + 1 < numOptions && options[i + 1])
-            h->sm = nvjl_parse_arch(options[++i]);
+            h->link.sm = cb_ptx_arch_number(options[++i]);
         else if (strcmp(o, "-lto") == 0)
             h->lto = 1;
         /* every other option steers NVIDIA's code generation: ignored */
     }
-    if (h->sm <= 0) {
+    if (h->link.sm <= 0) {
         free(h);
         return NVJITLINK_ERROR_MISSING_ARCH;
     }
@@ -108,10 +92,7 @@ NVJL_EXPORT nvJitLinkResult __nvJitLinkDestroy_13_0(nvJitLinkHandle *handle)
     if (!handle || !nvjl_valid(*handle))
         return NVJITLINK_ERROR_INVALID_INPUT;
     nvJitLinkHandle h = *handle;
-    for (size_t i = 0; i < h->n; i++)
-        free(h->ptx[i]);
-    free(h->ptx);
-    free(h->image);
+    cb_ptx_link_clear(&h->link);
     free(h->error_log);
     free(h->info_log);
     h->magic = 0;
@@ -120,72 +101,33 @@ NVJL_EXPORT nvJitLinkResult __nvJitLinkDestroy_13_0(nvJitLinkHandle *handle)
     return NVJITLINK_SUCCESS;
 }
 
-static nvJitLinkResult nvjl_keep(nvJitLinkHandle h, const char *text, size_t len)
-{
-    if (h->n == h->cap) {
-        size_t ncap = h->cap ? h->cap * 2 : 4;
-        char **np = realloc(h->ptx, ncap * sizeof *np);
-        if (!np)
-            return NVJITLINK_ERROR_INTERNAL;
-        h->ptx = np;
-        h->cap = ncap;
-    }
-    char *copy = malloc(len + 1);
-    if (!copy)
-        return NVJITLINK_ERROR_INTERNAL;
-    memcpy(copy, text, len);
-    copy[len] = '\0';
-    h->ptx[h->n++] = copy;
-    return NVJITLINK_SUCCESS;
-}
-
-/* The sm of ".target sm_NN" in a PTX text, 0 if absent. */
-static int nvjl_ptx_target(const char *ptx)
-{
-    const char *t = strstr(ptx, ".target");
-    if (!t)
-        return 0;
-    t += 7;
-    while (*t == ' ' || *t == '\t')
-        t++;
-    return nvjl_parse_arch(t);
-}
-
 static nvJitLinkResult nvjl_add_ptx(nvJitLinkHandle h, const char *data, size_t size, const char *name)
 {
-    size_t len = strnlen(data, size);
-    nvJitLinkResult r = nvjl_keep(h, data, len);
-    if (r != NVJITLINK_SUCCESS)
-        return r;
-    int target = nvjl_ptx_target(h->ptx[h->n - 1]);
-    if (target > h->sm) {
+    int target = 0;
+    switch (cb_ptx_link_add(&h->link, data, strnlen(data, size), 1, &target)) {
+    case CB_PTX_LINK_OK:
+        return NVJITLINK_SUCCESS;
+    case CB_PTX_LINK_NEWER_TARGET:
         nvjl_append(&h->error_log, "cubridge nvJitLink: %s: PTX .target sm_%d is newer than -arch=sm_%d", name,
-                    target, h->sm);
-        free(h->ptx[--h->n]);
+                    target, h->link.sm);
         return NVJITLINK_ERROR_ARCH_MISMATCH;
+    default:
+        return NVJITLINK_ERROR_INTERNAL;
     }
-    return NVJITLINK_SUCCESS;
 }
 
 static nvJitLinkResult nvjl_add_container(nvJitLinkHandle h, const void *data, size_t size, const char *name)
 {
-    cb_fatbin_module *mods = NULL;
-    size_t n = 0;
     char err[256] = "";
-    cb_fatbin_status st = cb_fatbin_extract_modules(data, size, (uint32_t)h->sm, &mods, &n, NULL, err, sizeof err);
-    if (st != CB_FATBIN_OK) {
-        nvjl_append(&h->error_log,
-                    st == CB_FATBIN_ERR_NO_PTX
-                        ? "cubridge nvJitLink: %s: no PTX at or below sm_%d (%s); cubridge links PTX only, not SASS"
-                        : "cubridge nvJitLink: %s: not an image cubridge can link (sm_%d): %s",
-                    name, h->sm, err[0] ? err : "unrecognised");
-        return st == CB_FATBIN_ERR_NOMEM ? NVJITLINK_ERROR_INTERNAL : NVJITLINK_ERROR_INVALID_INPUT;
-    }
-    nvJitLinkResult r = NVJITLINK_SUCCESS;
-    for (size_t i = 0; i < n && r == NVJITLINK_SUCCESS; i++)
-        r = nvjl_keep(h, mods[i].ptx, mods[i].len);
-    cb_fatbin_modules_free(mods, n);
-    return r;
+    cb_fatbin_status st = cb_ptx_link_add_container(&h->link, data, size, err, sizeof err);
+    if (st == CB_FATBIN_OK)
+        return NVJITLINK_SUCCESS;
+    nvjl_append(&h->error_log,
+                st == CB_FATBIN_ERR_NO_PTX
+                    ? "cubridge nvJitLink: %s: no PTX at or below sm_%d (%s); cubridge links PTX only, not SASS"
+                    : "cubridge nvJitLink: %s: not an image cubridge can link (sm_%d): %s",
+                name, h->link.sm, err[0] ? err : "unrecognised");
+    return st == CB_FATBIN_ERR_NOMEM ? NVJITLINK_ERROR_INTERNAL : NVJITLINK_ERROR_INVALID_INPUT;
 }
 
 /* What NVJITLINK_INPUT_ANY holds: PTX text, or a container. */
@@ -211,7 +153,7 @@ NVJL_EXPORT nvJitLinkResult __nvJitLinkAddData_13_0(nvJitLinkHandle handle, nvJi
     nvJitLinkHandle h = handle;
     if (!name)
         name = "<input>";
-    if (h->image) {
+    if (h->link.image) {
         nvjl_append(&h->error_log, "cubridge nvJitLink: %s: the link is already complete", name);
         return NVJITLINK_ERROR_INVALID_INPUT;
     }
@@ -280,31 +222,23 @@ NVJL_EXPORT nvJitLinkResult __nvJitLinkComplete_13_0(nvJitLinkHandle handle)
     if (!nvjl_valid(handle))
         return NVJITLINK_ERROR_INVALID_INPUT;
     nvJitLinkHandle h = handle;
-    if (h->image)
+    if (h->link.image)
         return NVJITLINK_SUCCESS;
-    if (h->n == 0) {
+    char err[256] = "";
+    switch (cb_ptx_link_complete(&h->link, err, sizeof err)) {
+    case CB_PTX_LINK_OK:
+        break;
+    case CB_PTX_LINK_EMPTY:
         nvjl_append(&h->error_log, "cubridge nvJitLink: nothing to link: no PTX was added");
         return NVJITLINK_ERROR_INVALID_INPUT;
-    }
-    /* One merged text: a loader given no size finds only the first fatbin. */
-    char *merged = NULL;
-    size_t merged_len = 0;
-    char err[256] = "";
-    if (h->n > 1 && cb_ptx_merge((const char *const *)h->ptx, h->n, &merged, &merged_len, err, sizeof err) != 0) {
+    case CB_PTX_LINK_MERGE:
         nvjl_append(&h->error_log, "cubridge nvJitLink: %s", err);
         return NVJITLINK_ERROR_PTX_COMPILE;
-    }
-    const char *one[1] = {merged};
-    cb_fatbin_status st = merged ? cb_fatbin_make_container(one, 1, (uint32_t)h->sm, &h->image, &h->image_size)
-                                 : cb_fatbin_make_container((const char *const *)h->ptx, h->n, (uint32_t)h->sm,
-                                                            &h->image, &h->image_size);
-    free(merged);
-    if (st != CB_FATBIN_OK) {
-        h->image = NULL;
+    default:
         return NVJITLINK_ERROR_INTERNAL;
     }
-    nvjl_append(&h->info_log, "cubridge nvJitLink: kept %zu PTX module%s for sm_%d (no SASS is generated)", h->n,
-                h->n == 1 ? "" : "s", h->sm);
+    nvjl_append(&h->info_log, "cubridge nvJitLink: kept %zu PTX module%s for sm_%d (no SASS is generated)",
+                h->link.n, h->link.n == 1 ? "" : "s", h->link.sm);
     return NVJITLINK_SUCCESS;
 }
 
@@ -312,17 +246,17 @@ NVJL_EXPORT nvJitLinkResult __nvJitLinkGetLinkedCubinSize_13_0(nvJitLinkHandle h
 {
     if (!nvjl_valid(handle) || !size)
         return NVJITLINK_ERROR_INVALID_INPUT;
-    if (!handle->image)
+    if (!handle->link.image)
         return NVJITLINK_ERROR_INVALID_INPUT;
-    *size = handle->image_size;
+    *size = handle->link.image_size;
     return NVJITLINK_SUCCESS;
 }
 
 NVJL_EXPORT nvJitLinkResult __nvJitLinkGetLinkedCubin_13_0(nvJitLinkHandle handle, void *cubin)
 {
-    if (!nvjl_valid(handle) || !cubin || !handle->image)
+    if (!nvjl_valid(handle) || !cubin || !handle->link.image)
         return NVJITLINK_ERROR_INVALID_INPUT;
-    memcpy(cubin, handle->image, handle->image_size);
+    memcpy(cubin, handle->link.image, handle->link.image_size);
     return NVJITLINK_SUCCESS;
 }
 
@@ -330,14 +264,14 @@ NVJL_EXPORT nvJitLinkResult __nvJitLinkGetLinkedCubin_13_0(nvJitLinkHandle handl
  * does not merge several into one. */
 static nvJitLinkResult nvjl_single_ptx(nvJitLinkHandle h, const char **out)
 {
-    if (!h->image)
+    if (!h->link.image)
         return NVJITLINK_ERROR_INVALID_INPUT;
-    if (h->n != 1) {
+    if (h->link.n != 1) {
         nvjl_append(&h->error_log, "cubridge nvJitLink: linked PTX is available for one PTX input only (have %zu)",
-                    h->n);
+                    h->link.n);
         return NVJITLINK_ERROR_INTERNAL;
     }
-    *out = h->ptx[0];
+    *out = h->link.ptx[0];
     return NVJITLINK_SUCCESS;
 }
 
