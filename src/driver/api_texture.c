@@ -1,8 +1,11 @@
 /* api_texture.c: CUDA arrays (cuArrayCreate, cuArray3DCreate, cuArrayDestroy,
- * descriptors) and texture/surface objects (cuTexObjectCreate/Destroy/
- * GetResourceDesc/GetTextureDesc, cuSurfObjectCreate/Destroy/
- * GetResourceDesc). The work is in core/texture.c; copies to and from
- * arrays go through cuMemcpy2D/3D (core/memory.c). */
+ * descriptors), mipmapped arrays (cuMipmappedArrayCreate/GetLevel/Destroy)
+ * and texture/surface objects (cuTexObjectCreate/Destroy/GetResourceDesc/
+ * GetTextureDesc, cuSurfObjectCreate/Destroy/GetResourceDesc). The work is
+ * in core/texture.c; copies to and from arrays (and mip levels) go through
+ * cuMemcpy2D/3D (core/memory.c). Texture and surface references
+ * (cuModuleGetTexRef/SurfRef; the cuTexRef and cuSurfRef calls) are not
+ * supported: CUDA 12 removed them from the runtime and from nvcc. */
 #include "driver/driver.h"
 
 #include <string.h>
@@ -133,4 +136,57 @@ CB_EXPORT CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *pResDesc, CUs
 {
     CB_REQUIRE_INIT();
     return cb_texobj_resource(surfObject, 1, pResDesc);
+}
+
+CB_EXPORT CUresult cuMipmappedArrayCreate(CUmipmappedArray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc,
+                                          unsigned int numMipmapLevels)
+{
+    cb_context *ctx;
+    CUresult r = usable(&ctx);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!pHandle)
+        return CUDA_ERROR_INVALID_VALUE;
+    cb_mipmap *m;
+    r = cb_mipmap_create(ctx, pMipmappedArrayDesc, numMipmapLevels, &m);
+    if (r == CUDA_SUCCESS)
+        *pHandle = (CUmipmappedArray)m;
+    return r;
+}
+
+CB_EXPORT CUresult cuMipmappedArrayGetLevel(CUarray *pLevelArray, CUmipmappedArray hMipmappedArray, unsigned int level)
+{
+    CB_REQUIRE_INIT();
+    cb_array *a;
+    CUresult r = cb_mipmap_level((cb_mipmap *)hMipmappedArray, level, pLevelArray ? &a : NULL);
+    if (r == CUDA_SUCCESS)
+        *pLevelArray = (CUarray)a;
+    return r;
+}
+
+CB_EXPORT CUresult cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray)
+{
+    CB_REQUIRE_INIT();
+    return cb_mipmap_destroy((cb_mipmap *)hMipmappedArray);
+}
+
+#define CB_NO_REFERENCES "texture and surface references are not supported (CUDA 12 removed them from the " \
+                         "runtime and nvcc); use texture and surface objects"
+
+CB_EXPORT CUresult cuModuleGetTexRef(CUtexref *pTexRef, CUmodule hmod, const char *name)
+{
+    CB_REQUIRE_INIT();
+    (void)pTexRef;
+    (void)hmod;
+    (void)name;
+    return cb_driver_not_supported("cuModuleGetTexRef", CB_NO_REFERENCES);
+}
+
+CB_EXPORT CUresult cuModuleGetSurfRef(CUsurfref *pSurfRef, CUmodule hmod, const char *name)
+{
+    CB_REQUIRE_INIT();
+    (void)pSurfRef;
+    (void)hmod;
+    (void)name;
+    return cb_driver_not_supported("cuModuleGetSurfRef", CB_NO_REFERENCES);
 }

@@ -880,7 +880,8 @@ static ptx_operand parse_operand(parser *p, int depth)
         if (r->kind != PTX_TOK_IDENT)
             fail_at(p, r, "expected a predicate after '|'");
         parse_name_operand(p, r, &q);
-        if ((o.kind != PTX_OPD_reg && o.kind != PTX_OPD_sink) || q.kind != PTX_OPD_reg)
+        /* d|p, and {d0, d1, d2, d3}|p for texture fetches with a residency predicate */
+        if ((o.kind != PTX_OPD_reg && o.kind != PTX_OPD_sink && o.kind != PTX_OPD_vec) || q.kind != PTX_OPD_reg)
             fail_at(p, r, "'|' joins two registers");
         o.reg2 = q.reg;
     }

@@ -87,6 +87,8 @@ static int check_dst(verifier *v, ptx_operand *o)
     if (o->kind == PTX_OPD_sink)
         return 0;
     if (o->kind == PTX_OPD_vec) {
+        if (o->reg2 >= 0 && (!reg_ok(v->f, o->reg2) || v->f->regs[o->reg2].type != PTX_TYPE_pred))
+            return bad(v, "'|' needs a predicate register");
         for (uint32_t i = 0; i < o->nelems; i++)
             if (o->elems[i].kind != PTX_OPD_reg && o->elems[i].kind != PTX_OPD_sink)
                 return bad(v, "a destination vector holds registers");

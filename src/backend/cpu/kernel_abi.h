@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CB_KERNEL_ABI_VERSION 3
+#define CB_KERNEL_ABI_VERSION 4
 
 typedef struct cb_dim3 {
     uint32_t x, y, z;
@@ -81,6 +81,18 @@ typedef struct cb_texobj {
     uint32_t format, channels, elem_bytes;
     uint32_t address[3], filter, flags;
     float border[4];
+    /* ---- ABI 4: mipmaps and cube maps ----
+     * cube: 1 for a cubemap (layers then counts faces, 6 per cube; face f of
+     * cube c is layer 6c + f). A mipmapped texture has num_levels > 1 and
+     * level[i] describes mip level i (its geometry; num_levels 1, level NULL);
+     * level[0] has the geometry of this object. Mip filter, LOD bias and
+     * clamps are CUDA_TEXTURE_DESC's; max_aniso 0 or 1 means isotropic. */
+    uint32_t cube;
+    uint32_t num_levels;
+    const struct cb_texobj *level;
+    uint32_t mip_filter;
+    float lod_bias, min_lod, max_lod;
+    uint32_t max_aniso;
 } cb_texobj;
 
 /* Modes, as their PTX names. */
