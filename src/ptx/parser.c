@@ -329,6 +329,10 @@ static decl_attrs parse_decl_attrs(parser *p)
             break;
         }
     }
+    if (a.type == PTX_TYPE_none && (is_word(peek(p), ".texref") || is_word(peek(p), ".samplerref") ||
+                                    is_word(peek(p), ".surfref")))
+        fail_here(p, "texture, sampler and surface references (.texref, .samplerref, .surfref) are not "
+                     "supported: CUDA 12 removed them; use texture and surface objects");
     if (a.type == PTX_TYPE_none)
         fail_here(p, "expected a type");
     return a;
