@@ -202,13 +202,16 @@ int main(void) {
   check_f32_exact("tex2DLod point/point", got, want, n);
   CHECK(cudaFree(dq));
 
-  // trilinear: lods with quarter fractions, anywhere in the texture
+  // trilinear: lods with quarter fractions, at positions a quarter texel off
+  // the centres of level l0 + 1 (so every weight is a multiple of 1/16 and
+  // no rounding of the hardware's 1/256 weights can matter)
   const float tlods[] = {0.25f, 1.5f, 2.75f, 3.0f, 0.5f};
   n = 0;
   for (int k = 0; k < 5; k++)
     for (int i = 0; i < 60; i++) {
-      float u = (i * 7 % 60 + 0.3f) / 60.0f, v = (i * 11 % 60 + 0.6f) / 60.0f, lod = tlods[k];
+      float lod = tlods[k];
       int l0 = (int)floorf(lod);
+      float u = (i * 7 % lw[l0 + 1] + 0.25f) / lw[l0 + 1], v = (i * 11 % lh[l0 + 1] + 0.75f) / lh[l0 + 1];
       float fr = lod - l0;
       float a = bilinear(lv[l0], lw[l0], lh[l0], u * lw[l0], v * lh[l0]);
       float b = fr > 0 ? bilinear(lv[l0 + 1], lw[l0 + 1], lh[l0 + 1], u * lw[l0 + 1], v * lh[l0 + 1]) : 0.0f;
