@@ -10,8 +10,9 @@
 //      derivative vector in level-0 texels (axis-aligned and one diagonal);
 //   3. a cubemap (texCubemap) read at the centre of every texel of every face
 //      (exact), and bilinear inside faces; a layered cubemap
-//      (texCubemapLayered);
-//   4. a layered 2D texture with bilinear filtering (tex2DLayered);
+//      (texCubemapLayered); a mipmapped cubemap (texCubemapLod);
+//   4. a layered 2D texture with bilinear filtering (tex2DLayered), and a
+//      mipmapped layered one (tex2DLayeredLod);
 //   5. half-float textures (cudaCreateChannelDescHalf/Half4) read with
 //      tex2D<float>/tex2D<float4> (promoted to float; point exact, linear
 //      within the 1/256 weight model);
@@ -62,6 +63,16 @@ __global__ void k_cube(cudaTextureObject_t t, const float4 *dir, float *out, int
 __global__ void k_cube_layered(cudaTextureObject_t t, const float4 *dir, float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = texCubemapLayered<float>(t, dir[i].x, dir[i].y, dir[i].z, (int)dir[i].w);
+}
+
+__global__ void k_cube_lod(cudaTextureObject_t t, const float4 *dir, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = texCubemapLod<float>(t, dir[i].x, dir[i].y, dir[i].z, dir[i].w);
+}
+
+__global__ void k_layered_lod(cudaTextureObject_t t, const float4 *q, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = tex2DLayeredLod<float>(t, q[i].x, q[i].y, (int)q[i].w, q[i].z);
 }
 
 __global__ void k_layered(cudaTextureObject_t t, const float4 *q, float *out, int n) {
@@ -317,6 +328,47 @@ int main(void) {
   check_f32_exact("texCubemapLayered point", got, want, n);
   CHECK(cudaFree(dq));
 
+  // mipmapped cubemap (8 x 8, 4 levels): texCubemapLod, point/point, at the
+  // centre of every texel of the chosen level; face f of level l holds
+  // 1000 l + 100 f + y * size + x
+  cudaMipmappedArray_t mcube;
+  CHECK(cudaMallocMipmappedArray(&mcube, &fdesc, make_cudaExtent(S, S, 6), 4, cudaArrayCubemap));
+  for (int l = 0; l < 4; l++) {
+    int s = S >> l;
+    static float faces[6 * S * S];
+    for (int i = 0; i < 6 * s * s; i++) faces[i] = (float)(1000 * l + i / (s * s) * 100 + i % (s * s));
+    cudaArray_t a;
+    CHECK(cudaGetMipmappedArrayLevel(&a, mcube, l));
+    cudaMemcpy3DParms cp = {};
+    cp.srcPtr = make_cudaPitchedPtr(faces, s * sizeof(float), s, s);
+    cp.dstArray = a;
+    cp.extent = make_cudaExtent(s, s, 6);
+    cp.kind = cudaMemcpyHostToDevice;
+    CHECK(cudaMemcpy3D(&cp));
+  }
+  cudaResourceDesc mcres = {};
+  mcres.resType = cudaResourceTypeMipmappedArray;
+  mcres.res.mipmap.mipmap = mcube;
+  cudaTextureObject_t tmcube = make_tex(&mcres, 0, 0, 3, 1);
+  n = 0;
+  const float clods[] = {0.0f, 1.0f, 1.7f, 3.0f, 5.0f};
+  for (int k = 0; k < 5; k++) {
+    int l = clods[k] > 3 ? 3 : (int)floorf(clods[k] + 0.5f), s = S >> l;
+    for (int f = 0; f < 6; f++)
+      for (int i = 0; i < s * s; i++) {
+        q[n] = cube_dir(f, i % s + 0.5f, i / s + 0.5f, s, 1.5f);
+        q[n].w = clods[k];
+        want[n++] = (float)(1000 * l + 100 * f + i);
+      }
+  }
+  dq = dev_copy(q, n);
+  k_cube_lod<<<(n + 127) / 128, 128>>>(tmcube, dq, dout, n);
+  fetch(got, dout, n);
+  check_f32_exact("texCubemapLod point/point", got, want, n);
+  CHECK(cudaFree(dq));
+  CHECK(cudaDestroyTextureObject(tmcube));
+  CHECK(cudaFreeMipmappedArray(mcube));
+
   // ---- 4. layered 2D, bilinear ----
   const int LW = 16, LH = 8, NL = 3;
   static float lay[NL * LW * LH];
@@ -345,6 +397,43 @@ int main(void) {
   fetch(got, dout, n);
   check_f32_tol("tex2DLayered bilinear", got, want, n, 1e-5, 1e-4);
   CHECK(cudaFree(dq));
+
+  // mipmapped layered 2D (16 x 8 x 3 layers, 3 levels): tex2DLayeredLod, point/point
+  cudaMipmappedArray_t mlay;
+  CHECK(cudaMallocMipmappedArray(&mlay, &fdesc, make_cudaExtent(LW, LH, NL), 3, cudaArrayLayered));
+  for (int l = 0; l < 3; l++) {
+    int w = LW >> l, h = LH >> l;
+    static float buf[NL * LW * LH];
+    for (int i = 0; i < NL * w * h; i++) buf[i] = (float)(1000 * l) + lay[i];
+    cudaArray_t a;
+    CHECK(cudaGetMipmappedArrayLevel(&a, mlay, l));
+    cudaMemcpy3DParms cp = {};
+    cp.srcPtr = make_cudaPitchedPtr(buf, w * sizeof(float), w, h);
+    cp.dstArray = a;
+    cp.extent = make_cudaExtent(w, h, NL);
+    cp.kind = cudaMemcpyHostToDevice;
+    CHECK(cudaMemcpy3D(&cp));
+  }
+  cudaResourceDesc mlres = {};
+  mlres.resType = cudaResourceTypeMipmappedArray;
+  mlres.res.mipmap.mipmap = mlay;
+  cudaTextureObject_t tmlay = make_tex(&mlres, 0, 0, 2, 1);
+  n = 0;
+  for (int l = 0; l < 3; l++) {
+    int w = LW >> l, h = LH >> l;
+    for (int layer = 0; layer < NL; layer++)
+      for (int i = 0; i < w * h; i += 2) {
+        q[n] = make_float4((i % w + 0.5f) / w, (i / w + 0.5f) / h, (float)l, (float)layer);
+        want[n++] = (float)(1000 * l) + lay[layer * w * h + i];
+      }
+  }
+  dq = dev_copy(q, n);
+  k_layered_lod<<<(n + 127) / 128, 128>>>(tmlay, dq, dout, n);
+  fetch(got, dout, n);
+  check_f32_exact("tex2DLayeredLod point/point", got, want, n);
+  CHECK(cudaFree(dq));
+  CHECK(cudaDestroyTextureObject(tmlay));
+  CHECK(cudaFreeMipmappedArray(mlay));
 
   // ---- 5. half-float textures ----
   const int HW = 16, HH = 8;

@@ -16,7 +16,7 @@
  *   - PTX kernels: txq (num_mipmap_levels, level sizes, array_size of a cube
  *     array, addr_mode_0), tex.level with a residency predicate, LOD bias
  *     and clamps, tex.base, integer-coordinate tex.level, tex.grad with
- *     anisotropy, .v2.f16x2 and .v4.f16 results, tld4 on a2d and cube, and
+ *     anisotropy, tex.grad.cube, .v2.f16x2 and .v4.f16 results, tld4 on a2d and cube, and
  *     sust.p into float, u8 and half arrays. */
 #include "driver/driver.h"
 
@@ -253,6 +253,16 @@ static const char kernels_ptx[] = PTX_HEAD
     "  tld4.r.cube.v4.f32.f32 {%f7, %f8, %f9, %f10}, [%rd3, {%f11, %f12, %f13, %f13}];\n"
     "  st.global.v4.f32 [%rd2], {%f3, %f4, %f5, %f6};\n  st.global.v4.f32 [%rd2+16], {%f7, %f8, %f9, %f10};\n"
     "  ret;\n}\n"
+    /* cg: out[0] = tex.grad.cube(p, dPdx, {0, 0, 0}).x */
+    ".visible .entry cg(.param .u64 h, .param .u64 out, .param .f32 x, .param .f32 y, .param .f32 z,\n"
+    "                   .param .f32 dx, .param .f32 dy, .param .f32 dz)\n{\n"
+    "  .reg .f32 %f<16>; .reg .b64 %rd<3>;\n"
+    "  ld.param.u64 %rd1, [h];\n  ld.param.u64 %rd2, [out];\n  ld.param.f32 %f1, [x];\n  ld.param.f32 %f2, [y];\n"
+    "  ld.param.f32 %f3, [z];\n  ld.param.f32 %f4, [dx];\n  ld.param.f32 %f5, [dy];\n  ld.param.f32 %f6, [dz];\n"
+    "  mov.f32 %f7, 0f00000000;\n"
+    "  tex.grad.cube.v4.f32.f32 {%f8, %f9, %f10, %f11}, [%rd1, {%f1, %f2, %f3, %f3}], {%f4, %f5, %f6, %f7},\n"
+    "      {%f7, %f7, %f7, %f7};\n"
+    "  st.global.f32 [%rd2], %f8;\n  ret;\n}\n"
     /* sp: sust.p.2d.v4.b32 [h, {x, y}], vals[0..3] */
     ".visible .entry sp(.param .u64 h, .param .u64 vals, .param .u32 x, .param .u32 y)\n{\n"
     "  .reg .b32 %r<8>; .reg .b64 %rd<3>;\n"
@@ -383,6 +393,59 @@ static void test_mip_sampling(void)
               (double)out[0], (double)gr[k].lod);
         EXPECT(cuTexObjectDestroy(t), CUDA_SUCCESS);
     }
+    EXPECT(cuMipmappedArrayDestroy(m), CUDA_SUCCESS);
+}
+
+/* tex.grad.cube over an 8 x 8 mipmapped cubemap whose level l holds l: the
+ * level of detail from direction derivatives projected on the face. */
+static void test_cube_gradients(void)
+{
+    CUmipmappedArray m = NULL;
+    CUDA_ARRAY3D_DESCRIPTOR d = desc3(8, 8, 6, CU_AD_FORMAT_FLOAT, 1, CUDA_ARRAY3D_CUBEMAP);
+    EXPECT(cuMipmappedArrayCreate(&m, &d, 4), CUDA_SUCCESS);
+    for (unsigned l = 0; l < 4; l++) {
+        static float buf[6 * 64];
+        size_t n = 8u >> l;
+        for (size_t i = 0; i < 6 * n * n; i++)
+            buf[i] = (float)l;
+        CUarray a = NULL;
+        EXPECT(cuMipmappedArrayGetLevel(&a, m, l), CUDA_SUCCESS);
+        CUDA_MEMCPY3D cp;
+        memset(&cp, 0, sizeof cp);
+        cp.srcMemoryType = CU_MEMORYTYPE_HOST;
+        cp.srcHost = buf;
+        cp.srcPitch = n * sizeof(float);
+        cp.srcHeight = n;
+        cp.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+        cp.dstArray = a;
+        cp.WidthInBytes = n * sizeof(float);
+        cp.Height = n;
+        cp.Depth = 6;
+        EXPECT(cuMemcpy3D_v2(&cp), CUDA_SUCCESS);
+    }
+    CUDA_RESOURCE_DESC res;
+    memset(&res, 0, sizeof res);
+    res.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
+    res.res.mipmap.hMipmappedArray = m;
+    CUtexObject t = tex_over(&res, CU_TRSF_NORMALIZED_COORDINATES, 1, 1, 0, 0, 3, 0);
+    /* +x face centre: u = (-z/x + 1)/2, so du = -dz/2 and |du| * 8 = 4 |dz|;
+     * +y face at (0.5, 2, 0.25) moving outwards by 4: du = -1/4, dv = -1/8: 2 and 1 texels */
+    const struct { float p[3], dp[3]; double rho; } cases[] = {
+        {{1, 0, 0}, {0, 0, 0.25f}, 1.0}, {{1, 0, 0}, {0, 0, 0.5f}, 2.0}, {{2, 0, 0}, {0, 0, 2.0f}, 4.0},
+        {{0.5f, 2, 0.25f}, {0, 4, 0}, sqrt(2.0 * 2.0 + 1.0)},
+    };
+    for (int k = 0; k < 4; k++) {
+        float px = cases[k].p[0], py = cases[k].p[1], pz = cases[k].p[2];
+        float dx = cases[k].dp[0], dy = cases[k].dp[1], dz = cases[k].dp[2];
+        void *args[] = {&t, &dout, &px, &py, &pz, &dx, &dy, &dz};
+        launch("cg", args);
+        float got = 0;
+        EXPECT(cuMemcpyDtoH_v2(&got, dout, sizeof got), CUDA_SUCCESS);
+        double lod = log2(cases[k].rho);
+        float want = (float)(floor(lod) + floor((lod - floor(lod)) * 256 + 0.5) / 256);
+        CHECK(got == want, "cube grad case %d: got %g want %g", k, (double)got, (double)want);
+    }
+    EXPECT(cuTexObjectDestroy(t), CUDA_SUCCESS);
     EXPECT(cuMipmappedArrayDestroy(m), CUDA_SUCCESS);
 }
 
@@ -562,6 +625,7 @@ int main(void)
     if (kmod) {
         test_mip_sampling();
         test_half_results_gather_and_cube();
+        test_cube_gradients();
         test_formatted_stores();
         EXPECT(cuModuleUnload(kmod), CUDA_SUCCESS);
     }
