@@ -71,6 +71,8 @@ static int check_value(verifier *v, ptx_operand *o, int depth)
             return bad(v, "nested vector operand");
         if (o->nelems != 1 && o->nelems != 2 && o->nelems != 4 && o->nelems != 8)
             return bad(v, "a vector operand has 1, 2, 4 or 8 elements");
+        if (o->reg2 >= 0 && !reg_ok(v->f, o->reg2))
+            return bad(v, "bad register");
         for (uint32_t i = 0; i < o->nelems; i++)
             if (check_value(v, &o->elems[i], depth + 1) < 0)
                 return -1;
@@ -193,6 +195,9 @@ static int verify_instr(verifier *v, ptx_instr *in)
                 return -1;
         return 0;
     }
+    if (in->nops > 0 && in->ops[0].kind == PTX_OPD_vec && in->ops[0].reg2 >= 0 && in->op != PTX_OP_tex &&
+        in->op != PTX_OP_tld4)
+        return bad(v, "a vector destination with '|p' is only for texture fetches");
     int memi = -1;
     if (flags & PTX_OPF_MEM)
         memi = (flags & PTX_OPF_DST) ? 1 : 0;

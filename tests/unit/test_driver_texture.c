@@ -194,6 +194,12 @@ static const char texref_ptx[] =
     ".version 8.0\n.target sm_80\n.address_size 64\n.global .texref tr;\n"
     ".visible .entry k(.param .u64 out)\n{\n  ret;\n}\n";
 
+/* '{...}|p' belongs to texture fetches only */
+static const char vec_pred_ptx[] =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry k(.param .u64 p)\n{\n  .reg .pred %p<2>; .reg .b32 %r<4>; .reg .b64 %rd<2>;\n"
+    "  ld.param.u64 %rd1, [p];\n  ld.global.v2.u32 {%r1, %r2}|%p1, [%rd1];\n  ret;\n}\n";
+
 static void test_texture_references(CUmodule m)
 {
     CUtexref tr = NULL;
@@ -202,6 +208,7 @@ static void test_texture_references(CUmodule m)
     EXPECT(cuModuleGetSurfRef(&sr, m, "sr"), CUDA_ERROR_NOT_SUPPORTED);
     CUmodule bad = NULL;
     EXPECT(cuModuleLoadData(&bad, texref_ptx), CUDA_ERROR_INVALID_PTX);
+    EXPECT(cuModuleLoadData(&bad, vec_pred_ptx), CUDA_ERROR_INVALID_PTX);
 }
 
 /* ---- kernels ---------------------------------------------------------------------------- */
