@@ -26,7 +26,10 @@
  *     minor), max_aniso) samples along the major axis at level log2(major/N);
  *   - cube maps: the face and face coordinates per the CUDA programming
  *     guide's cubemap table (ties go to x, then y); each face is clamped at
- *     its edges (no seamless filtering); acube layer c picks faces 6c..6c+5;
+ *     its edges, or, with CU_TRSF_SEAMLESS_CUBEMAP and linear filtering,
+ *     texels past an edge come from the neighbouring face (past a corner,
+ *     from one of the two: the hardware averages three); acube layer c
+ *     picks faces 6c..6c+5;
  *   - read mode: integer formats read as normalized floats unless the
  *     object says CU_TRSF_READ_AS_INTEGER; missing channels read as 0.
  * Surfaces take x in bytes (suld.b/sust.b) or in elements (sust.p); .trap
@@ -102,6 +105,7 @@ const char cb_codegen_c_prelude_tex[] =
 "CB_INL void cb_tx_sample(const cb_texobj *o, float x, float y, float z, int64_t layer, float f[4], int32_t iv[4]) {\n"
 "  float u[3] = {cb_tx_coord(o, 0, x), cb_tx_coord(o, 1, y), cb_tx_coord(o, 2, z)}; cb_tx_filter(o, u, layer, f, iv); }\n"
 "/* ---- mip levels ---- */\n"
+"CB_INL void cb_tx_seamless(const cb_texobj *o, const float u[3], int64_t layer, float f[4], int32_t iv[4]);\n"
 "CB_INL const cb_texobj *cb_tx_lv(const cb_texobj *o, uint32_t l) { return o->num_levels > 1 && o->level ? &o->level[l] : o; }\n"
 "/* the level of detail after bias and clamps, within the levels (NaN -> 0) */\n"
 "CB_INL float cb_tx_clamp_lod(const cb_texobj *o, float lod) { float top = (float)(o->num_levels - 1);\n"
@@ -110,7 +114,9 @@ const char cb_codegen_c_prelude_tex[] =
 "/* level l at float coordinates (normalized face coordinates when face is set) */\n"
 "CB_INL void cb_tx_at_level(const cb_texobj *o, uint32_t l, int face, float x, float y, float z, int64_t layer, float f[4], int32_t iv[4]) {\n"
 "  const cb_texobj *v = cb_tx_lv(o, l);\n"
-"  if (face) { float u[3] = {x * (float)v->width, y * (float)v->height, 0.0f}; cb_tx_filter(v, u, layer, f, iv); return; }\n"
+"  if (face) { float u[3] = {x * (float)v->width, y * (float)v->height, 0.0f};\n"
+"    if ((o->flags & 0x40u) && v->filter == 1 && !(o->flags & 1u)) cb_tx_seamless(v, u, layer, f, iv); else cb_tx_filter(v, u, layer, f, iv);\n"
+"    return; }\n"
 "  if (v == o || (o->flags & 2u)) { cb_tx_sample(v, x, y, z, layer, f, iv); return; }\n"
 "  cb_tx_sample(v, x * (float)v->width / (float)o->width, y * (float)v->height / (float)o->height,\n"
 "               z * (float)v->depth / (float)o->depth, layer, f, iv); }\n"
@@ -155,13 +161,33 @@ const char cb_codegen_c_prelude_tex[] =
 "/* the face of direction p: the major axis, ties to x then y */\n"
 "CB_INL int cb_tx_cube_face(const float p[3]) { float ax = fabsf(p[0]), ay = fabsf(p[1]), az = fabsf(p[2]);\n"
 "  if (ax >= ay && ax >= az) return p[0] >= 0 ? 0 : 1; if (ay >= az) return p[1] >= 0 ? 2 : 3; return p[2] >= 0 ? 4 : 5; }\n"
-"/* component m (0), s (1) or t (2) of p on face f, per the programming guide's table */\n"
-"CB_INL float cb_tx_cube_part(const float p[3], int f, int which) {\n"
+"/* where m (0), s (1) and t (2) of face f come from, per the programming guide's table: axis * 2 + negated */\n"
+"CB_INL int cb_tx_cube_code(int f, int which) {\n"
 "  static const unsigned char k[6][3] = {{0, 5, 3}, {1, 4, 3}, {2, 0, 4}, {3, 0, 5}, {4, 0, 3}, {5, 1, 3}};\n"
-"  int code = k[f][which]; return code & 1 ? -p[code >> 1] : p[code >> 1]; }\n"
+"  return k[f][which]; }\n"
+"CB_INL float cb_tx_cube_part(const float p[3], int f, int which) {\n"
+"  int code = cb_tx_cube_code(f, which); return code & 1 ? -p[code >> 1] : p[code >> 1]; }\n"
 "/* face and normalized face coordinates (s/m + 1)/2, (t/m + 1)/2 of direction p */\n"
 "CB_INL int cb_tx_cube_uv(const float p[3], float *u, float *v) { int f = cb_tx_cube_face(p); float m = cb_tx_cube_part(p, f, 0);\n"
 "  *u = (cb_tx_cube_part(p, f, 1) / m + 1.0f) * 0.5f; *v = (cb_tx_cube_part(p, f, 2) / m + 1.0f) * 0.5f; return f; }\n"
+"/* seamless cubemaps: texel (i, j) of face f, a texel past an edge read from the neighbouring face\n"
+"   (the direction of its centre, projected again; past a corner this picks one of the two faces) */\n"
+"CB_INL void cb_tx_cube_texel(const cb_texobj *o, int64_t layer0, int f, int64_t i, int64_t j, float out[4], int32_t iv[4]) {\n"
+"  int64_t n = o->width;\n"
+"  if (i < 0 || j < 0 || i >= n || j >= n) { float p[3], u, v;\n"
+"    float val[3] = {1.0f, 2.0f * ((float)i + 0.5f) / (float)n - 1.0f, 2.0f * ((float)j + 0.5f) / (float)n - 1.0f};\n"
+"    for (int w = 0; w < 3; w++) { int code = cb_tx_cube_code(f, w); p[code >> 1] = code & 1 ? -val[w] : val[w]; }\n"
+"    f = cb_tx_cube_uv(p, &u, &v); i = (int64_t)floorf(u * (float)n); j = (int64_t)floorf(v * (float)n); }\n"
+"  cb_tx_texel(o, i, j, 0, layer0 + f, out, iv); }\n"
+"/* bilinear filtering across cube faces (CU_TRSF_SEAMLESS_CUBEMAP), weights as cb_tx_filter's 2D ones */\n"
+"CB_INL void cb_tx_seamless(const cb_texobj *o, const float u[3], int64_t layer, float f[4], int32_t iv[4]) {\n"
+"  int face = (int)(layer % 6); float bx = u[0] - 0.5f, by = u[1] - 0.5f, fx = floorf(bx), fy = floorf(by);\n"
+"  int a = cb_tx_frac8(bx - fx), b = cb_tx_frac8(by - fy), w11 = (a * b + 128) >> 8;\n"
+"  int w[4] = {256 - a - b + w11, a - w11, b - w11, w11}; double s[4] = {0, 0, 0, 0};\n"
+"  for (int k = 0; k < 4; k++) { float tf[4]; int32_t ti[4];\n"
+"    cb_tx_cube_texel(o, layer - face, face, (int64_t)fx + (k & 1), (int64_t)fy + (k >> 1), tf, ti);\n"
+"    for (int c = 0; c < 4; c++) s[c] += w[k] * (double)tf[c]; }\n"
+"  for (int c = 0; c < 4; c++) { f[c] = (float)(s[c] / 256.0); iv[c] = 0; } }\n"
 "/* the first layer of cube c (clamped to the cubes) */\n"
 "CB_INL int64_t cb_tx_cube_layer(const cb_texobj *o, int64_t c) { int64_t n = o->layers >= 6 ? o->layers / 6 : 1;\n"
 "  return 6 * (c < 0 ? 0 : c >= n ? n - 1 : c); }\n"

@@ -412,12 +412,10 @@ static void apply_texture_desc(const CUDA_TEXTURE_DESC *tex, cb_texobj *o)
 }
 
 /* Why a texture description cannot be honoured (NULL if it can). */
-static const char *texture_desc_refusal(const CUDA_TEXTURE_DESC *tex, const cb_texobj *o)
+static const char *texture_desc_refusal(const CUDA_TEXTURE_DESC *tex)
 {
     if (tex->flags & CU_TRSF_SRGB)
         return "sRGB textures are not supported";
-    if (o->cube && (tex->flags & CU_TRSF_SEAMLESS_CUBEMAP) && tex->filterMode == CU_TR_FILTER_MODE_LINEAR)
-        return "seamless cubemap filtering (CU_TRSF_SEAMLESS_CUBEMAP with linear filtering) is not supported";
     return NULL;
 }
 
@@ -440,7 +438,7 @@ CUresult cb_texobj_create(const CUDA_RESOURCE_DESC *res, const CUDA_TEXTURE_DESC
         r = CUDA_ERROR_INVALID_VALUE;
     if (r == CUDA_SUCCESS && is_surface && res->resType != CU_RESOURCE_TYPE_ARRAY)
         r = CUDA_ERROR_INVALID_VALUE;   /* surfaces live in CUDA arrays (or one level of a mipmapped array) */
-    const char *why = r == CUDA_SUCCESS && tex ? texture_desc_refusal(tex, o) : NULL;
+    const char *why = r == CUDA_SUCCESS && tex ? texture_desc_refusal(tex) : NULL;
     if (why) {
         cb_log(CB_LOG_WARN, "%s", why);
         r = CUDA_ERROR_NOT_SUPPORTED;

@@ -50,7 +50,7 @@ CUresult cb_array_storage(CUarray a, uint64_t *addr, size_t *pitch, size_t *rows
 /* Texture and surface objects (cuTexObjectCreate, cuSurfObjectCreate).
  * Resources: linear, pitch2D, arrays (also cubemap and layered cubemap) and
  * mipmapped arrays (textures only). CUDA_ERROR_NOT_SUPPORTED for resource
- * views, sRGB and seamless cubemap filtering. */
+ * views and sRGB. */
 CUresult cb_texobj_create(const CUDA_RESOURCE_DESC *res, const CUDA_TEXTURE_DESC *tex,
                           const CUDA_RESOURCE_VIEW_DESC *view, int is_surface, unsigned long long *out);
 CUresult cb_texobj_destroy(unsigned long long obj, int is_surface);

@@ -9,8 +9,8 @@
  *     cuArrayDestroy (CUDA_ERROR_INVALID_HANDLE), sparse arrays
  *     (CUDA_ERROR_NOT_SUPPORTED), a surface over a mipmapped array
  *     (CUDA_ERROR_INVALID_VALUE);
- *   - cubemap array shapes (square, 6 or 6n faces), seamless cubemap
- *     filtering with linear filtering (CUDA_ERROR_NOT_SUPPORTED);
+ *   - cubemap array shapes (square, 6 or 6n faces), sRGB and resource views
+ *     (CUDA_ERROR_NOT_SUPPORTED), seamless cubemap filtering across faces;
  *   - texture references: cuModuleGetTexRef/SurfRef and PTX declaring a
  *     .texref (CUDA_ERROR_NOT_SUPPORTED, CUDA_ERROR_INVALID_PTX);
  *   - PTX kernels: txq (num_mipmap_levels, level sizes, array_size of a cube
@@ -180,13 +180,13 @@ static void test_cubemap_arrays(void)
     res.res.array.hArray = a;
     CUDA_TEXTURE_DESC td;
     memset(&td, 0, sizeof td);
-    td.flags = CU_TRSF_NORMALIZED_COORDINATES | CU_TRSF_SEAMLESS_CUBEMAP;
-    td.filterMode = CU_TR_FILTER_MODE_LINEAR;
+    td.flags = CU_TRSF_NORMALIZED_COORDINATES | CU_TRSF_SRGB;
     CUtexObject t = 0;
     EXPECT(cuTexObjectCreate(&t, &res, &td, NULL), CUDA_ERROR_NOT_SUPPORTED);
-    td.filterMode = CU_TR_FILTER_MODE_POINT;   /* seamless with point filtering is plain clamping */
-    EXPECT(cuTexObjectCreate(&t, &res, &td, NULL), CUDA_SUCCESS);
-    EXPECT(cuTexObjectDestroy(t), CUDA_SUCCESS);
+    CUDA_RESOURCE_VIEW_DESC view;
+    memset(&view, 0, sizeof view);
+    td.flags = CU_TRSF_NORMALIZED_COORDINATES;
+    EXPECT(cuTexObjectCreate(&t, &res, &td, &view), CUDA_ERROR_NOT_SUPPORTED);
     EXPECT(cuArrayDestroy(a), CUDA_SUCCESS);
 }
 
@@ -270,6 +270,13 @@ static const char kernels_ptx[] = PTX_HEAD
     "  tex.grad.cube.v4.f32.f32 {%f8, %f9, %f10, %f11}, [%rd1, {%f1, %f2, %f3, %f3}], {%f4, %f5, %f6, %f7},\n"
     "      {%f7, %f7, %f7, %f7};\n"
     "  st.global.f32 [%rd2], %f8;\n  ret;\n}\n"
+    /* cu: out[0] = tex.cube(x, y, z).x */
+    ".visible .entry cu(.param .u64 h, .param .u64 out, .param .f32 x, .param .f32 y, .param .f32 z)\n{\n"
+    "  .reg .f32 %f<10>; .reg .b64 %rd<3>;\n"
+    "  ld.param.u64 %rd1, [h];\n  ld.param.u64 %rd2, [out];\n  ld.param.f32 %f1, [x];\n  ld.param.f32 %f2, [y];\n"
+    "  ld.param.f32 %f3, [z];\n"
+    "  tex.cube.v4.f32.f32 {%f4, %f5, %f6, %f7}, [%rd1, {%f1, %f2, %f3, %f3}];\n"
+    "  st.global.f32 [%rd2], %f4;\n  ret;\n}\n"
     /* sp: sust.p.2d.v4.b32 [h, {x, y}], vals[0..3] */
     ".visible .entry sp(.param .u64 h, .param .u64 vals, .param .u32 x, .param .u32 y)\n{\n"
     "  .reg .b32 %r<8>; .reg .b64 %rd<3>;\n"
@@ -456,6 +463,42 @@ static void test_cube_gradients(void)
     EXPECT(cuMipmappedArrayDestroy(m), CUDA_SUCCESS);
 }
 
+static CUarray float_array(size_t w, size_t h, size_t n, unsigned flags, unsigned channels, float *host);
+
+/* Bilinear filtering across cube faces (CU_TRSF_SEAMLESS_CUBEMAP) on a 4 x 4
+ * cube whose face f holds 10 f: texels past an edge come from the
+ * neighbouring face; without the flag the face is clamped. */
+static void test_seamless_cube(void)
+{
+    static float faces[6 * 16];
+    for (int i = 0; i < 96; i++)
+        faces[i] = 10.0f * (float)(i / 16);
+    CUarray a = float_array(4, 4, 6, CUDA_ARRAY3D_CUBEMAP, 1, faces);
+    CUDA_RESOURCE_DESC res;
+    memset(&res, 0, sizeof res);
+    res.resType = CU_RESOURCE_TYPE_ARRAY;
+    res.res.array.hArray = a;
+    /* face 0 at u = 0.9375, v = 0.5: a quarter of the weight on face 5 (-z);
+     * face 4 at u = 0.0625, v = 0.5: a quarter on face 1 (-x) */
+    const struct { float p[3], seamless, clamped; } cases[] = {
+        {{1, 0, -0.875f}, 12.5f, 0.0f}, {{-0.875f, 0, 1}, 32.5f, 40.0f},
+    };
+    for (int seamless = 0; seamless < 2; seamless++) {
+        CUtexObject t = tex_over(&res, CU_TRSF_NORMALIZED_COORDINATES | (seamless ? CU_TRSF_SEAMLESS_CUBEMAP : 0), 1,
+                                 0, 0, 0, 0, 0);
+        for (int k = 0; k < 2; k++) {
+            float x = cases[k].p[0], y = cases[k].p[1], z = cases[k].p[2], got = -1;
+            void *args[] = {&t, &dout, &x, &y, &z};
+            launch("cu", args);
+            EXPECT(cuMemcpyDtoH_v2(&got, dout, sizeof got), CUDA_SUCCESS);
+            float want = seamless ? cases[k].seamless : cases[k].clamped;
+            CHECK(got == want, "seamless %d case %d: got %g want %g", seamless, k, (double)got, (double)want);
+        }
+        EXPECT(cuTexObjectDestroy(t), CUDA_SUCCESS);
+    }
+    EXPECT(cuArrayDestroy(a), CUDA_SUCCESS);
+}
+
 /* A w x h x n float array filled with base + i. */
 static CUarray float_array(size_t w, size_t h, size_t n, unsigned flags, unsigned channels, float *host)
 {
@@ -633,6 +676,7 @@ int main(void)
         test_mip_sampling();
         test_half_results_gather_and_cube();
         test_cube_gradients();
+        test_seamless_cube();
         test_formatted_stores();
         EXPECT(cuModuleUnload(kmod), CUDA_SUCCESS);
     }
