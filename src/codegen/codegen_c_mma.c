@@ -30,21 +30,30 @@
 #include <string.h>
 
 const char cb_codegen_c_prelude_mma[] =
-"/* ---- warp matrix instructions (mma, wmma, ldmatrix, stmatrix) ---- */\n"
-"/* one lane's part: fragment registers, and the instruction's parameters in cfg */\n"
-"typedef struct cb_mx { uint64_t a[8], b[8], c[8], d[8]; int cfg[8]; } cb_mx;\n"
+"/* ---- warp matrix instructions (mma, mma.sp, wmma, ldmatrix, stmatrix) ---- */\n"
+"/* one lane's part: fragment registers, sparse metadata e, and the instruction's parameters in cfg */\n"
+"typedef struct cb_mx { uint64_t a[8], b[8], c[8], d[8], e; int cfg[12]; } cb_mx;\n"
 "#define CB_MX(d, l) ((cb_mx *)(d)[l])\n"
 "#define CB_MFN static __attribute__((unused)) void\n"
-"/* element i of 16-bit (w=16), 8-bit (w=8) or 32-bit (w=32) packed registers r[] */\n"
-"CB_INL uint32_t cb_mx_el(const uint64_t *r, int w, int i) { int per = 32 / w;\n"
-"  return w == 32 ? (uint32_t)r[i] : (uint32_t)(r[i / per] >> (w * (i % per))) & ((1u << w) - 1u); }\n"
-"CB_INL void cb_mx_set(uint64_t *r, int w, int i, uint32_t v) { int per = 32 / w; if (w == 32) { r[i] = v; return; }\n"
-"  int sh = w * (i % per); uint64_t m = (uint64_t)((1u << w) - 1u) << sh; r[i / per] = (r[i / per] & ~m) | ((uint64_t)v << sh); }\n"
-"/* input element kinds: 0 f16, 1 bf16, 2 tf32, 3 s8, 4 u8, 5 f64 */\n"
+"/* element i of registers r[] packed w bits each (w = 1, 4, 8, 16, 32; 64: one per register) */\n"
+"CB_INL uint64_t cb_mx_el(const uint64_t *r, int w, int i) { if (w >= 32) return w == 32 ? (uint32_t)r[i] : r[i];\n"
+"  int per = 32 / w; return (r[i / per] >> (w * (i % per))) & ((1u << w) - 1u); }\n"
+"CB_INL void cb_mx_set(uint64_t *r, int w, int i, uint64_t v) { if (w >= 32) { r[i] = w == 32 ? (uint32_t)v : v; return; }\n"
+"  int per = 32 / w, sh = w * (i % per); uint64_t m = (uint64_t)((1u << w) - 1u) << sh;\n"
+"  r[i / per] = (r[i / per] & ~m) | ((v << sh) & m); }\n"
+"/* fp8 values (exact in double): e4m3 has no infinities (S.1111.111 is NaN), e5m2 is IEEE-like */\n"
+"CB_INL double cb_e4m3(uint32_t v) { int e = (int)(v >> 3 & 15), m = (int)(v & 7); double s = v & 128 ? -1.0 : 1.0;\n"
+"  if (e == 15 && m == 7) return NAN; return s * (e ? ldexp(8 + m, e - 10) : ldexp(m, -9)); }\n"
+"CB_INL double cb_e5m2(uint32_t v) { int e = (int)(v >> 2 & 31), m = (int)(v & 3); double s = v & 128 ? -1.0 : 1.0;\n"
+"  if (e == 31) return m ? NAN : s * INFINITY; return s * (e ? ldexp(4 + m, e - 17) : ldexp(m, -16)); }\n"
+"/* input element kinds: 0 f16, 1 bf16, 2 tf32, 3 s8, 4 u8, 5 f64, 6 e4m3, 7 e5m2, 8 s4, 9 u4, 10 b1 */\n"
 "CB_INL double cb_mx_in(int kind, uint64_t v) { switch (kind) {\n"
 "  case 0: return cb_hd(0, (uint16_t)v); case 1: return cb_hd(1, (uint16_t)v);\n"
 "  case 2: return (double)cb_f32((uint32_t)v & 0xffffe000u); case 3: return (double)(int8_t)v;\n"
-"  case 4: return (double)(uint8_t)v; default: return cb_f64(v); } }\n"
+"  case 4: return (double)(uint8_t)v; case 6: return cb_e4m3((uint32_t)v); case 7: return cb_e5m2((uint32_t)v);\n"
+"  case 8: return (double)((int)(v & 15) - (v & 8 ? 16 : 0)); case 9: return (double)(v & 15); case 10: return (double)(v & 1);\n"
+"  default: return cb_f64(v); } }\n"
+"CB_INL int cb_mx_width(int kind) { static const int w[] = {16, 16, 32, 8, 8, 64, 8, 8, 4, 4, 1}; return w[kind]; }\n"
 "/* accumulator kinds: 0 f32, 1 f16 (pairs in .b32), 2 s32, 3 s32 .satfinite, 4 f64 */\n"
 "CB_INL double cb_mx_acc_in(int kind, const uint64_t *r, int i) { switch (kind) {\n"
 "  case 0: return (double)cb_f32((uint32_t)r[i]); case 1: return cb_hd(0, (uint16_t)cb_mx_el(r, 16, i));\n"
@@ -54,59 +63,90 @@ const char cb_codegen_c_prelude_mma[] =
 "  case 2: r[i] = (uint32_t)iv; break;\n"
 "  case 3: r[i] = (uint32_t)(iv > INT32_MAX ? INT32_MAX : iv < INT32_MIN ? INT32_MIN : iv); break;\n"
 "  default: r[i] = cb_bits64(v); } }\n"
-"/* D = A*B + C over whole matrices (at most 16 x 16 x 32) */\n"
-"typedef struct cb_mm { int m, n, k, ak, bk, ck; double A[32][32], B[32][32], C[32][32], D[32][32]; int64_t Ci[32][32], Di[32][32]; } cb_mm;\n"
+"/* D = A*B + C over whole matrices (at most 32 x 32 x 256). bop: 0 multiply, 1 xor.popc, 2 and.popc (b1) */\n"
+"typedef struct cb_mm { int m, n, k, ck, bop; double A[32][256], B[256][32], C[32][32], D[32][32]; int64_t Ci[32][32], Di[32][32];\n"
+"  unsigned char Aset[32][256]; } cb_mm;\n"
 "CB_INL void cb_mm_run(cb_mm *p) { double (*D)[32] = p->D; int64_t (*Di)[32] = p->Di;\n"
 "  for (int i = 0; i < p->m; i++) for (int j = 0; j < p->n; j++) {\n"
-"    if (p->ck == 2 || p->ck == 3) { int64_t s = p->Ci[i][j]; for (int q = 0; q < p->k; q++) s += (int64_t)p->A[i][q] * (int64_t)p->B[q][j]; Di[i][j] = s; }\n"
+"    if (p->ck == 2 || p->ck == 3) { int64_t s = p->Ci[i][j];\n"
+"      for (int q = 0; q < p->k; q++) { int64_t a = (int64_t)p->A[i][q], b = (int64_t)p->B[q][j];\n"
+"        s += p->bop == 1 ? (a ^ b) : p->bop == 2 ? (a & b) : a * b; }\n"
+"      Di[i][j] = s; }\n"
 "    else if (p->ck == 4) { double s = p->C[i][j]; for (int q = 0; q < p->k; q++) s = fma(p->A[i][q], p->B[q][j], s); D[i][j] = s; }\n"
 "    else { double s = 0; for (int q = 0; q < p->k; q++) s += p->A[i][q] * p->B[q][j]; D[i][j] = s + p->C[i][j]; } } }\n"
-"/* mma.sync fragment positions (PTX ISA tables). shape: 0 m16n8k16, 1 m16n8k8, 2 m16n8k32, 3 m8n8k4, 4 m16n8k4.\n"
-"   which: 0 a, 1 b, 2 c/d. Element i of lane l -> (row, col). */\n"
-"CB_INL void cb_mma_pos(int shape, int ak, int which, int l, int i, int *r, int *c) { int g = l >> 2, t = l & 3;\n"
-"  if (which == 2) { if (shape == 3) { *r = g; *c = t * 2 + i; } else { *r = g + 8 * (i >> 1); *c = t * 2 + (i & 1); } return; }\n"
-"  if (ak == 5) { if (which == 0) { *r = g; *c = t; } else { *r = t; *c = g; } return; }\n"
-"  if (ak == 2) { /* tf32 */\n"
-"    if (shape == 4) { if (which == 0) { *r = g + 8 * i; *c = t; } else { *r = t; *c = g; } return; }\n"
-"    if (which == 0) { *r = g + 8 * (i & 1); *c = t + 4 * (i >> 1); } else { *r = t + 4 * i; *c = g; } return; }\n"
-"  if (ak >= 3) { /* s8/u8 */\n"
-"    if (shape == 2) { if (which == 0) { *r = g + 8 * ((i >> 2) & 1); *c = t * 4 + (i & 3) + 16 * (i >> 3); }\n"
-"      else { *r = t * 4 + (i & 3) + 16 * (i >> 2); *c = g; } return; }\n"
-"    if (which == 0) { *r = g + 8 * (i >> 2); *c = t * 4 + (i & 3); } else { *r = t * 4 + i; *c = g; } return; }\n"
-"  if (shape == 0) { if (which == 0) { *r = g + 8 * ((i >> 1) & 1); *c = t * 2 + (i & 1) + 8 * (i >> 2); }\n"
-"    else { *r = t * 2 + (i & 1) + 8 * (i >> 1); *c = g; } return; }\n"
-"  if (which == 0) { *r = g + 8 * (i >> 1); *c = t * 2 + (i & 1); } else { *r = t * 2 + i; *c = g; } }\n"
-"/* one mma.sync: sizes and kinds come from the instruction */\n"
-"CB_INL void cb_mma_do(void *const d[32], uint32_t lanes, int shape, int M, int N, int K, int ak, int bk, int ck, int dk) {\n"
-"  static __thread cb_mm p; p.m = M; p.n = N; p.k = K; p.ak = ak; p.bk = bk; p.ck = ck;\n"
-"  int w = ak == 5 ? 64 : ak == 2 ? 32 : ak >= 3 ? 8 : 16; int na = M * K / 32, nb = K * N / 32, nc = M * N / 32; int r, c;\n"
+"/* mma.sync fragment positions (PTX ISA tables), by element width w of a and b.\n"
+"   m16: m16n8kK (else m8n8kK); which: 0 a, 1 b, 2 c/d. Element i of lane l -> (row, col). */\n"
+"CB_INL void cb_mma_pos(int m16, int w, int which, int l, int i, int *r, int *c) { int g = l >> 2, t = l & 3, per = w >= 32 ? 1 : 32 / w;\n"
+"  if (which == 2) { if (m16) { *r = g + 8 * (i >> 1); *c = t * 2 + (i & 1); } else { *r = g; *c = t * 2 + i; } return; }\n"
+"  if (which == 1) { *r = per * t + i % per + 4 * per * (i / per); *c = g; return; }\n"
+"  if (m16) { *r = g + 8 * ((i / per) & 1); *c = per * t + i % per + 4 * per * (i / (2 * per)); }\n"
+"  else { *r = g; *c = per * t + i % per + 4 * per * (i / per); } }\n"
+"/* mma.m8n8k4 .f16: quad pair q (lanes 4q..4q+3 and 4q+16..4q+19) computes its own 8x8x4 product; it is\n"
+"   placed as block q on the diagonal of a 32x32x16 problem. acol/bcol: .col layouts; f32: the f32 C/D layout */\n"
+"CB_INL void cb_mma_pos_qp(int which, int colmajor, int f32, int l, int i, int *r, int *c) { int q = (l >> 2) & 3, hi = l >= 16 ? 4 : 0, t = l & 3;\n"
+"  if (which == 0) { if (colmajor) { *r = i + hi; *c = t; } else { *r = t + hi; *c = i; } *r += 8 * q; *c += 4 * q; return; }\n"
+"  if (which == 1) { if (colmajor) { *r = i; *c = t + hi; } else { *r = t; *c = i + hi; } *r += 4 * q; *c += 8 * q; return; }\n"
+"  if (f32) { *r = (l & 1) + (i & 2) + hi; *c = (i & 4) + (l & 2) + (i & 1); } else { *r = t + hi; *c = i; }\n"
+"  *r += 8 * q; *c += 8 * q; }\n"
+"/* mma.sp: element i of lane l's sparse A fragment (m16n8kK, element width w) -> row, first column of its chunk\n"
+"   (4 wide; 2 for tf32) and which of the chunk's non-zeros it is (slot) */\n"
+"CB_INL void cb_sp_apos(int w, int l, int i, int *r, int *cb, int *slot) { int g = l >> 2, t = l & 3;\n"
+"  if (w == 16) { int p = i >> 1; *r = g + 8 * (p & 1); *cb = 4 * t + 16 * (p >> 1); *slot = i & 1; return; }\n"
+"  if (w == 32) { *r = g + 8 * (i & 1); *cb = 2 * t + 8 * (i >> 1); *slot = 0; return; }\n"
+"  int q = i >> 2, e = i & 3; *r = g + 8 * (q & 1); *cb = 8 * t + 32 * (q >> 1) + 4 * (e >> 1); *slot = e & 1; }\n"
+"/* the column of a sparse A element: its chunk's metadata comes from lane 4*(r%8) + sel*nthr + chunk/4, bits\n"
+"   16*(r>=8) + 4*(chunk%4) (nthr: metadata lanes per group of four); two 2-bit indices (tf32: one, in halves) */\n"
+"CB_INL int cb_sp_col(void *const d[32], int w, int K, int sel, int r, int cb, int slot) {\n"
+"  int cw = w == 32 ? 2 : 4, ch = cb / cw, nthr = K / cw / 4, lane = 4 * (r & 7) + (nthr == 4 ? 0 : sel * nthr) + (ch >> 2);\n"
+"  cb_mx *x = CB_MX(d, lane & 31); uint32_t nib = x ? (uint32_t)(x->e >> (16 * (r >= 8) + 4 * (ch & 3))) & 15u : 0;\n"
+"  return cb + (w == 32 ? (int)(nib & 3) >> 1 : (int)(nib >> (2 * slot)) & 3); }\n"
+"/* one mma: form 0 m16n8kK, 1 m8n8kK, 2 m8n8k4 .f16 (quad pairs), 3 sparse m16n8kK */\n"
+"CB_INL void cb_mma_do(void *const d[32], uint32_t lanes, const int *f) {\n"
+"  int form = f[0], M = f[1], N = f[2], K = f[3], ak = f[4], bk = f[5], ck = f[6], dk = f[7], acol = f[8], bcol = f[9];\n"
+"  static __thread cb_mm p; int wa = cb_mx_width(ak), wb = cb_mx_width(bk), r, c;\n"
+"  int na = form == 2 ? 4 : M * K / 32 / (form == 3 ? 2 : 1), nb = form == 2 ? 4 : K * N / 32, nc = form == 2 ? 8 : M * N / 32;\n"
+"  p.m = form == 2 ? 32 : M; p.n = form == 2 ? 32 : N; p.k = form == 2 ? 16 : K; p.ck = ck; p.bop = f[10];\n"
+"  if (form >= 2) { for (int i = 0; i < p.m; i++) { memset(p.A[i], 0, sizeof(double) * (size_t)p.k); memset(p.Aset[i], 0, (size_t)p.k); }\n"
+"    for (int q = 0; q < p.k; q++) memset(p.B[q], 0, sizeof(double) * (size_t)p.n); }\n"
 "  for (int l = 0; l < 32; l++) { if (!(lanes >> l & 1)) continue; cb_mx *x = CB_MX(d, l);\n"
-"    for (int i = 0; i < na; i++) { cb_mma_pos(shape, ak, 0, l, i, &r, &c); p.A[r][c] = cb_mx_in(ak, w == 64 ? x->a[i] : cb_mx_el(x->a, w, i)); }\n"
-"    for (int i = 0; i < nb; i++) { cb_mma_pos(shape, bk, 1, l, i, &r, &c); p.B[r][c] = cb_mx_in(bk, w == 64 ? x->b[i] : cb_mx_el(x->b, w, i)); }\n"
-"    for (int i = 0; i < nc; i++) { cb_mma_pos(shape, ak, 2, l, i, &r, &c); p.C[r][c] = cb_mx_acc_in(ck, x->c, i);\n"
-"      p.Ci[r][c] = (int64_t)(int32_t)(uint32_t)x->c[i]; } }\n"
+"    for (int i = 0; i < na; i++) { double v = cb_mx_in(ak, cb_mx_el(x->a, wa, i));\n"
+"      if (form == 3) { int cb, slot; cb_sp_apos(wa, l, i, &r, &cb, &slot); c = cb_sp_col(d, wa, K, f[11], r, cb, slot);\n"
+"        if (p.Aset[r][c]) p.A[r][c] += v; else p.A[r][c] = v; p.Aset[r][c] = 1; continue; }\n"
+"      if (form == 2) cb_mma_pos_qp(0, acol, 0, l, i, &r, &c); else cb_mma_pos(form != 1, wa, 0, l, i, &r, &c);\n"
+"      p.A[r][c] = v; }\n"
+"    for (int i = 0; i < nb; i++) { if (form == 2) cb_mma_pos_qp(1, bcol, 0, l, i, &r, &c); else cb_mma_pos(form != 1, wb, 1, l, i, &r, &c);\n"
+"      p.B[r][c] = cb_mx_in(bk, cb_mx_el(x->b, wb, i)); }\n"
+"    for (int i = 0; i < nc; i++) { if (form == 2) cb_mma_pos_qp(2, 0, ck == 0, l, i, &r, &c); else cb_mma_pos(form != 1, 0, 2, l, i, &r, &c);\n"
+"      p.C[r][c] = cb_mx_acc_in(ck, x->c, i); p.Ci[r][c] = (int64_t)(int32_t)(uint32_t)x->c[i]; } }\n"
 "  cb_mm_run(&p);\n"
 "  for (int l = 0; l < 32; l++) { if (!(lanes >> l & 1)) continue; cb_mx *x = CB_MX(d, l);\n"
-"    for (int i = 0; i < nc; i++) { cb_mma_pos(shape, ak, 2, l, i, &r, &c); cb_mx_acc_out(dk, x->d, i, p.D[r][c], p.Di[r][c]); } } }\n"
-"/* wmma: slot j of lane l holds element (l * slots + j) mod 256; rows of `cols` elements */\n"
-"CB_INL void cb_wmma_pos(int slots, int cols, int l, int j, int *r, int *c) { int e = (l * slots + j) & 255; *r = e / cols; *c = e % cols; }\n"
-"CB_INL void cb_wmma_do(void *const d[32], uint32_t lanes, int M, int N, int K, int ak, int ck, int dk) {\n"
-"  static __thread cb_mm p; p.m = M; p.n = N; p.k = K; p.ak = ak; p.bk = ak; p.ck = ck;\n"
-"  int w = ak == 2 ? 32 : ak >= 3 ? 8 : 16, sa = 256 / 32 * (ak == 0 ? 2 : 1), sc = 8; int r, c;\n"
+"    for (int i = 0; i < nc; i++) { if (form == 2) cb_mma_pos_qp(2, 0, dk == 0, l, i, &r, &c); else cb_mma_pos(form != 1, 0, 2, l, i, &r, &c);\n"
+"      cb_mx_acc_out(dk, x->d, i, p.D[r][c], p.Di[r][c]); } } }\n"
+"/* wmma: slot j of lane l holds element (l * slots + j) mod (rows * cols) of the matrix, row-major in its logical shape */\n"
+"CB_INL void cb_wmma_pos(int slots, int rows, int cols, int l, int j, int *r, int *c) { int e = (l * slots + j) % (rows * cols); *r = e / cols; *c = e % cols; }\n"
+"/* f: M, N, K, ak, bk, ck, dk, slots of a, slots of b, bop */\n"
+"CB_INL void cb_wmma_do(void *const d[32], uint32_t lanes, const int *f) {\n"
+"  int M = f[0], N = f[1], K = f[2], ak = f[3], bk = f[4], ck = f[5], dk = f[6], sa = f[7], sb = f[8], sc = M * N / 32, r, c;\n"
+"  static __thread cb_mm p; p.m = M; p.n = N; p.k = K; p.ck = ck; p.bop = f[9];\n"
 "  for (int l = 0; l < 32; l++) { if (!(lanes >> l & 1)) continue; cb_mx *x = CB_MX(d, l);\n"
-"    for (int j = 0; j < sa; j++) { cb_wmma_pos(sa, K, l, j, &r, &c); p.A[r][c] = cb_mx_in(ak, cb_mx_el(x->a, w, j));\n"
-"      cb_wmma_pos(sa, N, l, j, &r, &c); p.B[r][c] = cb_mx_in(ak, cb_mx_el(x->b, w, j)); }\n"
-"    for (int j = 0; j < sc; j++) { cb_wmma_pos(sc, N, l, j, &r, &c); p.C[r][c] = cb_mx_acc_in(ck, x->c, j);\n"
+"    for (int j = 0; j < sa; j++) { cb_wmma_pos(sa, M, K, l, j, &r, &c); p.A[r][c] = cb_mx_in(ak, cb_mx_el(x->a, cb_mx_width(ak), j)); }\n"
+"    for (int j = 0; j < sb; j++) { cb_wmma_pos(sb, K, N, l, j, &r, &c); p.B[r][c] = cb_mx_in(bk, cb_mx_el(x->b, cb_mx_width(bk), j)); }\n"
+"    for (int j = 0; j < sc; j++) { cb_wmma_pos(sc, M, N, l, j, &r, &c); p.C[r][c] = cb_mx_acc_in(ck, x->c, j);\n"
 "      p.Ci[r][c] = (int64_t)(int32_t)(uint32_t)x->c[j]; } }\n"
 "  cb_mm_run(&p);\n"
 "  for (int l = 0; l < 32; l++) { if (!(lanes >> l & 1)) continue; cb_mx *x = CB_MX(d, l);\n"
-"    for (int j = 0; j < sc; j++) { cb_wmma_pos(sc, N, l, j, &r, &c); cb_mx_acc_out(dk, x->d, j, p.D[r][c], p.Di[r][c]); } } }\n"
-"/* wmma.load/store: lane's slots from/to memory p (row-major: element (r, c) at r * stride + c) */\n"
-"CB_INL void cb_wmma_ldst(uint64_t *regs, int w, int slots, int cols, uint32_t lane, unsigned char *p, uint32_t stride, int rowmajor, int store) {\n"
-"  for (int j = 0; j < slots; j++) { int r, c; cb_wmma_pos(slots, cols, (int)lane, j, &r, &c);\n"
-"    unsigned char *q = p + ((size_t)(rowmajor ? (uint32_t)r * stride + (uint32_t)c : (uint32_t)c * stride + (uint32_t)r)) * (size_t)(w / 8);\n"
-"    if (store) { uint32_t v = cb_mx_el(regs, w, j); memcpy(q, &v, (size_t)(w / 8)); }\n"
-"    else { uint32_t v = 0; memcpy(&v, q, (size_t)(w / 8)); cb_mx_set(regs, w, j, v); } } }\n"
+"    for (int j = 0; j < sc; j++) { cb_wmma_pos(sc, M, N, l, j, &r, &c); cb_mx_acc_out(dk, x->d, j, p.D[r][c], p.Di[r][c]); } } }\n"
+"/* wmma.load/store: lane's slots from/to memory p; element (r, c) is element r * stride + c (row-major) or\n"
+"   c * stride + r of w bits each (sub-byte elements: the lowest bits of a byte first) */\n"
+"CB_INL void cb_wmma_ldst(uint64_t *regs, int w, int slots, int rows, int cols, uint32_t lane, unsigned char *p, uint32_t stride, int rowmajor, int store) {\n"
+"  for (int j = 0; j < slots; j++) { int r, c; cb_wmma_pos(slots, rows, cols, (int)lane, j, &r, &c);\n"
+"    size_t e = rowmajor ? (size_t)r * stride + (size_t)c : (size_t)c * stride + (size_t)r;\n"
+"    if (w < 8) { unsigned char *q = p + e * (size_t)w / 8; int sh = (int)(e * (size_t)w % 8); unsigned m = ((1u << w) - 1u) << sh;\n"
+"      if (store) *q = (unsigned char)((*q & ~m) | (((unsigned)cb_mx_el(regs, w, j) << sh) & m));\n"
+"      else cb_mx_set(regs, w, j, (*q & m) >> sh); continue; }\n"
+"    unsigned char *q = p + e * (size_t)(w / 8);\n"
+"    if (store) { uint64_t v = cb_mx_el(regs, w, j); memcpy(q, &v, (size_t)(w / 8)); }\n"
+"    else { uint64_t v = 0; memcpy(&v, q, (size_t)(w / 8)); cb_mx_set(regs, w, j, v); } } }\n"
 "/* ldmatrix/stmatrix m8n8 .b16: matrix i's row r lives at the address of lane 8i + r (in a[0]);\n"
 "   lane l's register i holds row l/4, columns 2(l%4) and 2(l%4)+1 (.trans: the transpose) */\n"
 "CB_INL void cb_ldst_matrix(void *const d[32], uint32_t lanes, int n, int trans, int store) {\n"
@@ -118,10 +158,8 @@ const char cb_codegen_c_prelude_mma[] =
 "      if (store) { uint16_t v = (uint16_t)cb_mx_el(x->c, 16, 2 * i + h); memcpy(p, &v, 2); }\n"
 "      else { uint16_t v; memcpy(&v, p, 2); cb_mx_set(x->d, 16, 2 * i + h, v); } } } }\n"
 "/* the cb_warp_fn of each instruction: its parameters come from the first lane's cfg */\n"
-"CB_MFN cb_mfn_mma(void *const d[32], uint32_t lanes) { const int *f = CB_MX(d, __builtin_ctz(lanes))->cfg;\n"
-"  cb_mma_do(d, lanes, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]); }\n"
-"CB_MFN cb_mfn_wmma(void *const d[32], uint32_t lanes) { const int *f = CB_MX(d, __builtin_ctz(lanes))->cfg;\n"
-"  cb_wmma_do(d, lanes, f[0], f[1], f[2], f[3], f[4], f[5]); }\n"
+"CB_MFN cb_mfn_mma(void *const d[32], uint32_t lanes) { cb_mma_do(d, lanes, CB_MX(d, __builtin_ctz(lanes))->cfg); }\n"
+"CB_MFN cb_mfn_wmma(void *const d[32], uint32_t lanes) { cb_wmma_do(d, lanes, CB_MX(d, __builtin_ctz(lanes))->cfg); }\n"
 "CB_MFN cb_mfn_ldst_matrix(void *const d[32], uint32_t lanes) { const int *f = CB_MX(d, __builtin_ctz(lanes))->cfg;\n"
 "  cb_ldst_matrix(d, lanes, f[0], f[1], f[2]); }\n";
 
@@ -129,13 +167,15 @@ const char cb_codegen_c_prelude_mma[] =
 
 typedef struct mshape {
     ptx_mod mod;
-    int id, m, n, k;     /* id: the shape number cb_mma_pos knows (-1: wmma only) */
+    int m, n, k;
 } mshape;
 
 static const mshape shapes[] = {
-    {PTX_MOD_m16n8k16, 0, 16, 8, 16}, {PTX_MOD_m16n8k8, 1, 16, 8, 8}, {PTX_MOD_m16n8k32, 2, 16, 8, 32},
-    {PTX_MOD_m8n8k4, 3, 8, 8, 4},     {PTX_MOD_m16n8k4, 4, 16, 8, 4}, {PTX_MOD_m16n16k16, -1, 16, 16, 16},
-    {PTX_MOD_m32n8k16, -1, 32, 8, 16}, {PTX_MOD_m8n32k16, -1, 8, 32, 16},
+    {PTX_MOD_m16n8k16, 16, 8, 16},   {PTX_MOD_m16n8k8, 16, 8, 8},     {PTX_MOD_m16n8k32, 16, 8, 32},
+    {PTX_MOD_m8n8k4, 8, 8, 4},       {PTX_MOD_m16n8k4, 16, 8, 4},     {PTX_MOD_m16n16k16, 16, 16, 16},
+    {PTX_MOD_m32n8k16, 32, 8, 16},   {PTX_MOD_m8n32k16, 8, 32, 16},   {PTX_MOD_m16n8k64, 16, 8, 64},
+    {PTX_MOD_m16n8k128, 16, 8, 128}, {PTX_MOD_m16n8k256, 16, 8, 256}, {PTX_MOD_m16n16k8, 16, 16, 8},
+    {PTX_MOD_m8n8k16, 8, 8, 16},     {PTX_MOD_m8n8k32, 8, 8, 32},     {PTX_MOD_m8n8k128, 8, 8, 128},
 };
 
 static const mshape *shape_of(const ptx_instr *in)
@@ -146,7 +186,8 @@ static const mshape *shape_of(const ptx_instr *in)
     return NULL;
 }
 
-/* Input element kind (cb_mx_in): 0 f16, 1 bf16, 2 tf32, 3 s8, 4 u8, 5 f64; -1 otherwise. */
+/* Input element kind (cb_mx_in): 0 f16, 1 bf16, 2 tf32, 3 s8, 4 u8, 5 f64, 6 e4m3, 7 e5m2, 8 s4, 9 u4,
+ * 10 b1; -1 otherwise. */
 static int in_kind(ptx_type t)
 {
     switch (t) {
@@ -156,8 +197,28 @@ static int in_kind(ptx_type t)
     case PTX_TYPE_s8: return 3;
     case PTX_TYPE_u8: return 4;
     case PTX_TYPE_f64: return 5;
+    case PTX_TYPE_e4m3: return 6;
+    case PTX_TYPE_e5m2: return 7;
+    case PTX_TYPE_s4: return 8;
+    case PTX_TYPE_u4: return 9;
+    case PTX_TYPE_b1: return 10;
     default: return -1;
     }
+}
+
+/* Bits per element of input kind k (cb_mx_width). */
+static int in_width(int k)
+{
+    static const int w[] = {16, 16, 32, 8, 8, 64, 8, 8, 4, 4, 1};
+    return w[k];
+}
+
+/* The class of an input kind, as the validity table names it: 'h' f16, 'g' bf16, 't' tf32, 'i' s8/u8,
+ * 'd' f64, '8' e4m3/e5m2, '4' s4/u4, '1' b1. */
+static char in_class(int k)
+{
+    static const char cls[] = "hgtiid88441";
+    return cls[k];
 }
 
 /* Accumulator kind (cb_mx_acc_in/out): 0 f32, 1 f16, 2 s32 (3 with .satfinite), 4 f64; -1 otherwise. */
@@ -172,14 +233,11 @@ static int acc_kind(const ptx_instr *in, ptx_type t)
     }
 }
 
-/* Registers in a fragment of `elems` elements of kind (input kinds; acc=1 for accumulators). */
-static uint32_t nregs_in(int kind, uint32_t elems)
+/* Registers holding n elements of input kind k (64-bit registers for f64). */
+static uint32_t nregs_in(int k, uint32_t n)
 {
-    switch (kind) {
-    case 0: case 1: return elems / 2;
-    case 3: case 4: return elems / 4;
-    default: return elems;
-    }
+    int w = in_width(k);
+    return w == 64 ? n : n * (uint32_t)w / 32;
 }
 
 static uint32_t nregs_acc(int kind, uint32_t elems) { return kind == 1 ? elems / 2 : elems; }
@@ -209,8 +267,8 @@ static void pack_regs(cg *c, const ptx_operand *o, const char *field, uint32_t w
 
 static void unpack_regs(cg *c, const ptx_operand *o, const char *field, uint32_t want, int bits64)
 {
+    ptx_type ty = bits64 ? PTX_TYPE_b64 : PTX_TYPE_b32;
     if (want == 1 && o->kind != PTX_OPD_vec) {   /* a lone register */
-        ptx_type ty = bits64 ? PTX_TYPE_b64 : PTX_TYPE_b32;
         cg_puts(c, "    ");
         cg_dst_open(c, o, ty);
         cg_printf(c, "(%s)cb_m.%s[0]", bits64 ? "uint64_t" : "uint32_t", field);
@@ -222,7 +280,6 @@ static void unpack_regs(cg *c, const ptx_operand *o, const char *field, uint32_t
         snprintf(msg, sizeof msg, "expected a vector of %u destination registers", want);
         cg_fail(c, msg);
     }
-    ptx_type ty = bits64 ? PTX_TYPE_b64 : PTX_TYPE_b32;
     for (uint32_t i = 0; i < o->nelems; i++) {
         if (o->elems[i].kind == PTX_OPD_sink)
             continue;
@@ -233,58 +290,203 @@ static void unpack_regs(cg *c, const ptx_operand *o, const char *field, uint32_t
     }
 }
 
-/* ---- mma.sync -------------------------------------------------------------------------- */
+static void emit_cfg(cg *c, const int *cfg, int n)
+{
+    cg_puts(c, "   ");
+    for (int i = 0; i < n; i++)
+        cg_printf(c, " cb_m.cfg[%d] = %d;", i, cfg[i]);
+    cg_puts(c, "\n");
+}
 
+/* ---- mma.sync and mma.sp ---------------------------------------------------------------- */
+
+/* The forms of mma (dense and sparse) of sm_70..sm_90, from the PTX ISA's syntax tables. accs: the
+ * accumulator kinds allowed, as bits 1 << acc_kind (f32 1, f16 2, s32 4|8, f64 16). */
+typedef struct mform {
+    char cls;
+    ptx_mod shape;
+    int sparse, accs;
+} mform;
+
+enum { ACC_F32 = 1, ACC_F16 = 2, ACC_S32 = 4 | 8, ACC_F64 = 16 };
+
+static const mform mforms[] = {
+    {'h', PTX_MOD_m8n8k4, 0, ACC_F32 | ACC_F16},    {'h', PTX_MOD_m16n8k8, 0, ACC_F32 | ACC_F16},
+    {'h', PTX_MOD_m16n8k16, 0, ACC_F32 | ACC_F16},  {'g', PTX_MOD_m16n8k8, 0, ACC_F32},
+    {'g', PTX_MOD_m16n8k16, 0, ACC_F32},            {'t', PTX_MOD_m16n8k4, 0, ACC_F32},
+    {'t', PTX_MOD_m16n8k8, 0, ACC_F32},             {'8', PTX_MOD_m16n8k16, 0, ACC_F32 | ACC_F16},
+    {'8', PTX_MOD_m16n8k32, 0, ACC_F32 | ACC_F16},  {'i', PTX_MOD_m8n8k16, 0, ACC_S32},
+    {'i', PTX_MOD_m16n8k16, 0, ACC_S32},            {'i', PTX_MOD_m16n8k32, 0, ACC_S32},
+    {'4', PTX_MOD_m8n8k32, 0, ACC_S32},             {'4', PTX_MOD_m16n8k32, 0, ACC_S32},
+    {'4', PTX_MOD_m16n8k64, 0, ACC_S32},            {'1', PTX_MOD_m8n8k128, 0, ACC_S32},
+    {'1', PTX_MOD_m16n8k128, 0, ACC_S32},           {'1', PTX_MOD_m16n8k256, 0, ACC_S32},
+    {'d', PTX_MOD_m8n8k4, 0, ACC_F64},              {'d', PTX_MOD_m16n8k4, 0, ACC_F64},
+    {'d', PTX_MOD_m16n8k8, 0, ACC_F64},             {'d', PTX_MOD_m16n8k16, 0, ACC_F64},
+    {'h', PTX_MOD_m16n8k16, 1, ACC_F32 | ACC_F16},  {'h', PTX_MOD_m16n8k32, 1, ACC_F32 | ACC_F16},
+    {'g', PTX_MOD_m16n8k16, 1, ACC_F32},            {'g', PTX_MOD_m16n8k32, 1, ACC_F32},
+    {'t', PTX_MOD_m16n8k8, 1, ACC_F32},             {'t', PTX_MOD_m16n8k16, 1, ACC_F32},
+    {'i', PTX_MOD_m16n8k32, 1, ACC_S32},            {'i', PTX_MOD_m16n8k64, 1, ACC_S32},
+    {'8', PTX_MOD_m16n8k64, 1, ACC_F32},
+};
+
+static int mform_ok(char cls, ptx_mod shape, int sparse, int ck, int dk)
+{
+    for (size_t i = 0; i < sizeof mforms / sizeof mforms[0]; i++)
+        if (mforms[i].cls == cls && mforms[i].shape == shape && mforms[i].sparse == sparse)
+            return (mforms[i].accs >> ck & 1) && (mforms[i].accs >> dk & 1);
+    return 0;
+}
+
+static const char mma_forms_text[] =
+    "supported: f16 m8n8k4/m16n8k8/m16n8k16, bf16 m16n8k8/m16n8k16, tf32 m16n8k4/m16n8k8, e4m3/e5m2 "
+    "m16n8k16/m16n8k32, s8/u8 m8n8k16/m16n8k16/m16n8k32, s4/u4 m8n8k32/m16n8k32/m16n8k64, b1 m8n8k128/"
+    "m16n8k128/m16n8k256, f64 m8n8k4/m16n8k4/m16n8k8/m16n8k16; sparse mma.sp: f16/bf16 m16n8k16/m16n8k32, "
+    "tf32 m16n8k8/m16n8k16, s8/u8 m16n8k32/m16n8k64, e4m3/e5m2 m16n8k64";
+
+/* Checks the types of mma d, a, b, c and fills ak, bk, ck, dk; fails the translation otherwise. */
+static void mma_kinds(cg *c, const ptx_instr *in, const mshape *s, int sparse, int *k)
+{
+    if (in->ntypes != 4 && !(in->ntypes == 2 && in->types[0] == in->types[1] && in->types[0] == PTX_TYPE_f64))
+        cg_fail(c, "mma needs .dtype.atype.btype.ctype");
+    ptx_type dt = in->types[0], ct = in->types[in->ntypes - 1];
+    ptx_type at = in->ntypes == 4 ? in->types[1] : PTX_TYPE_f64, bt = in->ntypes == 4 ? in->types[2] : PTX_TYPE_f64;
+    int ak = in_kind(at), bk = in_kind(bt), ck = acc_kind(in, ct), dk = acc_kind(in, dt);
+    int ok = ak >= 0 && bk >= 0 && ck >= 0 && dk >= 0;
+    if (ok) {   /* a and b of one class: equal, except s8/u8, s4/u4 and e4m3/e5m2 may mix */
+        char ca = in_class(ak);
+        ok = ca == in_class(bk) && (ak == bk || ca == 'i' || ca == '4' || ca == '8');
+        ok = ok && mform_ok(ca, s->mod, sparse, ck, dk);
+        if (ok && (ck == 2 || ck == 3))
+            ok = ck == dk;
+        if (ok && dk == 1)   /* an f16 result needs f16 accumulators (ptxas) */
+            ok = ck == 1;
+        if (ok && ca == '1')
+            ok = (ptx_has(in, PTX_MOD_xor) != ptx_has(in, PTX_MOD_and)) && ptx_has(in, PTX_MOD_popc);
+    }
+    if (!ok) {
+        char msg[700];
+        snprintf(msg, sizeof msg, "unsupported %s shape/type combination .%s.%s.%s.%s (%s)",
+                 sparse ? "mma.sp" : "mma", ptx_type_name(dt), ptx_type_name(at), ptx_type_name(bt),
+                 ptx_type_name(ct), mma_forms_text);
+        cg_fail(c, msg);
+    }
+    if (ptx_has(in, PTX_MOD_satfinite) && ck != 3)
+        cg_fail(c, ".satfinite applies to integer mma only");
+    k[0] = ak, k[1] = bk, k[2] = ck, k[3] = dk;
+}
+
+/* The .alayout.blayout of an mma, in the order written (mods are flags, so .row.col and .col.row look alike
+ * there): *acol / *bcol are 1 for .col. Returns 0 unless exactly two layouts are named. */
+static int layouts_of(const ptx_instr *in, int *acol, int *bcol)
+{
+    int n = 0, seen[2] = {0, 0};
+    const char *s = in->text, *end = in->text ? in->text + in->textlen : NULL;
+    if (s && *s == '@') {   /* a guard: skip it */
+        while (s < end && *s != ' ' && *s != '\t')
+            s++;
+        while (s < end && (*s == ' ' || *s == '\t'))
+            s++;
+    }
+    for (; s && s < end && *s != ' ' && *s != '\t'; s++) {
+        if (*s != '.' || end - s < 4)
+            continue;
+        int row = !memcmp(s, ".row", 4), col = !memcmp(s, ".col", 4);
+        char after = end - s > 4 ? s[4] : '.';
+        if ((row || col) && (after == '.' || after == ' ' || after == '\t')) {
+            if (n < 2)
+                seen[n] = col;
+            n++;
+        }
+    }
+    if (n != 2)
+        return 0;
+    *acol = seen[0];
+    *bcol = seen[1];
+    return 1;
+}
+
+/* mma.sync.aligned.shape.alayout.blayout{.satfinite}.dtype.atype.btype.ctype{.bop.popc} d, a, b, c
+ * mma.sp{::ordered_metadata}.sync.aligned.shape.row.col.dtype.atype.btype.ctype d, a, b, c, e, sel */
 void emit_mma(cg *c, const ptx_instr *in)
 {
     const mshape *s = shape_of(in);
-    if (!ptx_has(in, PTX_MOD_sync) || !ptx_has(in, PTX_MOD_aligned) || !s || s->id < 0 || in->nops != 4)
-        cg_fail(c, "mma needs .sync.aligned, a shape of sm_80 (m16n8k16, m16n8k8, m16n8k32, m16n8k4, m8n8k4) "
-                   "and d, a, b, c");
-    if (in->ntypes != 4 && !(in->ntypes == 2 && in->types[0] == in->types[1]))
-        cg_fail(c, "mma needs .dtype.atype.btype.ctype");
-    ptx_type dt = in->types[0];
-    ptx_type at = in->ntypes == 4 ? in->types[1] : PTX_TYPE_f64, bt = in->ntypes == 4 ? in->types[2] : PTX_TYPE_f64;
-    ptx_type ct = in->ntypes == 4 ? in->types[3] : in->types[1];
-    int ak = in_kind(at), bk = in_kind(bt), ck = acc_kind(in, ct), dk = acc_kind(in, dt);
-    int ok = ak >= 0 && bk >= 0 && ck >= 0 && dk >= 0;
-    if (ok && ak <= 2)   /* floating point: a and b agree, accumulators f32 (f16 for f16 inputs) */
-        ok = ak == bk && ((ck == 0 && dk == 0) || (ak == 0 && (ck == 0 || ck == 1) && (dk == 0 || dk == 1)));
-    if (ok && (ak == 3 || ak == 4))
-        ok = (bk == 3 || bk == 4) && ck == dk && (ck == 2 || ck == 3);
-    if (ok && ak == 5)
-        ok = bk == 5 && ck == 4 && dk == 4;
-    /* shapes per input type */
-    if (ok) {
-        int id = s->id;
-        ok = (ak <= 1 && (id == 0 || id == 1)) || (ak == 2 && (id == 1 || id == 4)) ||
-             ((ak == 3 || ak == 4) && (id == 0 || id == 2)) || (ak == 5 && id == 3);
-        if (ak == 1 && id == 1)
-            ok = 1;
-    }
-    if (!ok)
-        cg_fail(c, "unsupported mma shape/type combination (supported: f16/bf16 m16n8k16 and m16n8k8 with f32 or "
-                   "f16 accumulators, tf32 m16n8k8/m16n8k4, s8/u8 m16n8k16/m16n8k32 with s32, f64 m8n8k4)");
-    if (ptx_has(in, PTX_MOD_satfinite) && ck != 3)
-        cg_fail(c, ".satfinite applies to integer mma only");
-    uint32_t na = (uint32_t)(s->m * s->k / 32), nb = (uint32_t)(s->k * s->n / 32), nc = (uint32_t)(s->m * s->n / 32);
-    int wide = ak == 5;
+    int sparse = ptx_has(in, PTX_MOD_sp) || ptx_has(in, PTX_MOD_sp_ordered);
+    if (!ptx_has(in, PTX_MOD_sync) || !ptx_has(in, PTX_MOD_aligned) || !s || s->m == 32 || s->n != 8)
+        cg_fail(c, "mma needs .sync.aligned and an mma shape (m8n8k4, m8n8k16, m8n8k32, m8n8k128, m16n8k4, "
+                   "m16n8k8, m16n8k16, m16n8k32, m16n8k64, m16n8k128, m16n8k256)");
+    if (in->nops != (sparse ? 6 : 4))
+        cg_fail(c, sparse ? "mma.sp needs d, a, b, c, metadata, sparsity selector" : "mma needs d, a, b, c");
+    int k[4];
+    mma_kinds(c, in, s, sparse, k);
+    int ak = k[0], bk = k[1], ck = k[2], dk = k[3];
+    int quadpair = s->mod == PTX_MOD_m8n8k4 && ak == 0;
+    int acol = 0, bcolmajor = 1;
+    if (!layouts_of(in, &acol, &bcolmajor) || (!quadpair && (acol || !bcolmajor)))
+        cg_fail(c, quadpair ? "mma.m8n8k4 .f16 needs .alayout.blayout (.row or .col each)"
+                            : "mma needs .row.col (only m8n8k4 .f16 takes other layouts)");
+    int form = sparse ? 3 : quadpair ? 2 : s->m == 16 ? 0 : 1;
+    uint32_t na = quadpair ? 4 : (uint32_t)(s->m * s->k / 32 / (sparse ? 2 : 1));
+    uint32_t nb = quadpair ? 4 : (uint32_t)(s->k * s->n / 32), nc = quadpair ? 8 : (uint32_t)(s->m * s->n / 32);
     cg_printf(c, "cb_mx cb_m; memset(&cb_m, 0, sizeof cb_m);\n");
-    pack_regs(c, &in->ops[1], "a", nregs_in(ak, na), wide);
-    pack_regs(c, &in->ops[2], "b", nregs_in(bk, nb), wide);
-    pack_regs(c, &in->ops[3], "c", nregs_acc(ck, nc), wide);
-    cg_printf(c, "    cb_m.cfg[0] = %d; cb_m.cfg[1] = %d; cb_m.cfg[2] = %d; cb_m.cfg[3] = %d; cb_m.cfg[4] = %d; "
-                 "cb_m.cfg[5] = %d; cb_m.cfg[6] = %d; cb_m.cfg[7] = %d;\n",
-              s->id, s->m, s->n, s->k, ak, bk, ck, dk);
+    pack_regs(c, &in->ops[1], "a", nregs_in(ak, na), ak == 5);
+    pack_regs(c, &in->ops[2], "b", nregs_in(bk, nb), bk == 5);
+    pack_regs(c, &in->ops[3], "c", nregs_acc(ck, nc), ck == 4);
+    int sel = 0;
+    if (sparse) {
+        const ptx_operand *f = &in->ops[5];
+        if (f->kind != PTX_OPD_int || f->imm > 3)
+            cg_fail(c, "mma.sp: the sparsity selector must be a constant 0..3");
+        sel = (int)f->imm;
+        int nthr = (ak == 2 ? s->k / 2 : s->k / 4) / 4;   /* metadata lanes per group of four */
+        if (sel * nthr > 3)
+            cg_fail(c, "mma.sp: sparsity selector out of range for this shape (the ISA leaves it undefined)");
+        cg_puts(c, "    cb_m.e = (uint64_t)");
+        cg_read(c, &in->ops[4], PTX_TYPE_b32);
+        cg_puts(c, ";\n");
+    }
+    int bop = ptx_has(in, PTX_MOD_xor) ? 1 : ptx_has(in, PTX_MOD_and) ? 2 : 0;
+    int cfg[12] = {form, s->m, s->n, s->k, ak, bk, ck, dk, acol, bcolmajor, bop, sel};
+    emit_cfg(c, cfg, 12);
     cg_puts(c, "    t->blk->rt->warp_exchange(t, 0xffffffffu, &cb_m, cb_mfn_mma);\n");
-    unpack_regs(c, &in->ops[0], "d", nregs_acc(dk, nc), wide);
+    unpack_regs(c, &in->ops[0], "d", nregs_acc(dk, nc), dk == 4);
 }
 
 /* ---- wmma ------------------------------------------------------------------------------- */
 
+/* Whether the wmma shape s takes input kind k (a, b) and accumulator kind acc (c, d; -1: not checked). */
+static int wmma_shape_ok(const mshape *s, int k, int acc)
+{
+    int wide = s->mod == PTX_MOD_m16n16k16 || s->mod == PTX_MOD_m32n8k16 || s->mod == PTX_MOD_m8n32k16;
+    int acc_int = acc < 0 || acc == 2 || acc == 3, acc_f32 = acc < 0 || acc == 0;
+    switch (k) {
+    case 0: return wide && (acc < 0 || acc == 0 || acc == 1);
+    case 1: return wide && acc_f32;
+    case 3: case 4: return wide && acc_int;
+    case 2: return s->mod == PTX_MOD_m16n16k8 && acc_f32;
+    case 5: return s->mod == PTX_MOD_m8n8k4 && (acc < 0 || acc == 4);
+    case 8: case 9: return s->mod == PTX_MOD_m8n8k32 && acc_int;
+    case 10: return s->mod == PTX_MOD_m8n8k128 && acc_int;
+    default: return 0;
+    }
+}
+
+/* Slots (elements) per lane of a wmma fragment: which 0 a, 1 b, 2 c/d. f16 a and b hold 16 whatever the
+ * shape (the ISA's .v8 .f16x2), so some elements are held twice. */
+static int wmma_slots(const mshape *s, int which, int kind)
+{
+    if (which < 2 && kind == 0)
+        return 16;
+    int rows = which == 1 ? s->k : s->m, cols = which == 0 ? s->k : s->n;
+    return rows * cols / 32;
+}
+
+static const char wmma_forms_text[] =
+    "supported: .f16 (f16/f32 accumulators), .bf16 (f32), .s8/.u8 (s32) on m16n16k16, m32n8k16, m8n32k16; "
+    ".tf32 (f32) on m16n16k8; .f64 on m8n8k4; .s4/.u4 (s32) on m8n8k32 and .b1 (s32, .xor/.and.popc) on "
+    "m8n8k128, a .row and b .col";
+
 /* wmma.load.{a,b,c}.sync.aligned.layout.shape{.space}.type r, [p]{, stride}
- * wmma.store.d.sync.aligned.layout.shape{.space}.type [p], r{, stride}
- * wmma.mma.sync.aligned.alayout.blayout.shape.dtype{.atype.btype}.ctype d, a, b, c */
+ * wmma.store.d.sync.aligned.layout.shape{.space}.type [p], r{, stride} */
 static void emit_wmma_ldst(cg *c, const ptx_instr *in, const mshape *s)
 {
     int store = ptx_has(in, PTX_MOD_store);
@@ -294,25 +496,41 @@ static void emit_wmma_ldst(cg *c, const ptx_instr *in, const mshape *s)
         (store && (which != 2 || !ptx_has(in, PTX_MOD_d))) || (!store && ptx_has(in, PTX_MOD_d)))
         cg_fail(c, "wmma.load needs .a/.b/.c, wmma.store needs .d; both a layout (.row/.col), a type, and r, [p]{, stride}");
     ptx_type ty = in->types[0];
-    int w, slots;
-    if (which < 2 && (ty == PTX_TYPE_f16 || ty == PTX_TYPE_bf16)) {
-        w = 16;
-        slots = ty == PTX_TYPE_f16 ? 16 : 8;
-    } else if (which == 2 && (ty == PTX_TYPE_f16 || ty == PTX_TYPE_f32)) {
-        w = ty == PTX_TYPE_f16 ? 16 : 32;
-        slots = 8;
+    int kind, w;
+    if (which < 2) {
+        kind = in_kind(ty);
+        if (kind < 0 || !wmma_shape_ok(s, kind, -1)) {
+            char msg[400];
+            snprintf(msg, sizeof msg, "unsupported wmma.load.%c type .%s for this shape (%s)", which ? 'b' : 'a',
+                     ptx_type_name(ty), wmma_forms_text);
+            cg_fail(c, msg);
+        }
+        if ((kind >= 8) && (which == 0 ? !rowmajor : !colmajor))
+            cg_fail(c, "wmma .s4/.u4/.b1 fragments need matrix a .row and matrix b .col");
+        w = in_width(kind);
     } else {
-        cg_fail(c, "unsupported wmma fragment type (a/b: .f16 .bf16; c/d: .f16 .f32)");
+        kind = ty == PTX_TYPE_s32 ? 2 : acc_kind(in, ty);
+        int fits = 0;
+        for (int k = 0; k <= 10 && kind >= 0; k++)
+            fits |= wmma_shape_ok(s, k, kind);
+        if (!fits) {
+            char msg[400];
+            snprintf(msg, sizeof msg, "unsupported wmma.%s.%c type .%s for this shape (%s)", store ? "store" : "load",
+                     store ? 'd' : 'c', ptx_type_name(ty), wmma_forms_text);
+            cg_fail(c, msg);
+        }
+        w = kind == 1 ? 16 : kind == 4 ? 64 : 32;
     }
+    int slots = wmma_slots(s, which, which < 2 ? kind : -1);
     int cols = which == 0 ? s->k : s->n;
     int rows = which == 1 ? s->k : s->m;
-    uint32_t nregs = w == 32 ? (uint32_t)slots : (uint32_t)slots / 2;
+    uint32_t nregs = w == 64 ? (uint32_t)slots : (uint32_t)(slots * w / 32);
     const ptx_operand *mem = &in->ops[store ? 0 : 1], *regs = &in->ops[store ? 1 : 0];
     cg_puts(c, "cb_mx cb_m; memset(&cb_m, 0, sizeof cb_m);\n");
     if (store)
-        pack_regs(c, regs, "d", nregs, 0);
+        pack_regs(c, regs, "d", nregs, w == 64);
     cg_puts(c, "    cb_wmma_ldst(cb_m.d, ");
-    cg_printf(c, "%d, %d, %d, t->lane, ", w, slots, cols);
+    cg_printf(c, "%d, %d, %d, %d, t->lane, ", w, slots, rows, cols);
     cg_address(c, mem, cg_space(in));
     cg_puts(c, ", ");
     if (in->nops == 3)
@@ -321,37 +539,53 @@ static void emit_wmma_ldst(cg *c, const ptx_instr *in, const mshape *s)
         cg_printf(c, "%du", rowmajor ? cols : rows);
     cg_printf(c, ", %d, %d);\n", rowmajor, store);
     if (!store)
-        unpack_regs(c, regs, "d", nregs, 0);
+        unpack_regs(c, regs, "d", nregs, w == 64);
 }
 
+/* wmma.mma{.bop.popc}.sync.aligned.alayout.blayout.shape{.rnd}.dtype{.atype.btype}.ctype{.satfinite} d, a, b, c */
 static void emit_wmma_mma(cg *c, const ptx_instr *in, const mshape *s)
 {
     if (in->nops != 4 || (in->ntypes != 2 && in->ntypes != 4))
         cg_fail(c, "wmma.mma needs .dtype{.atype.btype}.ctype and d, a, b, c");
     ptx_type dt = in->types[0], ct = in->types[in->ntypes - 1];
-    ptx_type at = in->ntypes == 4 ? in->types[1] : PTX_TYPE_f16;
-    if (in->ntypes == 4 && in->types[2] != at)
-        cg_fail(c, "wmma.mma: a and b must have the same type");
-    int ak = in_kind(at), ck = acc_kind(in, ct), dk = acc_kind(in, dt);
-    if ((ak != 0 && ak != 1) || (ck != 0 && ck != 1) || (dk != 0 && dk != 1) || (ak == 1 && (ck != 0 || dk != 0)))
-        cg_fail(c, "unsupported wmma.mma types (f16 with f16/f32 accumulators, bf16 with f32)");
-    uint32_t nab = ak == 0 ? 8 : 4;
+    ptx_type at = in->ntypes == 4 ? in->types[1] : PTX_TYPE_f16, bt = in->ntypes == 4 ? in->types[2] : PTX_TYPE_f16;
+    int ak = in_kind(at), bk = in_kind(bt), ck = acc_kind(in, ct), dk = acc_kind(in, dt);
+    int ok = ak >= 0 && bk >= 0 && ck >= 0 && dk >= 0 && in_class(ak) == in_class(bk) &&
+             (ak == bk || in_class(ak) == 'i' || in_class(ak) == '4') && wmma_shape_ok(s, ak, ck) &&
+             wmma_shape_ok(s, ak, dk) && ((ck != 2 && ck != 3) || ck == dk);
+    if (ok && ak == 10)
+        ok = (ptx_has(in, PTX_MOD_xor) != ptx_has(in, PTX_MOD_and)) && ptx_has(in, PTX_MOD_popc);
+    if (!ok) {
+        char msg[600];
+        snprintf(msg, sizeof msg, "unsupported wmma.mma types .%s.%s.%s.%s (%s)", ptx_type_name(dt),
+                 ptx_type_name(at), ptx_type_name(bt), ptx_type_name(ct), wmma_forms_text);
+        cg_fail(c, msg);
+    }
+    if (ptx_has(in, PTX_MOD_satfinite) && ck != 3)
+        cg_fail(c, "wmma.mma .satfinite is supported for integer types only");
+    if (ptx_has(in, PTX_MOD_rz) || ptx_has(in, PTX_MOD_rm) || ptx_has(in, PTX_MOD_rp))
+        cg_fail(c, "wmma.mma .f64 with .rz/.rm/.rp rounding is not supported (only .rn)");
+    int sa = wmma_slots(s, 0, ak), sb = wmma_slots(s, 1, bk), nc = s->m * s->n / 32;
     cg_puts(c, "cb_mx cb_m; memset(&cb_m, 0, sizeof cb_m);\n");
-    pack_regs(c, &in->ops[1], "a", nab, 0);
-    pack_regs(c, &in->ops[2], "b", nab, 0);
-    pack_regs(c, &in->ops[3], "c", ck == 1 ? 4 : 8, 0);
-    cg_printf(c, "    cb_m.cfg[0] = %d; cb_m.cfg[1] = %d; cb_m.cfg[2] = %d; cb_m.cfg[3] = %d; cb_m.cfg[4] = %d; "
-                 "cb_m.cfg[5] = %d;\n",
-              s->m, s->n, s->k, ak, ck, dk);
+    pack_regs(c, &in->ops[1], "a", nregs_in(ak, (uint32_t)sa), ak == 5);
+    pack_regs(c, &in->ops[2], "b", nregs_in(bk, (uint32_t)sb), bk == 5);
+    pack_regs(c, &in->ops[3], "c", nregs_acc(ck, (uint32_t)nc), ck == 4);
+    int bop = ptx_has(in, PTX_MOD_xor) ? 1 : ptx_has(in, PTX_MOD_and) ? 2 : 0;
+    int cfg[10] = {s->m, s->n, s->k, ak, bk, ck, dk, sa, sb, bop};
+    emit_cfg(c, cfg, 10);
     cg_puts(c, "    t->blk->rt->warp_exchange(t, 0xffffffffu, &cb_m, cb_mfn_wmma);\n");
-    unpack_regs(c, &in->ops[0], "d", dk == 1 ? 4 : 8, 0);
+    unpack_regs(c, &in->ops[0], "d", nregs_acc(dk, (uint32_t)nc), dk == 4);
 }
 
 void emit_wmma(cg *c, const ptx_instr *in)
 {
     const mshape *s = shape_of(in);
-    if (!ptx_has(in, PTX_MOD_sync) || !ptx_has(in, PTX_MOD_aligned) || !s || s->id >= 0)
-        cg_fail(c, "wmma needs .sync.aligned and a shape m16n16k16, m32n8k16 or m8n32k16");
+    if (!ptx_has(in, PTX_MOD_sync) || !ptx_has(in, PTX_MOD_aligned) || !s ||
+        !(s->mod == PTX_MOD_m16n16k16 || s->mod == PTX_MOD_m32n8k16 || s->mod == PTX_MOD_m8n32k16 ||
+          s->mod == PTX_MOD_m16n16k8 || s->mod == PTX_MOD_m8n8k4 || s->mod == PTX_MOD_m8n8k32 ||
+          s->mod == PTX_MOD_m8n8k128))
+        cg_fail(c, "wmma needs .sync.aligned and a shape m16n16k16, m32n8k16, m8n32k16, m16n16k8, m8n8k4, "
+                   "m8n8k32 or m8n8k128");
     if (ptx_has(in, PTX_MOD_load) || ptx_has(in, PTX_MOD_store))
         emit_wmma_ldst(c, in, s);
     else if (ptx_has(in, PTX_MOD_mma))

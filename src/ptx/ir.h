@@ -33,7 +33,8 @@ void ptx_arena_free(ptx_arena *a);
     X(u8, 1, 'u') X(u16, 2, 'u') X(u32, 4, 'u') X(u64, 8, 'u')                              \
     X(s8, 1, 's') X(s16, 2, 's') X(s32, 4, 's') X(s64, 8, 's')                              \
     X(f16, 2, 'f') X(f16x2, 4, 'h') X(bf16, 2, 'g') X(bf16x2, 4, 'h') X(tf32, 4, 'b')       \
-    X(f32, 4, 'f') X(f64, 8, 'f') X(u16x2, 4, 'v') X(s16x2, 4, 'v')
+    X(f32, 4, 'f') X(f64, 8, 'f') X(u16x2, 4, 'v') X(s16x2, 4, 'v')                            \
+    X(e4m3, 1, 'b') X(e5m2, 1, 'b') X(s4, 1, 'b') X(u4, 1, 'b') X(b1, 1, 'b')
 
 #define PTX_TYPE_ENUM(name, bytes, kind) PTX_TYPE_##name,
 typedef enum ptx_type { PTX_TYPE_none, PTX_TYPE_LIST(PTX_TYPE_ENUM) PTX_NTYPES } ptx_type;
