@@ -1,28 +1,32 @@
 /* codegen_c_mma.c: warp-level matrix instructions (CB_DIALECT_C):
- * mma.sync, wmma.load/store/mma, ldmatrix, stmatrix.
+ * mma.sync, mma.sp{::ordered_metadata}, wmma.load/store/mma, ldmatrix,
+ * stmatrix.
  *
- * mma.sync, wmma.mma, ldmatrix and stmatrix are warp collectives: each lane
- * copies its fragment registers (or its row address) into a cb_mx on its
- * stack and calls rt->warp_exchange with a cb_mfn_* function below, which
- * gathers the 32 lanes' fragments into whole matrices, computes, and
+ * mma, mma.sp, wmma.mma, ldmatrix and stmatrix are warp collectives: each
+ * lane copies its fragment registers (or its row address) into a cb_mx on
+ * its stack and calls rt->warp_exchange with a cb_mfn_* function below,
+ * which gathers the 32 lanes' fragments into whole matrices, computes, and
  * scatters the results back; the lane then copies its d registers out.
  *
  * Fragment layouts:
  *   - mma.sync and ldmatrix/stmatrix: the PTX ISA's tables (groupID =
- *     lane >> 2, threadID_in_group = lane & 3), per shape and type;
+ *     lane >> 2, threadID_in_group = lane & 3), one rule per element width
+ *     for m16n8kK and m8n8kK (cb_mma_pos); m8n8k4 .f16 is four independent
+ *     products, one per quad pair (cb_mma_pos_qp);
+ *   - mma.sp: the ISA's sparse A positions, with metadata per the model of
+ *     docs/ptx.md (cb_sp_col: the ISA draws it only in figures);
  *   - wmma: the ISA leaves the layout unspecified, so cubridge picks one:
- *     slot j of lane l (a slot is one element: half of a .b32 register for
- *     16-bit types, a whole register for 32-bit ones) holds element
- *     e = (l * slots + j) mod 256 of the 256-element matrix, at row e / cols,
- *     column e % cols of its logical (unlaid-out) shape. wmma.load/store move
- *     each lane's own elements (no rendezvous); only wmma.mma gathers.
+ *     slot j of lane l holds element (l * slots + j) mod (rows * cols) of the
+ *     matrix, row-major in its logical shape. wmma.load/store move each
+ *     lane's own elements (no rendezvous); only wmma.mma gathers.
  *
  * Arithmetic: products of the inputs are exact in double, summed in double
- * in k order and rounded once to the accumulator type (f32, f16: nearest
- * even). Integer mma is exact (.satfinite clamps to s32). f64 mma is an fma
- * chain over k starting from c. Tensor cores may round partial sums
- * differently (the ISA does not pin it down), so results can differ from a
- * GPU in the last bit when partial sums are not exact.
+ * in k order, C added, and rounded once to the accumulator type (f32, f16:
+ * nearest even), for f16, bf16, tf32 (low 13 bits ignored) and fp8 alike.
+ * Integer mma is exact (.satfinite clamps to s32; b1 counts xor/and bits).
+ * f64 mma is an fma chain over k starting from c. Tensor cores round partial
+ * sums differently (the ISA does not pin it down), so results can differ from
+ * a GPU in the last bits when partial sums are not exact (docs/ptx.md).
  */
 #include "codegen/codegen.h"
 
