@@ -6,7 +6,9 @@
 //   - an s8 GEMM (m16n16k16, int accumulators), A row-major, B column-major;
 //   - a u8 GEMM on m32n8k16 and an s8 GEMM on m8n32k16, B row-major, C
 //     loaded from memory and accumulated into;
-//   - a double GEMM (m8n8k4, the sm_80 DMMA shape).
+//   - a double GEMM (m8n8k4, the sm_80 DMMA shape);
+//   - the sub-byte experimental API: s4 (m8n8k32) and b1 (m8n8k128,
+//     bmma_sync with XOR / POPC), 16x16 results from 8x8 tiles.
 // Every input is a small integer or a quarter of one, so every product and
 // partial sum is exact in the accumulator type: the results do not depend on
 // how the tensor cores order or round their sums, and the checks against
@@ -92,6 +94,33 @@ __global__ void gemm_f64(const double *a, const double *b, double *d) {
     wmma::mma_sync(acc, fa, fb, acc);
   }
   wmma::store_matrix_sync(d + tn * 8 * M + tm * 8, acc, M, wmma::mem_col_major);
+}
+
+// Sub-byte: A (16 x KS, row-major, KS elements per row) and B (KS x 16, column-major), D 16x16 row-major;
+// warp w computes tile (w / 2, w % 2).
+using namespace nvcuda::wmma::experimental;
+__global__ void gemm_s4(const void *a, const void *b, int *d) {
+  int w = threadIdx.x / 32, tm = w / 2, tn = w % 2;
+  wmma::fragment<wmma::matrix_a, 8, 8, 32, precision::s4, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 8, 8, 32, precision::s4, wmma::col_major> fb;
+  wmma::fragment<wmma::accumulator, 8, 8, 32, int> acc;
+  wmma::fill_fragment(acc, 0);
+  wmma::load_matrix_sync(fa, (const char *)a + tm * 8 * 16, 32);
+  wmma::load_matrix_sync(fb, (const char *)b + tn * 8 * 16, 32);
+  wmma::mma_sync(acc, fa, fb, acc);
+  wmma::store_matrix_sync(d + tm * 8 * 16 + tn * 8, acc, 16, wmma::mem_row_major);
+}
+
+__global__ void gemm_b1(const void *a, const void *b, int *d) {
+  int w = threadIdx.x / 32, tm = w / 2, tn = w % 2;
+  wmma::fragment<wmma::matrix_a, 8, 8, 128, precision::b1, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 8, 8, 128, precision::b1, wmma::col_major> fb;
+  wmma::fragment<wmma::accumulator, 8, 8, 128, int> acc;
+  wmma::fill_fragment(acc, 3);
+  wmma::load_matrix_sync(fa, (const char *)a + tm * 8 * 16, 128);
+  wmma::load_matrix_sync(fb, (const char *)b + tn * 8 * 16, 128);
+  wmma::bmma_sync(acc, fa, fb, acc, bmmaBitOpXOR, bmmaAccumulateOpPOPC);
+  wmma::store_matrix_sync(d + tm * 8 * 16 + tn * 8, acc, 16, wmma::mem_row_major);
 }
 
 template <typename T>
@@ -200,6 +229,41 @@ int main(void) {
       dwant[n * M + m] = s;
     }
   check_f64_exact("wmma f64 m8n8k4 GEMM", dgot, dwant, M * N);
+
+  // s4: element e of a row is nibble e % 2 (low first) of byte e / 2; any fixed order gives the same sums
+  static unsigned char a4[16 * 16], b4[16 * 16], a1[16 * 16], b1[16 * 16];
+  static int sgot[256], swant[256];
+  for (int i = 0; i < 256; i++) {
+    a4[i] = (unsigned char)test_rand(&seed), b4[i] = (unsigned char)test_rand(&seed);
+    a1[i] = (unsigned char)test_rand(&seed), b1[i] = (unsigned char)test_rand(&seed);
+  }
+  unsigned char *da4 = to_device(a4, 256), *db4 = to_device(b4, 256), *da1 = to_device(a1, 256), *db1 = to_device(b1, 256);
+  int *dsd;
+  CHECK(cudaMalloc(&dsd, 256 * sizeof(int)));
+  gemm_s4<<<1, 128>>>(da4, db4, dsd);
+  CHECK_LAUNCH();
+  CHECK(cudaMemcpy(sgot, dsd, sizeof sgot, cudaMemcpyDeviceToHost));
+  for (int m = 0; m < 16; m++)
+    for (int n = 0; n < 16; n++) {
+      int s = 0;
+      for (int k = 0; k < 32; k++) {
+        int x = (a4[m * 16 + k / 2] >> (4 * (k % 2))) & 15, y = (b4[n * 16 + k / 2] >> (4 * (k % 2))) & 15;
+        s += (x - (x & 8 ? 16 : 0)) * (y - (y & 8 ? 16 : 0));
+      }
+      swant[m * 16 + n] = s;
+    }
+  check_i32("wmma s4 m8n8k32", sgot, swant, 256);
+  gemm_b1<<<1, 128>>>(da1, db1, dsd);
+  CHECK_LAUNCH();
+  CHECK(cudaMemcpy(sgot, dsd, sizeof sgot, cudaMemcpyDeviceToHost));
+  for (int m = 0; m < 16; m++)
+    for (int n = 0; n < 16; n++) {
+      int s = 3;
+      for (int k = 0; k < 16; k++) s += __builtin_popcount((unsigned)(a1[m * 16 + k] ^ b1[n * 16 + k]));
+      swant[m * 16 + n] = s;
+    }
+  check_i32("wmma b1 m8n8k128 xor.popc", sgot, swant, 256);
+  CHECK(cudaFree(da4)); CHECK(cudaFree(db4)); CHECK(cudaFree(da1)); CHECK(cudaFree(db1)); CHECK(cudaFree(dsd));
 
   CHECK(cudaFree(dfa)); CHECK(cudaFree(dfb)); CHECK(cudaFree(dfc)); CHECK(cudaFree(dfd));
   CHECK(cudaFree(dsa)); CHECK(cudaFree(dsb)); CHECK(cudaFree(dsbr)); CHECK(cudaFree(did)); CHECK(cudaFree(dic));
