@@ -20,7 +20,7 @@
 namespace cg = cooperative_groups;
 
 #define N (1 << 15)
-#define THREADS 256
+#define THREADS 64
 #define SWEEPS 12
 #define ROUNDS 4
 

@@ -102,7 +102,7 @@ static void coop_turn_end(cpu_launch *L, cpu_block *b, int status, uint32_t word
             atomic_load_explicit(&L->next_block, memory_order_relaxed) >= L->nblocks)
             cb_cpu_launch_fail(L, CUDA_ERROR_LAUNCH_FAILED,
                                "kernel %s: grid-wide barrier deadlock (cooperative groups grid.sync): %u of %llu "
-                               "blocks wait at a grid barrier that can never complete; %u blocks exited without "
+                               "blocks wait at a grid barrier that can never complete, and %u exited without "
                                "reaching it",
                                L->info->name, L->coop_live, (unsigned long long)L->nblocks, L->coop_exited);
     }
