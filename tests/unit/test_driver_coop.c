@@ -6,7 +6,8 @@
  * (several rounds); a grid one block over occupancy x SM count fails with
  * CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE; a block that polls a volatile
  * flag written by the grid's last block finishes (co-residency without
- * grid.sync); a captured cooperative launch replays from a graph; the
+ * grid.sync); a captured cooperative launch replays from a graph, and new
+ * node parameters keep it cooperative (and size-checked); the
  * device attributes say 1 (single device) and 0 (multi-device). Failures:
  * grid.sync() in an ordinary launch traps (no workspace), and a grid.sync()
  * that one block skips fails with CUDA_ERROR_LAUNCH_FAILED instead of
@@ -348,6 +349,16 @@ static void test_grid_sync(CUmodule mod, CUdeviceptr out)
     CHECK(cuLaunchCooperativeKernel(f, max, 1, 1, BLOCK, 1, 1, 0, s, args) == CUDA_SUCCESS);
     CUgraph g = NULL;
     CHECK(cuStreamEndCapture(s, &g) == CUDA_SUCCESS && g);
+    /* New parameters keep the node cooperative, with the size check. */
+    CUgraphNode node = NULL;
+    size_t nnodes = 1;
+    CHECK(cuGraphGetNodes(g, &node, &nnodes) == CUDA_SUCCESS && nnodes == 1);
+    CUDA_KERNEL_NODE_PARAMS kp;
+    CHECK(cuGraphKernelNodeGetParams_v2(node, &kp) == CUDA_SUCCESS && kp.gridDimX == max);
+    kp.gridDimX = max + 1;
+    CHECK(cuGraphKernelNodeSetParams_v2(node, &kp) == CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
+    kp.gridDimX = max;
+    CHECK(cuGraphKernelNodeSetParams_v2(node, &kp) == CUDA_SUCCESS);
     CUgraphExec ge = NULL;
     CHECK(cuGraphInstantiateWithFlags(&ge, g, 0) == CUDA_SUCCESS && ge);
     CHECK(cuGraphLaunch(ge, s) == CUDA_SUCCESS);
