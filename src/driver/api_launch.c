@@ -160,8 +160,9 @@ CB_EXPORT CUresult cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gri
 }
 
 /* Deprecated (CUDA 11.3+). One device is all cubridge has: a list of one
- * launch is a cooperative launch on its stream (with one stream, the
- * pre- and post-launch synchronisation flags change nothing). */
+ * launch is a cooperative launch on its stream, which must be a created
+ * one, as CUDA requires (with one stream, the pre- and post-launch
+ * synchronisation flags change nothing). */
 CB_EXPORT CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launchParamsList, unsigned int numDevices,
                                                         unsigned int flags)
 {
@@ -175,6 +176,11 @@ CB_EXPORT CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *laun
                                        "cooperative launches across several devices are not supported "
                                        "(a list of one launch is)");
     const CUDA_LAUNCH_PARAMS *p = &launchParamsList[0];
+    if (p->hStream == NULL || p->hStream == CU_STREAM_LEGACY || p->hStream == CU_STREAM_PER_THREAD) {
+        cb_log(CB_LOG_WARN, "cuLaunchCooperativeKernelMultiDevice: the stream must be one made by cuStreamCreate, "
+                            "not a default stream");
+        return CUDA_ERROR_INVALID_HANDLE;
+    }
     const uint32_t grid[3] = {p->gridDimX, p->gridDimY, p->gridDimZ};
     const uint32_t block[3] = {p->blockDimX, p->blockDimY, p->blockDimZ};
     return launch(p->function, grid, block, p->sharedMemBytes, p->hStream, p->kernelParams, NULL, 0, 1);

@@ -340,6 +340,9 @@ static void test_grid_sync(CUmodule mod, CUdeviceptr out)
     CHECK(cuLaunchCooperativeKernelMultiDevice(two, 2, 0) == CUDA_ERROR_NOT_SUPPORTED);
     CHECK(cuLaunchCooperativeKernelMultiDevice(&p, 1, 0x100) == CUDA_ERROR_INVALID_VALUE);
     CHECK(cuLaunchCooperativeKernelMultiDevice(&p, 0, 0) == CUDA_ERROR_INVALID_VALUE);
+    p.hStream = NULL;
+    CHECK(cuLaunchCooperativeKernelMultiDevice(&p, 1, 0) == CUDA_ERROR_INVALID_HANDLE);
+    p.hStream = s;
     p.gridDimX = max + 1;
     CHECK(cuLaunchCooperativeKernelMultiDevice(&p, 1, 0) == CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
 
