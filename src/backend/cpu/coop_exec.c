@@ -109,15 +109,6 @@ static void coop_turn_end(cpu_launch *L, cpu_block *b, int status, uint32_t word
     cb_mutex_unlock(&L->coop_lock);
 }
 
-static inline void coop_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
 void cb_cpu_coop_work(cpu_worker *w, cpu_launch *L)
 {
     uint32_t nres = 0;   /* resident blocks: w->blocks[0 .. nres) */
@@ -147,7 +138,6 @@ void cb_cpu_coop_work(cpu_worker *w, cpu_launch *L)
         if (nres == 0)
             return;
         if (!claimed && all_parked)
-            for (int k = 0; k < 64; k++)
-                coop_relax();   /* waiting for blocks on other workers */
+            cb_thread_yield();   /* waiting for blocks on other workers: let them have the CPU */
     }
 }
