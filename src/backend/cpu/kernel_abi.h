@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CB_KERNEL_ABI_VERSION 4
+#define CB_KERNEL_ABI_VERSION 5
 
 typedef struct cb_dim3 {
     uint32_t x, y, z;
@@ -52,7 +52,7 @@ typedef struct cb_block {
     uint32_t smid;                 /* %smid: worker index */
     uint32_t nsmid;                /* %nsmid */
     uint64_t gridid;               /* %gridid */
-    /* ---- ABI 4 ---- */
+    /* ---- ABI 5 ---- */
     uint64_t grid_ws;              /* cooperative launch: the zeroed grid workspace that
                                     * %envreg1 (high 32 bits) and %envreg2 (low 32 bits)
                                     * hand to cooperative groups; 0 otherwise */
@@ -160,7 +160,7 @@ typedef struct cb_runtime {
     /* nanosleep: lets the other threads of the block run first; no delay. */
     void (*yield)(cb_thread *t);
 
-    /* ---- ABI 4 ---- */
+    /* ---- ABI 5 ---- */
     /* A spin point: generated before every ld.{volatile,relaxed,acquire} of
      * global or generic memory and before atom.cas/atom.exch there, called
      * only when blk->grid_ws is not 0 (a cooperative launch), so ordinary
