@@ -14,6 +14,9 @@
 // The grid is sized from cudaOccupancyMaxActiveBlocksPerMultiprocessor times
 // the SM count; one block more must fail with
 // cudaErrorCooperativeLaunchTooLarge; cudaDevAttrCooperativeLaunch must be 1.
+// Launched with cudaLaunchCooperativeKernel (on a stream, timed by events,
+// and on the default stream with a smaller grid) and with cudaLaunchKernelEx
+// and cudaLaunchAttributeCooperative.
 #include <cooperative_groups.h>
 #include "check.h"
 
@@ -156,6 +159,35 @@ int main(void) {
   CHECK(cudaMemcpy(got_totals, dtotals, sizeof got_totals, cudaMemcpyDeviceToHost));
   check_u32("round totals (small grid)", got_totals, want_totals, ROUNDS);
   check_u32("x (small grid)", got, hx, N);
+
+  // The same through cudaLaunchKernelEx with cudaLaunchAttributeCooperative.
+  for (int i = 0; i < N; i++) {
+    hx[i] = test_rand(&seed);
+  }
+  CHECK(cudaMemcpy(dx, hx, N * sizeof(unsigned), cudaMemcpyHostToDevice));
+  cudaLaunchAttribute attr;
+  memset(&attr, 0, sizeof attr);
+  attr.id = cudaLaunchAttributeCooperative;
+  attr.val.cooperative = 1;
+  cudaLaunchConfig_t config;
+  memset(&config, 0, sizeof config);
+  config.gridDim = dim3(blocks);
+  config.blockDim = dim3(THREADS);
+  config.stream = stream;
+  config.attrs = &attr;
+  config.numAttrs = 1;
+  CHECK(cudaLaunchKernelEx(&config, grid_algorithm, dx, dy, (const unsigned *)db, dpartial, dtotals, dphases));
+  CHECK(cudaStreamSynchronize(stream));
+  CHECK(cudaGetLastError());
+  host_reference(hx, hb, want_totals);
+  CHECK(cudaMemcpy(got, dx, N * sizeof(unsigned), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(got_totals, dtotals, sizeof got_totals, cudaMemcpyDeviceToHost));
+  check_u32("round totals (cudaLaunchKernelEx)", got_totals, want_totals, ROUNDS);
+  check_u32("x (cudaLaunchKernelEx)", got, hx, N);
+  config.gridDim = dim3(blocks + 1);
+  EXPECT_ERROR(cudaLaunchKernelEx(&config, grid_algorithm, dx, dy, (const unsigned *)db, dpartial, dtotals, dphases),
+               cudaErrorCooperativeLaunchTooLarge);
+  EXPECT_ERROR(cudaGetLastError(), cudaErrorCooperativeLaunchTooLarge);
 
   CHECK(cudaEventDestroy(start));
   CHECK(cudaEventDestroy(stop));
