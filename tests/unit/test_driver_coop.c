@@ -11,7 +11,8 @@
  * device attributes say 1 (single device) and 0 (multi-device). Failures:
  * grid.sync() in an ordinary launch traps (no workspace), and a grid.sync()
  * that one block skips fails with CUDA_ERROR_LAUNCH_FAILED instead of
- * hanging. The whole set runs with 1 and with 2 workers (CUBRIDGE_THREADS),
+ * hanging, and a cooperative kernel polling a flag that nobody sets is
+ * stopped by the watchdog (CUDA_ERROR_LAUNCH_TIMEOUT). The whole set runs with 1 and with 2 workers (CUBRIDGE_THREADS),
  * each in a child process.
  */
 #include "driver/driver.h"
@@ -405,7 +406,9 @@ static void expect_failure(const char *kernel, int cooperative, unsigned grid, C
     CUdeviceptr out;
     CHECK(cuMemAlloc_v2(&out, 4 * (ROUNDS + 1) + 4 * grid) == CUDA_SUCCESS);
     int n = ROUNDS;
-    void *args[] = {&out, &n};
+    void *args[] = {&out, &n}, *flag_args[] = {&out, &out};
+    if (!strcmp(kernel, "flag_wait"))
+        memcpy(args, flag_args, sizeof args);
     CUresult r = cooperative ? cuLaunchCooperativeKernel(f, grid, 1, 1, BLOCK, 1, 1, 0, NULL, args)
                              : cuLaunchKernel(f, grid, 1, 1, BLOCK, 1, 1, 0, NULL, args, NULL);
     CHECK(r == CUDA_SUCCESS || r == want);
@@ -419,8 +422,9 @@ static void expect_failure(const char *kernel, int cooperative, unsigned grid, C
 static int run_all(const char *threads)
 {
     setenv("CUBRIDGE_THREADS", threads, 1);
-    /* Should deadlock detection ever miss, the watchdog ends the test. */
-    setenv("CUBRIDGE_KERNEL_TIMEOUT", "60", 1);
+    /* Ends the hand-made wait below (and the test, should deadlock detection
+     * ever miss). */
+    setenv("CUBRIDGE_KERNEL_TIMEOUT", "5", 1);
     CHECK(cuInit(0) == CUDA_SUCCESS);
     CUcontext ctx = NULL;
     CHECK(cuCtxCreate_v2(&ctx, 0, 0) == CUDA_SUCCESS);
@@ -439,6 +443,9 @@ static int run_all(const char *threads)
     /* Block 1 never reaches grid.sync(): a deadlock, reported. */
     expect_failure("skip_sync", 1, 2, CUDA_ERROR_LAUNCH_FAILED);
     expect_failure("skip_sync", 1, 5, CUDA_ERROR_LAUNCH_FAILED);
+    /* A flag nobody sets (one block: it is the last block, but takes the
+     * waiting branch) is no grid barrier: it spins, and the watchdog ends it. */
+    expect_failure("flag_wait", 1, 1, CUDA_ERROR_LAUNCH_TIMEOUT);
     if (failures)
         fprintf(stderr, "test_driver_coop (CUBRIDGE_THREADS=%s): %d failures\n", threads, failures);
     return failures != 0;
