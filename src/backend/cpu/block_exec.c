@@ -366,8 +366,12 @@ static int block_setup(cpu_worker *w, cpu_block *b, cpu_launch *L, uint64_t inde
     blk->gridid = L->gridid;
     blk->grid_ws = L->cooperative ? (uint64_t)(uintptr_t)L->grid_ws : 0;
     if (fibers && fibers_prepare(w, b) != 0) {
-        cb_cpu_launch_fail(L, CUDA_ERROR_OUT_OF_MEMORY, "kernel %s: cannot map %zu-byte fiber stacks for %u threads",
-                           L->info->name, w->pool->stack_size, b->nthreads);
+        cb_cpu_launch_fail(L, CUDA_ERROR_OUT_OF_MEMORY,
+                           "kernel %s: cannot map %zu-byte fiber stacks for %u threads%s", L->info->name,
+                           w->pool->stack_size, b->nthreads,
+                           L->cooperative ? " (every thread of a cooperative grid has its own stack, two memory "
+                                            "mappings; see vm.max_map_count)"
+                                          : "");
         return -1;
     }
     return 0;
