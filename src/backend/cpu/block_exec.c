@@ -197,6 +197,7 @@ static cpu_thread *runq_pop(cpu_block *b)
 void cb_cpu_block_wake(cpu_block *b, cpu_thread *th)
 {
     th->state = THREAD_RUNNABLE;
+    th->spun_ws = 0;
     runq_push(b, th->t.flat);
 }
 
@@ -225,9 +226,12 @@ void cb_cpu_block_wait(cpu_block *b, cpu_thread *th)
     block_leave(b, th, 0);
 }
 
-void cb_cpu_block_hand_back(cpu_block *b, cpu_thread *th)
+void cb_cpu_block_hand_back(cpu_block *b, cpu_thread *th, int on_ws)
 {
     cb_cpu_block_wake(b, th);
+    th->spun_ws = on_ws;
+    for (uint32_t i = 0; i < b->runq_count && b->only_ws; i++)
+        b->only_ws = b->threads[b->runq[(b->runq_head + i) % b->nthreads]].spun_ws;
     b->spin_leave = 1;
     cb_fault_arm(NULL);
     cb_fiber_switch(&th->fiber, &b->worker->sched);
@@ -293,6 +297,7 @@ static int fibers_prepare(cpu_worker *w, cpu_block *b)
                 th->t.rt_thread = th;
                 th->block = b;
                 th->in_kernel = 0;
+                th->spun_ws = 0;
                 th->state = THREAD_RUNNABLE;
                 cb_fiber_init(&th->fiber, &b->stacks[flat], fiber_main, th);
                 runq_push(b, flat);

@@ -13,10 +13,12 @@
  *
  * A grid barrier that can never complete (a block exited without reaching
  * it) would spin forever. A block whose last turn ended polling the grid
- * workspace, with no other spin point, is "parked"; it is "stable" when
- * the workspace's barrier word did not change during that turn: its polls
- * saw that word and found the barrier incomplete, and it did not arrive
- * anywhere (an arrival changes the word). When every block has been
+ * workspace, with no other spin point in the turn and only threads queued
+ * by such polls left runnable (each of them ran in the turn: a spin point
+ * hands the worker back only after every queued thread had a go), is
+ * "parked"; it is "stable" when the workspace's barrier word did not change
+ * during that turn: its polls saw that word and found the barrier
+ * incomplete, and it did not arrive anywhere (an arrival changes the word). When every block has been
  * claimed and every live block is stable at the current word, none of them
  * can ever change it: the launch fails with CUDA_ERROR_LAUNCH_FAILED
  * saying so. A block counts as neither while its turn runs.

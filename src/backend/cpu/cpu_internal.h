@@ -157,6 +157,7 @@ struct cpu_thread {
     uint32_t result, result_pred;
     void *arg_data;              /* warp_exchange: this lane's data */
     cb_warp_fn arg_fn;           /* warp_exchange: its function */
+    int spun_ws;                 /* queued by a spin point on the grid workspace (coop_exec.c) */
 };
 
 typedef struct cpu_barrier {
@@ -231,9 +232,12 @@ int cb_cpu_block_begin(cpu_worker *w, cpu_block *b, cpu_launch *L, uint64_t inde
  * the worker back (SPINNING: resume it later), or the block or launch
  * failed or deadlocked (STOPPED, the launch failed). */
 int cb_cpu_block_resume(cpu_block *b);
-/* Fiber mode, cooperative launch: th goes to the back of the run queue and
- * the worker gets control (resume goes on with the next runnable thread). */
-void cb_cpu_block_hand_back(cpu_block *b, cpu_thread *th);
+/* Fiber mode, cooperative launch: th, at a spin point (on the grid
+ * workspace: on_ws), goes to the back of the run queue and the worker gets
+ * control (resume goes on with the next runnable thread). Clears
+ * b->only_ws unless every queued thread got there by a spin point on the
+ * grid workspace. */
+void cb_cpu_block_hand_back(cpu_block *b, cpu_thread *th, int on_ws);
 
 /* ---- cooperative launches (coop_exec.c) ---------------------------------- */
 
@@ -258,7 +262,7 @@ _Noreturn void cb_cpu_thread_fail(cb_thread *t, CUresult result, const char *fmt
 /* Fiber mode: t gives up the CPU until someone makes it runnable again.
  * Returns when it is resumed. */
 void cb_cpu_block_wait(cpu_block *b, cpu_thread *th);
-/* Fiber mode: makes th runnable (queues it). */
+/* Fiber mode: makes th runnable (queues it); clears th->spun_ws. */
 void cb_cpu_block_wake(cpu_block *b, cpu_thread *th);
 
 /* ---- the runtime (runtime_sync.c, runtime_misc.c) ------------------------ */

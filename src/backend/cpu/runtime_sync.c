@@ -122,14 +122,16 @@ void cb_cpu_spin(cb_thread *t, const void *addr)
     if (!b->coop)
         return;
     const unsigned char *ws = (const unsigned char *)b->launch->grid_ws, *p = addr;
-    if (!p || p < ws || p >= ws + CPU_GRID_WS_BYTES)
+    int on_ws = p && p >= ws && p < ws + CPU_GRID_WS_BYTES;
+    if (!on_ws)
         b->only_ws = 0;
     cpu_thread *th = cpu_thread_of(t);
     if (++b->spins > b->runq_count) {
-        cb_cpu_block_hand_back(b, th);
+        cb_cpu_block_hand_back(b, th, on_ws);
         return;
     }
     cb_cpu_block_wake(b, th);   /* to the back of the queue */
+    th->spun_ws = on_ws;
     cb_cpu_block_wait(b, th);
 }
 
