@@ -228,7 +228,11 @@ static void read_special(cg *c, const ptx_operand *o, ptx_type ty)
     case PTX_SREG_dynamic_smem_size: cg_puts(c, "t->blk->dynamic_smem"); break;
     case PTX_SREG_total_smem_size: cg_puts(c, "(cb_dyn_smem(t) + t->blk->dynamic_smem)"); break;
     case PTX_SREG_warpsize: cg_puts(c, "32u"); break;
-    case PTX_SREG_envreg: cg_puts(c, "0u"); break;   /* driver-defined: cubridge's driver sets them all to 0 */
+    case PTX_SREG_envreg:
+        /* driver-defined: 1 and 2 hold the cooperative grid workspace (high,
+         * low 32 bits; 0 outside cooperative launches), the others are 0 */
+        cg_puts(c, o->imm == 1 ? "(uint32_t)(t->blk->grid_ws >> 32)" : o->imm == 2 ? "(uint32_t)t->blk->grid_ws" : "0u");
+        break;
     default: cg_fail(c, "unsupported special register");
     }
     cg_puts(c, ")");

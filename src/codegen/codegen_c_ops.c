@@ -207,6 +207,29 @@ static int ordered_access(const ptx_instr *in)
            ptx_has(in, PTX_MOD_release);
 }
 
+/* Whether in may poll memory that another block writes: an ordered load or
+ * an atom.cas/atom.exch of global or generic memory (see cb_runtime.spin). */
+static int is_spin_point(const ptx_instr *in)
+{
+    ptx_space sp = cg_space(in);
+    if (sp != PTX_SPACE_global && sp != PTX_SPACE_none)
+        return 0;
+    if (in->op == PTX_OP_ld)
+        return ordered_access(in);
+    return in->op == PTX_OP_atom && (ptx_has(in, PTX_MOD_cas) || ptx_has(in, PTX_MOD_exch));
+}
+
+/* The spin point before in, whose address is operand a: one test outside
+ * cooperative launches. */
+static void emit_spin_point(cg *c, const ptx_instr *in, const ptx_operand *a)
+{
+    if (!is_spin_point(in))
+        return;
+    cg_puts(c, "if (t->blk->grid_ws) t->blk->rt->spin(t, ");
+    cg_address(c, a, cg_space(in));
+    cg_puts(c, ");\n    ");
+}
+
 static void emit_load(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
@@ -219,6 +242,7 @@ static void emit_load(cg *c, const ptx_instr *in)
         cg_fail(c, "vector width does not match the operand");
     if (cg_is_converge_point(in))
         cg_puts(c, "t->blk->rt->warp_converge(t);\n    ");
+    emit_spin_point(c, in, &in->ops[1]);
     cg_puts(c, "unsigned char *cb_p = ");
     cg_address(c, &in->ops[1], cg_space(in));
     cg_puts(c, ";\n");
@@ -1288,6 +1312,7 @@ static void emit_atomic(cg *c, const ptx_instr *in, int has_dst)
     if (in->nops != m + 2 + ncas)
         cg_fail(c, "wrong number of operands");
     ptx_type vt = ptx_type_from_name(tn, 3);
+    emit_spin_point(c, in, &in->ops[m]);
     if (has_dst)
         dst_open(c, in, vt);
     else

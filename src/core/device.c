@@ -99,6 +99,7 @@ static int device_feature(CUdevice_attribute attr)
     case CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED:
     case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED:
     case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH:
         return 1;
     default:
         return 0;

@@ -186,10 +186,14 @@ CUresult cb_graph_kernel_set(cb_graph_node *n, const CUDA_KERNEL_NODE_PARAMS *p)
     cb_function *f = (cb_function *)(p->func ? (void *)p->func : (void *)p->kern);
     if (!cb_function_valid(f))
         return CUDA_ERROR_INVALID_VALUE;
+    /* A cooperative node (captured from a cooperative launch) stays one. */
+    uint32_t cooperative = n->u.kernel.cfg.cooperative;
     cb_launch_config probe = { .grid = { p->gridDimX, p->gridDimY, p->gridDimZ },
                                .block = { p->blockDimX, p->blockDimY, p->blockDimZ },
-                               .dynamic_smem = p->sharedMemBytes };
+                               .dynamic_smem = p->sharedMemBytes, .cooperative = cooperative };
     CUresult r = cb_launch_validate(f, &probe);
+    if (r == CUDA_SUCCESS && cooperative)
+        r = cb_launch_check_cooperative(f, &probe);
     if (r != CUDA_SUCCESS)
         return r;
     unsigned char *params;
@@ -209,6 +213,7 @@ CUresult cb_graph_kernel_set(cb_graph_node *n, const CUDA_KERNEL_NODE_PARAMS *p)
     n->u.kernel.cfg.dynamic_smem = p->sharedMemBytes;
     n->u.kernel.cfg.params = params;
     n->u.kernel.cfg.param_bytes = bytes;
+    n->u.kernel.cfg.cooperative = cooperative;
     return kernel_build_argv(n);
 }
 

@@ -119,6 +119,28 @@ CUresult cb_launch_validate(const cb_function *f, const cb_launch_config *cfg)
     return CUDA_SUCCESS;
 }
 
+uint64_t cb_cooperative_max_blocks(const cb_function *f, uint32_t block_threads, uint32_t dyn_smem)
+{
+    int per_sm = cb_occupancy_blocks_per_sm(f, (int)block_threads, dyn_smem);
+    return (uint64_t)(per_sm > 0 ? per_sm : 0) * (uint64_t)f->module->ctx->device->info.multiprocessors;
+}
+
+CUresult cb_launch_check_cooperative(const cb_function *f, const cb_launch_config *cfg)
+{
+    uint64_t threads = (uint64_t)cfg->block[0] * cfg->block[1] * cfg->block[2];
+    uint64_t blocks = (uint64_t)cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
+    uint64_t max = cb_cooperative_max_blocks(f, (uint32_t)threads, cfg->dynamic_smem);
+    if (blocks <= max)
+        return CUDA_SUCCESS;
+    cb_log(CB_LOG_WARN,
+           "cooperative launch of %s: %llu blocks, but at most %llu can be resident at once (%d per multiprocessor "
+           "x %d multiprocessors at %llu threads and %u bytes of dynamic shared memory per block)",
+           f->info->name, (unsigned long long)blocks, (unsigned long long)max,
+           cb_occupancy_blocks_per_sm(f, (int)threads, cfg->dynamic_smem), f->module->ctx->device->info.multiprocessors,
+           (unsigned long long)threads, cfg->dynamic_smem);
+    return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+}
+
 CUresult cb_launch_submit(cb_context *ctx, CUstream h, cb_function *f, const cb_launch_config *cfg)
 {
     if (f->module->ctx != ctx) {
@@ -126,6 +148,8 @@ CUresult cb_launch_submit(cb_context *ctx, CUstream h, cb_function *f, const cb_
         return CUDA_ERROR_INVALID_HANDLE;
     }
     CUresult r = cb_launch_validate(f, cfg);
+    if (r == CUDA_SUCCESS && cfg->cooperative)
+        r = cb_launch_check_cooperative(f, cfg);
     if (r != CUDA_SUCCESS)
         return r;
     struct cb_stream *s;

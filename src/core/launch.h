@@ -20,7 +20,17 @@ CUresult cb_launch_pack_params(const cb_function *f, void **kernelParams, void *
  * memory over the kernel's limit -> CUDA_ERROR_INVALID_VALUE, logged. */
 CUresult cb_launch_validate(const cb_function *f, const cb_launch_config *cfg);
 
-/* Validates, then enqueues cfg on stream h of ctx (cb_stream_launch).
+/* The most blocks a cooperative launch of f may have: resident blocks per
+ * multiprocessor (cb_occupancy_blocks_per_sm) times the multiprocessor
+ * count, the numbers cuOccupancy* and cuDeviceGetAttribute report. */
+uint64_t cb_cooperative_max_blocks(const cb_function *f, uint32_t block_threads, uint32_t dyn_smem);
+
+/* For a cooperative launch (cfg->cooperative): a grid larger than
+ * cb_cooperative_max_blocks -> CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE,
+ * logged. */
+CUresult cb_launch_check_cooperative(const cb_function *f, const cb_launch_config *cfg);
+
+/* Validates (and checks a cooperative launch's size), then enqueues cfg on stream h of ctx (cb_stream_launch).
  * Checks that f belongs to ctx and that ctx has no sticky error. */
 CUresult cb_launch_submit(cb_context *ctx, CUstream h, cb_function *f, const cb_launch_config *cfg);
 

@@ -18,9 +18,10 @@ static CUresult func_handle(CUfunction f)
 /* ---- launches ----------------------------------------------------------------- */
 
 /* Packs parameters and submits. per_thread: a NULL stream means the
- * per-thread default stream (the _ptsz entry points). */
+ * per-thread default stream (the _ptsz entry points); cooperative: a
+ * cooperative launch (grid-wide sync, checked against occupancy). */
 static CUresult launch(CUfunction f, const uint32_t grid[3], const uint32_t block[3], unsigned smem, CUstream h,
-                       void **kernelParams, void **extra, int per_thread)
+                       void **kernelParams, void **extra, int per_thread, int cooperative)
 {
     CB_REQUIRE_INIT();
     cb_context *ctx;
@@ -45,6 +46,7 @@ static CUresult launch(CUfunction f, const uint32_t grid[3], const uint32_t bloc
         cfg.dynamic_smem = smem;
         cfg.params = buf;
         cfg.param_bytes = f->info->param_bytes;
+        cfg.cooperative = cooperative != 0;
         if (per_thread && h == NULL)
             h = CU_STREAM_PER_THREAD;
         r = cb_launch_submit(ctx, h, f, &cfg);
@@ -59,7 +61,7 @@ CB_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned 
                                   unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
 {
     const uint32_t grid[3] = {gridDimX, gridDimY, gridDimZ}, block[3] = {blockDimX, blockDimY, blockDimZ};
-    return launch(f, grid, block, sharedMemBytes, hStream, kernelParams, extra, 0);
+    return launch(f, grid, block, sharedMemBytes, hStream, kernelParams, extra, 0, 0);
 }
 
 CB_EXPORT CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
@@ -68,12 +70,13 @@ CB_EXPORT CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsi
                                        void **kernelParams, void **extra)
 {
     const uint32_t grid[3] = {gridDimX, gridDimY, gridDimZ}, block[3] = {blockDimX, blockDimY, blockDimZ};
-    return launch(f, grid, block, sharedMemBytes, hStream, kernelParams, extra, 1);
+    return launch(f, grid, block, sharedMemBytes, hStream, kernelParams, extra, 1, 0);
 }
 
 /* Checks one launch attribute: accepted (hints the CPU backend may
- * ignore without changing results) or refused with a reason. */
-static CUresult launch_attribute(const CUlaunchAttribute *a)
+ * ignore without changing results) or refused with a reason. Sets
+ * *cooperative for CU_LAUNCH_ATTRIBUTE_COOPERATIVE. */
+static CUresult launch_attribute(const CUlaunchAttribute *a, int *cooperative)
 {
     switch (a->id) {
     case CU_LAUNCH_ATTRIBUTE_IGNORE:
@@ -88,10 +91,8 @@ static CUresult launch_attribute(const CUlaunchAttribute *a)
     case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
         return CUDA_SUCCESS;
     case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
-        if (a->value.cooperative == 0)
-            return CUDA_SUCCESS;
-        return cb_driver_not_supported("cuLaunchKernelEx(COOPERATIVE)",
-                                       "cooperative launches (grid-wide sync) are not supported yet");
+        *cooperative = a->value.cooperative != 0;
+        return CUDA_SUCCESS;
     case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
         if (a->value.clusterDim.x <= 1 && a->value.clusterDim.y <= 1 && a->value.clusterDim.z <= 1)
             return CUDA_SUCCESS;
@@ -117,14 +118,16 @@ static CUresult launch_ex(const CUlaunchConfig *config, CUfunction f, void **ker
     CB_REQUIRE_INIT();
     if (!config || (config->numAttrs > 0 && !config->attrs))
         return CUDA_ERROR_INVALID_VALUE;
+    int cooperative = 0;
     for (unsigned i = 0; i < config->numAttrs; i++) {
-        CUresult r = launch_attribute(&config->attrs[i]);
+        CUresult r = launch_attribute(&config->attrs[i], &cooperative);
         if (r != CUDA_SUCCESS)
             return r;
     }
     const uint32_t grid[3] = {config->gridDimX, config->gridDimY, config->gridDimZ};
     const uint32_t block[3] = {config->blockDimX, config->blockDimY, config->blockDimZ};
-    return launch(f, grid, block, config->sharedMemBytes, config->hStream, kernelParams, extra, per_thread);
+    return launch(f, grid, block, config->sharedMemBytes, config->hStream, kernelParams, extra, per_thread,
+                  cooperative);
 }
 
 CB_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra)
@@ -138,20 +141,13 @@ CB_EXPORT CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunctio
     return launch_ex(config, f, kernelParams, extra, 1);
 }
 
-static CUresult launch_cooperative_refused(void)
-{
-    return cb_driver_not_supported("cuLaunchCooperativeKernel",
-                                   "cooperative launches (grid-wide sync) are not supported yet");
-}
-
 CB_EXPORT CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
                                              unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
                                              unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
                                              void **kernelParams)
 {
-    (void)f, (void)gridDimX, (void)gridDimY, (void)gridDimZ, (void)blockDimX, (void)blockDimY, (void)blockDimZ;
-    (void)sharedMemBytes, (void)hStream, (void)kernelParams;
-    return launch_cooperative_refused();
+    const uint32_t grid[3] = {gridDimX, gridDimY, gridDimZ}, block[3] = {blockDimX, blockDimY, blockDimZ};
+    return launch(f, grid, block, sharedMemBytes, hStream, kernelParams, NULL, 0, 1);
 }
 
 CB_EXPORT CUresult cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
@@ -159,9 +155,35 @@ CB_EXPORT CUresult cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gri
                                                   unsigned int blockDimY, unsigned int blockDimZ,
                                                   unsigned int sharedMemBytes, CUstream hStream, void **kernelParams)
 {
-    (void)f, (void)gridDimX, (void)gridDimY, (void)gridDimZ, (void)blockDimX, (void)blockDimY, (void)blockDimZ;
-    (void)sharedMemBytes, (void)hStream, (void)kernelParams;
-    return launch_cooperative_refused();
+    const uint32_t grid[3] = {gridDimX, gridDimY, gridDimZ}, block[3] = {blockDimX, blockDimY, blockDimZ};
+    return launch(f, grid, block, sharedMemBytes, hStream, kernelParams, NULL, 1, 1);
+}
+
+/* Deprecated (CUDA 11.3+). One device is all cubridge has: a list of one
+ * launch is a cooperative launch on its stream, which must be a created
+ * one, as CUDA requires (with one stream, the pre- and post-launch
+ * synchronisation flags change nothing). */
+CB_EXPORT CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launchParamsList, unsigned int numDevices,
+                                                        unsigned int flags)
+{
+    CB_REQUIRE_INIT();
+    const unsigned known = CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_PRE_LAUNCH_SYNC |
+                           CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_POST_LAUNCH_SYNC;
+    if (!launchParamsList || numDevices == 0 || (flags & ~known))
+        return CUDA_ERROR_INVALID_VALUE;
+    if (numDevices > 1)
+        return cb_driver_not_supported("cuLaunchCooperativeKernelMultiDevice",
+                                       "cooperative launches across several devices are not supported "
+                                       "(a list of one launch is)");
+    const CUDA_LAUNCH_PARAMS *p = &launchParamsList[0];
+    if (p->hStream == NULL || p->hStream == CU_STREAM_LEGACY || p->hStream == CU_STREAM_PER_THREAD) {
+        cb_log(CB_LOG_WARN, "cuLaunchCooperativeKernelMultiDevice: the stream must be one made by cuStreamCreate, "
+                            "not a default stream");
+        return CUDA_ERROR_INVALID_HANDLE;
+    }
+    const uint32_t grid[3] = {p->gridDimX, p->gridDimY, p->gridDimZ};
+    const uint32_t block[3] = {p->blockDimX, p->blockDimY, p->blockDimZ};
+    return launch(p->function, grid, block, p->sharedMemBytes, p->hStream, p->kernelParams, NULL, 0, 1);
 }
 
 /* ---- function attributes -------------------------------------------------------- */

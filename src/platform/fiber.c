@@ -210,6 +210,20 @@ void cb_fiber_trampoline(cb_fiber *f)
 
 /* ---- the public API ------------------------------------------------------ */
 
+/* Makes the page at p fault on access. A guard region (Linux 6.13+) keeps
+ * the stack one mapping, which the kernel merges with its neighbours, so
+ * many stacks (a cooperative grid keeps every thread's) do not run into
+ * vm.max_map_count; older kernels get a PROT_NONE page (a mapping of its
+ * own). */
+static int stack_guard(void *p, size_t page)
+{
+#ifdef __linux__
+    if (madvise(p, page, 102 /* MADV_GUARD_INSTALL */) == 0)
+        return 0;
+#endif
+    return mprotect(p, page, PROT_NONE);
+}
+
 int cb_fiber_stack_alloc(cb_fiber_stack *s, size_t size)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -220,7 +234,7 @@ int cb_fiber_stack_alloc(cb_fiber_stack *s, size_t size)
                      -1, 0);
     if (map == MAP_FAILED)
         return -1;
-    if (mprotect(map, page, PROT_NONE) != 0) {
+    if (stack_guard(map, page) != 0) {
         munmap(map, usable + page);
         return -1;
     }

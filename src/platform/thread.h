@@ -7,6 +7,7 @@
 #define CB_PLATFORM_THREAD_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <unistd.h>
 
@@ -33,6 +34,8 @@ static inline int cb_thread_start(cb_thread_handle *h, void *(*fn)(void *), void
     return pthread_create(h, NULL, fn, arg);
 }
 static inline void cb_thread_join(cb_thread_handle h) { pthread_join(h, NULL); }
+/* Gives the CPU to another runnable thread, if any (sched_yield). */
+static inline void cb_thread_yield(void) { sched_yield(); }
 
 /* The calling thread's pthread id and the process id, as integers (the
  * driver's integrity check for cudart hashes them). */

@@ -51,71 +51,84 @@ static void report_fault(cpu_block *b, const cb_thread *t, const cb_fault_scope 
     b->aborted = 1;
 }
 
-/* ---- worker resources ---------------------------------------------------- */
+/* ---- block resources ----------------------------------------------------- */
 
-/* Grows the worker's buffers for a block of L. Returns 0, or -1 when memory
- * ran out. */
-static int worker_reserve(cpu_worker *w, const cpu_launch *L)
+/* Grows b's buffers for a block of L. Returns 0, or -1 when memory ran
+ * out. */
+static int block_reserve(cpu_block *b, const cpu_launch *L, int fibers)
 {
     size_t smem = (size_t)L->static_smem + L->dynamic_smem;
     if (smem < 16)
         smem = 16;
-    if (smem > w->smem_cap) {
-        free(w->smem);
-        w->smem = aligned_alloc(64, (smem + 63) / 64 * 64);
-        w->smem_cap = w->smem ? smem : 0;
-        if (!w->smem)
+    if (smem > b->smem_cap) {
+        free(b->smem);
+        b->smem = aligned_alloc(64, (smem + 63) / 64 * 64);
+        b->smem_cap = b->smem ? smem : 0;
+        if (!b->smem)
             return -1;
-        memset(w->smem, 0, smem);
+        memset(b->smem, 0, smem);
     }
-    if (!w->block && !(w->block = calloc(1, sizeof *w->block)))
-        return -1;
-    if (!L->info->needs_fibers || L->nthreads <= w->threads_cap)
+    if (!fibers || L->nthreads <= b->threads_cap)
         return 0;
-    cpu_block *b = w->block;
     uint32_t n = L->nthreads;
     uint32_t nwarps = (n + 31) / 32;
-    cpu_thread *threads = realloc(w->threads, n * sizeof *threads);
+    cpu_thread *threads = realloc(b->thread_buf, n * sizeof *threads);
     if (threads)
-        w->threads = threads;
+        b->thread_buf = threads;
     uint32_t *runq = realloc(b->runq, n * sizeof *runq);
     if (runq)
         b->runq = runq;
     cpu_warp *warps = realloc(b->warps, nwarps * sizeof *warps);
     if (warps)
         b->warps = warps;
-    cb_fiber_stack *stacks = realloc(w->stacks, n * sizeof *stacks);
+    cb_fiber_stack *stacks = realloc(b->stacks, n * sizeof *stacks);
     if (stacks) {
-        memset(stacks + w->nstacks, 0, (n - w->nstacks) * sizeof *stacks);
-        w->stacks = stacks;
-        w->nstacks = n;
+        memset(stacks + b->nstacks, 0, (n - b->nstacks) * sizeof *stacks);
+        b->stacks = stacks;
+        b->nstacks = n;
     }
     if (!threads || !runq || !warps || !stacks)
         return -1;
-    w->threads_cap = n;
+    b->threads_cap = n;
     return 0;
+}
+
+static void block_free(cpu_block *b)
+{
+    for (uint32_t i = 0; i < b->nstacks; i++)
+        cb_fiber_stack_free(&b->stacks[i]);
+    free(b->stacks);
+    free(b->thread_buf);
+    free(b->runq);
+    free(b->warps);
+    free(b->smem);
+    free(b);
+}
+
+cpu_block *cb_cpu_worker_block(cpu_worker *w, uint32_t i)
+{
+    if (i < w->nblocks)
+        return w->blocks[i];
+    if (i != w->nblocks)
+        return NULL;
+    cpu_block **blocks = realloc(w->blocks, (i + 1) * sizeof *blocks);
+    if (!blocks)
+        return NULL;
+    w->blocks = blocks;
+    if (!(blocks[i] = calloc(1, sizeof *blocks[i])))
+        return NULL;
+    w->nblocks = i + 1;
+    return blocks[i];
 }
 
 void cb_cpu_worker_release(cpu_worker *w)
 {
-    for (uint32_t i = 0; i < w->nstacks; i++)
-        cb_fiber_stack_free(&w->stacks[i]);
-    free(w->stacks);
-    free(w->threads);
-    if (w->block) {
-        free(w->block->runq);
-        free(w->block->warps);
-        free(w->block);
-    }
-    free(w->smem);
+    for (uint32_t i = 0; i < w->nblocks; i++)
+        block_free(w->blocks[i]);
+    free(w->blocks);
     /* Only the resources: handle, pool and index stay for the join. */
-    w->stacks = NULL;
-    w->nstacks = 0;
-    w->threads = NULL;
-    w->threads_cap = 0;
-    w->block = NULL;
-    w->smem = NULL;
-    w->smem_cap = 0;
+    w->blocks = NULL;
+    w->nblocks = 0;
 }
 
 /* ---- plain mode ---------------------------------------------------------- */
@@ -184,6 +197,7 @@ static cpu_thread *runq_pop(cpu_block *b)
 void cb_cpu_block_wake(cpu_block *b, cpu_thread *th)
 {
     th->state = THREAD_RUNNABLE;
+    th->spun_ws = 0;
     runq_push(b, th->t.flat);
 }
 
@@ -210,6 +224,17 @@ static void block_leave(cpu_block *b, cpu_thread *th, int final)
 void cb_cpu_block_wait(cpu_block *b, cpu_thread *th)
 {
     block_leave(b, th, 0);
+}
+
+void cb_cpu_block_hand_back(cpu_block *b, cpu_thread *th, int on_ws)
+{
+    cb_cpu_block_wake(b, th);
+    th->spun_ws = on_ws;
+    for (uint32_t i = 0; i < b->runq_count && b->only_ws; i++)
+        b->only_ws = b->threads[b->runq[(b->runq_head + i) % b->nthreads]].spun_ws;
+    b->spin_leave = 1;
+    cb_fault_arm(NULL);
+    cb_fiber_switch(&th->fiber, &b->worker->sched);
 }
 
 static void fiber_kernel(void *arg)
@@ -244,7 +269,7 @@ static void fiber_main(void *arg)
 static int fibers_prepare(cpu_worker *w, cpu_block *b)
 {
     cpu_launch *L = b->launch;
-    b->threads = w->threads;
+    b->threads = b->thread_buf;
     b->runq_head = b->runq_count = 0;
     b->nexited = 0;
     memset(b->bars, 0, sizeof b->bars);
@@ -259,7 +284,7 @@ static int fibers_prepare(cpu_worker *w, cpu_block *b)
         for (uint32_t y = 0; y < L->block.y; y++)
             for (uint32_t x = 0; x < L->block.x; x++, flat++) {
                 cpu_thread *th = &b->threads[flat];
-                if (!w->stacks[flat].map && cb_fiber_stack_alloc(&w->stacks[flat], w->pool->stack_size) != 0)
+                if (!b->stacks[flat].map && cb_fiber_stack_alloc(&b->stacks[flat], w->pool->stack_size) != 0)
                     return -1;
                 memset(&th->t, 0, sizeof th->t);
                 th->t.tid.x = x;
@@ -272,59 +297,68 @@ static int fibers_prepare(cpu_worker *w, cpu_block *b)
                 th->t.rt_thread = th;
                 th->block = b;
                 th->in_kernel = 0;
+                th->spun_ws = 0;
                 th->state = THREAD_RUNNABLE;
-                cb_fiber_init(&th->fiber, &w->stacks[flat], fiber_main, th);
+                cb_fiber_init(&th->fiber, &b->stacks[flat], fiber_main, th);
                 runq_push(b, flat);
             }
     return 0;
 }
 
-static void run_fibers(cpu_worker *w, cpu_block *b)
+int cb_cpu_block_resume(cpu_block *b)
 {
     cpu_launch *L = b->launch;
-    if (fibers_prepare(w, b) != 0) {
-        cb_cpu_launch_fail(L, CUDA_ERROR_OUT_OF_MEMORY, "kernel %s: cannot map %zu-byte fiber stacks for %u threads",
-                           L->info->name, w->pool->stack_size, b->nthreads);
-        return;
-    }
     cpu_thread *th;
+    b->spin_leave = 0;
+    b->spins = 0;
+    b->only_ws = 1;
     while (!b->aborted && !atomic_load_explicit(&L->failed, memory_order_relaxed) && (th = runq_pop(b))) {
         th->state = THREAD_RUNNING;
         cb_fault_arm(th->in_kernel ? &th->scope : NULL);
-        cb_fiber_switch(&w->sched, &th->fiber);
+        cb_fiber_switch(&b->worker->sched, &th->fiber);
         cb_fault_arm(NULL);
+        if (b->spin_leave)
+            return atomic_load(&L->failed) ? CPU_BLOCK_STOPPED : CPU_BLOCK_SPINNING;
     }
-    if (b->aborted || atomic_load(&L->failed) || b->nexited == b->nthreads)
-        return;
+    if (b->aborted || atomic_load(&L->failed))
+        return CPU_BLOCK_STOPPED;
+    if (b->nexited == b->nthreads)
+        return CPU_BLOCK_DONE;
     char why[400];
     cb_cpu_sync_describe_deadlock(b, why, sizeof why);
     cb_cpu_launch_fail(L, CUDA_ERROR_LAUNCH_FAILED,
                        "kernel %s, block (%u,%u,%u): deadlock: %u of %u threads are blocked and none can proceed: %s",
                        L->info->name, b->blk.ctaid.x, b->blk.ctaid.y, b->blk.ctaid.z, b->nthreads - b->nexited,
                        b->nthreads, why);
+    return CPU_BLOCK_STOPPED;
 }
 
 /* ---- a block ------------------------------------------------------------- */
 
-void cb_cpu_run_block(cpu_worker *w, cpu_launch *L, uint64_t index)
+/* Fills b for block `index` of L on w; fibers: run it as fibers. Returns
+ * 0, or -1 with the launch failed. */
+static int block_setup(cpu_worker *w, cpu_block *b, cpu_launch *L, uint64_t index, int fibers)
 {
-    if (worker_reserve(w, L) != 0) {
+    if (block_reserve(b, L, fibers) != 0) {
         cb_cpu_launch_fail(L, CUDA_ERROR_OUT_OF_MEMORY, "kernel %s: out of host memory for a block", L->info->name);
-        return;
+        return -1;
     }
-    cpu_block *b = w->block;
     b->launch = L;
     b->worker = w;
     b->nthreads = L->nthreads;
-    b->fiber_mode = L->info->needs_fibers != 0;
+    b->fiber_mode = fibers;
     b->aborted = 0;
+    b->coop = L->cooperative;
+    b->spin_leave = 0;
+    b->parked = 0;
+    b->stable_gen = 0;
     cb_block *blk = &b->blk;
     blk->ntid = L->block;
     blk->nctaid = L->grid;
     blk->ctaid.x = (uint32_t)(index % L->grid.x);
     blk->ctaid.y = (uint32_t)(index / L->grid.x % L->grid.y);
     blk->ctaid.z = (uint32_t)(index / ((uint64_t)L->grid.x * L->grid.y));
-    blk->shared = w->smem;
+    blk->shared = b->smem;
     blk->static_smem = L->static_smem;
     blk->dynamic_smem = L->dynamic_smem;
     blk->params = L->params;
@@ -335,8 +369,36 @@ void cb_cpu_run_block(cpu_worker *w, cpu_launch *L, uint64_t index)
     blk->smid = (uint32_t)(w->index % w->pool->nworkers);
     blk->nsmid = (uint32_t)w->pool->nworkers;
     blk->gridid = L->gridid;
-    if (b->fiber_mode)
-        run_fibers(w, b);
+    blk->grid_ws = L->cooperative ? (uint64_t)(uintptr_t)L->grid_ws : 0;
+    if (fibers && fibers_prepare(w, b) != 0) {
+        cb_cpu_launch_fail(L, CUDA_ERROR_OUT_OF_MEMORY,
+                           "kernel %s: cannot map %zu-byte fiber stacks for %u threads%s", L->info->name,
+                           w->pool->stack_size, b->nthreads,
+                           L->cooperative ? " (every thread of a cooperative grid has its own stack, two memory "
+                                            "mappings; see vm.max_map_count)"
+                                          : "");
+        return -1;
+    }
+    return 0;
+}
+
+int cb_cpu_block_begin(cpu_worker *w, cpu_block *b, cpu_launch *L, uint64_t index)
+{
+    return block_setup(w, b, L, index, 1);
+}
+
+void cb_cpu_run_block(cpu_worker *w, cpu_launch *L, uint64_t index)
+{
+    cpu_block *b = cb_cpu_worker_block(w, 0);
+    if (!b) {
+        cb_cpu_launch_fail(L, CUDA_ERROR_OUT_OF_MEMORY, "kernel %s: out of host memory for a block", L->info->name);
+        return;
+    }
+    int fibers = L->info->needs_fibers != 0;
+    if (block_setup(w, b, L, index, fibers) != 0)
+        return;
+    if (fibers)
+        cb_cpu_block_resume(b);
     else
         run_plain(b);
 }

@@ -257,7 +257,10 @@ static CUresult cpu_launch_kernel(cb_backend *self, void *module, uint32_t kerne
     L->params = params;
     L->nblocks = nblocks;
     L->result = CUDA_SUCCESS;
+    L->cooperative = cfg->cooperative != 0;
     cb_mutex_init(&L->error_lock);
+    if (L->cooperative)
+        cb_cpu_coop_init(L);
 
     cb_cpu_pool_run(cpu->pool, L);
 
@@ -271,6 +274,8 @@ static CUresult cpu_launch_kernel(cb_backend *self, void *module, uint32_t kerne
     if (r != CUDA_SUCCESS)
         cb_cpu_log(CPU_LOG_INFO, "launch failed: %s", L->message);
     cb_mutex_destroy(&L->error_lock);
+    if (L->cooperative)
+        cb_cpu_coop_fini(L);
     if (params != pstack)
         free(params);
     return r;

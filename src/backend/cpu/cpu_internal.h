@@ -4,6 +4,7 @@
  *   jit_cache.c     C source -> verified shared-object bytes, through the cache
  *   scheduler.c     the worker pool and the grid's blocks (the block scheduler)
  *   block_exec.c    one block: a plain loop, or one fiber per thread
+ *   coop_exec.c     cooperative launches: resident blocks, the grid barrier
  *   runtime_sync.c  barriers and warp collectives (cb_runtime, collective part)
  *   runtime_misc.c  printf, assert, trap, clocks, malloc (cb_runtime, the rest)
  *   device_printf.c CUDA's packed vprintf arguments -> text
@@ -65,6 +66,10 @@ typedef struct cpu_module {
 
 /* ---- launches and the pool (scheduler.c) --------------------------------- */
 
+/* The grid workspace of a cooperative launch: what %envreg1:%envreg2 point
+ * to. Cooperative groups reads {u32 size, u32 barrier} from its start. */
+#define CPU_GRID_WS_BYTES 64
+
 typedef struct cpu_launch {
     struct cpu_launch *next;     /* in the pool's queue */
     const cpu_module *module;
@@ -87,6 +92,15 @@ typedef struct cpu_launch {
     int queued;
     int finished;
     cb_cond done;
+    /* Cooperative launches (coop_exec.c): */
+    int cooperative;
+    _Alignas(64) uint32_t grid_ws[CPU_GRID_WS_BYTES / 4];   /* zeroed but for its size word */
+    cb_mutex coop_lock;          /* guards the rest */
+    uint32_t coop_live;          /* blocks claimed and not finished */
+    uint32_t coop_exited;        /* blocks finished */
+    uint64_t stable_gen;         /* bumped when stable_word changes (0: none yet) */
+    uint32_t stable_word;        /* the barrier word the stable blocks saw */
+    uint32_t stable_count;       /* blocks stable at stable_word (coop_exec.c) */
 } cpu_launch;
 
 typedef struct cpu_thread cpu_thread;
@@ -97,13 +111,10 @@ typedef struct cpu_worker {
     int index;
     cb_thread_handle handle;
     cb_fiber sched;              /* this OS thread's own context */
-    unsigned char *smem;         /* shared window, 16-aligned */
-    size_t smem_cap;
-    cpu_thread *threads;         /* per-thread state, fiber mode */
-    uint32_t threads_cap;
-    cb_fiber_stack *stacks;      /* reused across blocks */
-    uint32_t nstacks;
-    cpu_block *block;            /* reused block state */
+    cpu_block **blocks;          /* block states with their resources, reused across
+                                  * launches: [0] for ordinary launches, one per
+                                  * resident block in cooperative ones */
+    uint32_t nblocks;
 } cpu_worker;
 
 typedef struct cpu_pool {
@@ -146,6 +157,7 @@ struct cpu_thread {
     uint32_t result, result_pred;
     void *arg_data;              /* warp_exchange: this lane's data */
     cb_warp_fn arg_fn;           /* warp_exchange: its function */
+    int spun_ws;                 /* queued by a spin point on the grid workspace (coop_exec.c) */
 };
 
 typedef struct cpu_barrier {
@@ -188,12 +200,54 @@ struct cpu_block {
     cpu_barrier bars[16];
     cpu_warp *warps;
     uint32_t nwarps;
+    /* Resources, owned and reused: */
+    unsigned char *smem;         /* shared window, 64-aligned */
+    size_t smem_cap;
+    cpu_thread *thread_buf;      /* per-thread state, fiber mode (threads points here) */
+    uint32_t threads_cap;
+    cb_fiber_stack *stacks;
+    uint32_t nstacks;
+    /* Cooperative launches (coop_exec.c): */
+    int coop;
+    int spin_leave;              /* a spin point handed the worker back; the block can go on */
+    uint32_t spins;              /* spin points since the worker resumed the block */
+    int only_ws;                 /* ... and all of them polled the grid workspace */
+    int parked;                  /* its last turn ended polling the grid workspace */
+    uint64_t stable_gen;         /* counted in launch->stable_count of this generation */
 };
 
 /* Runs block number `index` (linear) of L on worker w. */
 void cb_cpu_run_block(cpu_worker *w, cpu_launch *L, uint64_t index);
 /* Frees a worker's per-block resources. */
 void cb_cpu_worker_release(cpu_worker *w);
+/* Worker w's block state number i, made on first use; NULL when out of memory. */
+cpu_block *cb_cpu_worker_block(cpu_worker *w, uint32_t i);
+
+/* What cb_cpu_block_resume saw when the worker got control back. */
+enum { CPU_BLOCK_DONE, CPU_BLOCK_SPINNING, CPU_BLOCK_STOPPED };
+/* Sets up block number `index` of L in b (on worker w) to run as fibers.
+ * Returns 0, or -1 with the launch failed. */
+int cb_cpu_block_begin(cpu_worker *w, cpu_block *b, cpu_launch *L, uint64_t index);
+/* Runs b's fibers until every thread exited (DONE), a spin point handed
+ * the worker back (SPINNING: resume it later), or the block or launch
+ * failed or deadlocked (STOPPED, the launch failed). */
+int cb_cpu_block_resume(cpu_block *b);
+/* Fiber mode, cooperative launch: th, at a spin point (on the grid
+ * workspace: on_ws), goes to the back of the run queue and the worker gets
+ * control (resume goes on with the next runnable thread). Clears
+ * b->only_ws unless every queued thread got there by a spin point on the
+ * grid workspace. */
+void cb_cpu_block_hand_back(cpu_block *b, cpu_thread *th, int on_ws);
+
+/* ---- cooperative launches (coop_exec.c) ---------------------------------- */
+
+/* Sets up L's cooperative state (workspace, lock). */
+void cb_cpu_coop_init(cpu_launch *L);
+void cb_cpu_coop_fini(cpu_launch *L);
+/* Runs blocks of cooperative launch L on w, keeping every block it claims
+ * resident and switching between them at spin points, until none are left
+ * or the launch failed (a grid barrier that can never complete fails it). */
+void cb_cpu_coop_work(cpu_worker *w, cpu_launch *L);
 
 /* For the runtime: the block and thread state behind a cb_thread. */
 static inline cpu_block *cpu_block_of(const cb_thread *t) { return (cpu_block *)t->blk->rt_block; }
@@ -208,7 +262,7 @@ _Noreturn void cb_cpu_thread_fail(cb_thread *t, CUresult result, const char *fmt
 /* Fiber mode: t gives up the CPU until someone makes it runnable again.
  * Returns when it is resumed. */
 void cb_cpu_block_wait(cpu_block *b, cpu_thread *th);
-/* Fiber mode: makes th runnable (queues it). */
+/* Fiber mode: makes th runnable (queues it); clears th->spun_ws. */
 void cb_cpu_block_wake(cpu_block *b, cpu_thread *th);
 
 /* ---- the runtime (runtime_sync.c, runtime_misc.c) ------------------------ */
@@ -225,6 +279,7 @@ uint32_t cb_cpu_activemask(cb_thread *t);
 void cb_cpu_warp_converge(cb_thread *t);
 void cb_cpu_warp_exchange(cb_thread *t, uint32_t mask, void *data, cb_warp_fn fn);
 void cb_cpu_yield(cb_thread *t);
+void cb_cpu_spin(cb_thread *t, const void *addr);
 /* A thread of a fiber-mode block finished: releases barriers it held up and
  * fails the launch if a pending warp collective names it. Returns 0, or -1
  * when the launch failed. */

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CB_KERNEL_ABI_VERSION 4
+#define CB_KERNEL_ABI_VERSION 5
 
 typedef struct cb_dim3 {
     uint32_t x, y, z;
@@ -52,6 +52,10 @@ typedef struct cb_block {
     uint32_t smid;                 /* %smid: worker index */
     uint32_t nsmid;                /* %nsmid */
     uint64_t gridid;               /* %gridid */
+    /* ---- ABI 5 ---- */
+    uint64_t grid_ws;              /* cooperative launch: the zeroed grid workspace that
+                                    * %envreg1 (high 32 bits) and %envreg2 (low 32 bits)
+                                    * hand to cooperative groups; 0 otherwise */
 } cb_block;
 
 /* One thread's state. Generated code reads it; only the runtime writes it. */
@@ -155,6 +159,16 @@ typedef struct cb_runtime {
     void (*warp_exchange)(cb_thread *t, uint32_t mask, void *data, cb_warp_fn fn);
     /* nanosleep: lets the other threads of the block run first; no delay. */
     void (*yield)(cb_thread *t);
+
+    /* ---- ABI 5 ---- */
+    /* A spin point: generated before every ld.{volatile,relaxed,acquire} of
+     * global or generic memory and before atom.cas/atom.exch there, called
+     * only when blk->grid_ws is not 0 (a cooperative launch), so ordinary
+     * launches pay one test. addr is the address about to be read. Lets the
+     * block's other threads, and the launch's other resident blocks, run
+     * before the load: a loop that polls memory another block writes (the
+     * grid barrier) thus lets that block progress. */
+    void (*spin)(cb_thread *t, const void *addr);
 } cb_runtime;
 
 /* Every generated translation unit defines, with default visibility:

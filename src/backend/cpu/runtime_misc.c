@@ -93,4 +93,5 @@ const cb_runtime cb_cpu_runtime = {
     .warp_converge = cb_cpu_warp_converge,
     .warp_exchange = cb_cpu_warp_exchange,
     .yield = cb_cpu_yield,
+    .spin = cb_cpu_spin,
 };

@@ -101,10 +101,37 @@ void cb_cpu_warp_converge(cb_thread *t)
 void cb_cpu_yield(cb_thread *t)
 {
     cpu_block *b = cpu_block_of(t);
+    if (b->coop) {
+        cb_cpu_spin(t, NULL);
+        return;
+    }
     if (!b->fiber_mode || b->runq_count == 0)
         return;
     cpu_thread *th = cpu_thread_of(t);
     cb_cpu_block_wake(b, th);   /* to the back of the queue */
+    cb_cpu_block_wait(b, th);
+}
+
+/* A spin point of a cooperative launch (always fiber mode): the block's
+ * other runnable threads go first; once every one of them has had a turn
+ * since the worker resumed the block (more spin points than runnable
+ * threads), the worker gets control to run its other resident blocks. */
+void cb_cpu_spin(cb_thread *t, const void *addr)
+{
+    cpu_block *b = cpu_block_of(t);
+    if (!b->coop)
+        return;
+    const unsigned char *ws = (const unsigned char *)b->launch->grid_ws, *p = addr;
+    int on_ws = p && p >= ws && p < ws + CPU_GRID_WS_BYTES;
+    if (!on_ws)
+        b->only_ws = 0;
+    cpu_thread *th = cpu_thread_of(t);
+    if (++b->spins > b->runq_count) {
+        cb_cpu_block_hand_back(b, th, on_ws);
+        return;
+    }
+    cb_cpu_block_wake(b, th);   /* to the back of the queue */
+    th->spun_ws = on_ws;
     cb_cpu_block_wait(b, th);
 }
 

@@ -75,8 +75,11 @@ static void launch_work(pool_ext *px, cpu_worker *w, cpu_launch *L)
 {
     int64_t b;
     cb_watchdog_enter(px->watchdog, w, L);
-    while ((b = launch_claim(L)) >= 0)
-        cb_cpu_run_block(w, L, (uint64_t)b);
+    if (L->cooperative)
+        cb_cpu_coop_work(w, L);
+    else
+        while ((b = launch_claim(L)) >= 0)
+            cb_cpu_run_block(w, L, (uint64_t)b);
     cb_watchdog_leave(px->watchdog, w);
 }
 
