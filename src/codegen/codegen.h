@@ -101,6 +101,15 @@ void emit_suld(cg *c, const ptx_instr *in);
 void emit_sust(cg *c, const ptx_instr *in);
 /* cp.async (codegen_c_async.c). */
 void emit_cp(cg *c, const ptx_instr *in);
+/* The mbarrier family (codegen_c_mbarrier.c): helpers and emitters. */
+extern const char cb_codegen_c_prelude_mbarrier[];
+void emit_mbarrier(cg *c, const ptx_instr *in);
+/* cp.async.mbarrier.arrive{.noinc}: an arrive-on now, as cp.async copies complete when issued. */
+void cg_emit_cp_async_mbarrier_arrive(cg *c, const ptx_instr *in);
+/* cp.async.bulk.shared::{cluster,cta}.global.mbarrier::complete_tx::bytes: the copy, then complete-tx. */
+void cg_emit_cp_async_bulk(cg *c, const ptx_instr *in);
+/* Whether in is mbarrier.test_wait/try_wait, which may park the thread (needs fibers). */
+int cg_mbarrier_is_wait(const ptx_instr *in);
 /* Whether in is wmma.mma (a warp collective; wmma.load/store are not). */
 int cg_wmma_is_collective(const ptx_instr *in);
 /* Whether in is a warp convergence point (ld/st.volatile of shared or

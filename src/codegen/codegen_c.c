@@ -570,6 +570,7 @@ static void emit_module(cg *c)
     cg_puts(c, cb_codegen_c_prelude_warp);
     cg_puts(c, cb_codegen_c_prelude_mma);
     cg_puts(c, cb_codegen_c_prelude_tex);
+    cg_puts(c, cb_codegen_c_prelude_mbarrier);
     cg_printf(c, "\n__attribute__((visibility(\"default\"))) unsigned char *cb_module_globals[%u];\n",
               nglobals ? nglobals : 1);
     cg_puts(c, "__attribute__((visibility(\"default\"))) const uint32_t cb_module_abi_version = "

@@ -10,6 +10,10 @@
  *   cp.async.ca.shared{::cta}.global{hints} [dst], [src], cp-size{, ignore-src}{, policy}
  *   cp.async.cg ... with cp-size 16
  *   cp.async.commit_group; cp.async.wait_group N; cp.async.wait_all
+ *   cp.async.mbarrier.arrive{.noinc}: see codegen_c_mbarrier.c (the copies
+ *   being complete, the arrive-on it schedules happens at once)
+ *   cp.async.bulk global -> shared with mbarrier::complete_tx::bytes: also
+ *   codegen_c_mbarrier.c
  *
  * cp-size is 4, 8 or 16 bytes; src-size (at most cp-size) bytes are read and
  * the rest is zero-filled; a true ignore-src predicate reads nothing and
@@ -26,6 +30,16 @@ void emit_cp(cg *c, const ptx_instr *in)
 {
     if (!ptx_has(in, PTX_MOD_async))
         cg_fail(c, "only cp.async is supported");
+    if (ptx_has(in, PTX_MOD_mbarrier)) {
+        cg_emit_cp_async_mbarrier_arrive(c, in);
+        return;
+    }
+    if (ptx_has(in, PTX_MOD_bulk)) {
+        cg_emit_cp_async_bulk(c, in);
+        return;
+    }
+    if (in->ntypes != 0)
+        cg_fail(c, "cp.async takes no type");
     if (ptx_has(in, PTX_MOD_commit_group) || ptx_has(in, PTX_MOD_wait_all)) {
         if (in->nops != 0)
             cg_fail(c, "cp.async.commit_group/wait_all take no operands");

@@ -72,7 +72,7 @@ static int is_collective(const ptx_instr *in)
            in->op == PTX_OP_activemask || in->op == PTX_OP_match || in->op == PTX_OP_redux ||
            in->op == PTX_OP_elect || in->op == PTX_OP_nanosleep || in->op == PTX_OP_mma ||
            in->op == PTX_OP_ldmatrix || in->op == PTX_OP_stmatrix || cg_wmma_is_collective(in) ||
-           cg_is_converge_point(in);
+           cg_is_converge_point(in) || cg_mbarrier_is_wait(in);
 }
 
 /* Marks in reach[] every function that f calls, directly or not. */

@@ -922,9 +922,27 @@ static void parse_call_operands(parser *p, ptx_instr *in)
     in->nops = (uint8_t)n;
 }
 
+/* The bulk copies the CPU backend runs: global -> shared completing on an
+ * mbarrier, as libcu++'s memcpy_async does on sm_90 (codegen_c_mbarrier.c). */
+static int is_supported_bulk_copy(const ptx_token *t)
+{
+    static const char *const forms[] = {
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes",
+        "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes",
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        size_t n = strlen(forms[i]);
+        if (t->len >= n && memcmp(t->text, forms[i], n) == 0 && (t->len == n || t->text[n] == '.'))
+            return 1;
+    }
+    return 0;
+}
+
 /* Instructions of targets the CPU backend cannot honour, named in the error. */
 static void reject_arch_specific(parser *p, const ptx_token *t)
 {
+    if (is_supported_bulk_copy(t))
+        return;
     static const struct { const char *prefix, *why; } rejected[] = {
         {"wgmma", "warpgroup matrix multiply (wgmma) needs sm_90a"},
         {"setmaxnreg", "setmaxnreg needs sm_90a"},

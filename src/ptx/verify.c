@@ -161,6 +161,19 @@ static int check_call(verifier *v, ptx_instr *in)
     return 0;
 }
 
+/* mbarrier's operands: d, [addr], ... for arrive, arrive_drop, test_wait and
+ * try_wait; count, state for pending_count; [addr], ... for the others
+ * (init, inval, expect_tx, complete_tx). */
+static unsigned mbarrier_flags(const ptx_instr *in)
+{
+    if (ptx_has(in, PTX_MOD_pending_count))
+        return PTX_OPF_DST;
+    if (ptx_has(in, PTX_MOD_arrive) || ptx_has(in, PTX_MOD_arrive_drop) || ptx_has(in, PTX_MOD_test_wait) ||
+        ptx_has(in, PTX_MOD_try_wait))
+        return PTX_OPF_DST | PTX_OPF_MEM;
+    return PTX_OPF_MEM;
+}
+
 static int verify_instr(verifier *v, ptx_instr *in)
 {
     const ptx_opinfo *info = &ptx_ops[in->op];
@@ -187,6 +200,21 @@ static int verify_instr(verifier *v, ptx_instr *in)
     if (in->op == PTX_OP_wmma)   /* wmma.load r, [p]; wmma.store [p], r; wmma.mma d, a, b, c */
         flags = ptx_has(in, PTX_MOD_load) ? PTX_OPF_DST | PTX_OPF_MEM
                 : ptx_has(in, PTX_MOD_store) ? PTX_OPF_MEM : PTX_OPF_DST;
+    if (in->op == PTX_OP_mbarrier)
+        flags = mbarrier_flags(in);
+    else if (ptx_has(in, PTX_MOD_shared_cluster) &&
+             !(in->op == PTX_OP_cp && (ptx_has(in, PTX_MOD_mbarrier) || ptx_has(in, PTX_MOD_bulk))))
+        return bad(v, "'.shared::cluster' is supported on mbarrier only (thread block clusters are not supported)");
+    if (in->op == PTX_OP_cp && ptx_has(in, PTX_MOD_mbarrier) && in->nops == 1)   /* cp.async.mbarrier.arrive [addr] */
+        return check_mem(v, &in->ops[0]);
+    if (in->op == PTX_OP_cp && ptx_has(in, PTX_MOD_bulk)) {   /* cp.async.bulk [dst], [src], size, [mbar]{, policy} */
+        if (in->nops < 4)
+            return bad(v, "cp.async.bulk takes [dst], [src], size, [mbar]{, cache-policy}");
+        for (int i = 0; i < in->nops; i++)
+            if ((i == 0 || i == 1 || i == 3 ? check_mem(v, &in->ops[i]) : check_value(v, &in->ops[i], 0)) < 0)
+                return -1;
+        return 0;
+    }
     if (in->op == PTX_OP_cp && in->nops >= 2) {   /* cp.async [dst], [src], size{, src-size}{, policy} */
         if (check_mem(v, &in->ops[0]) < 0 || check_mem(v, &in->ops[1]) < 0)
             return -1;

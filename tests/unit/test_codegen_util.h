@@ -183,11 +183,26 @@ static void rt_warp_exchange(cb_thread *t, uint32_t mask, void *data, cb_warp_fn
 }
 static void rt_yield(cb_thread *t) { (void)t; }
 static void rt_spin(cb_thread *t, const void *addr) { (void)t; (void)addr; }
+/* One thread at a time: an mbarrier phase that is incomplete stays so. */
+static void rt_mbar_wait(cb_thread *t, const void *addr)
+{
+    (void)t; (void)addr;
+    fprintf(stderr, "mbarrier wait that cannot complete with one thread at a time\n");
+    abort();
+}
+static void rt_mbar_signal(cb_thread *t, const void *addr, uint32_t completed) { (void)t; (void)addr; (void)completed; }
+static void rt_fail(cb_thread *t, const char *what)
+{
+    (void)t;
+    g_trapped++;
+    snprintf(g_assert_msg, sizeof g_assert_msg, "%s", what);
+    longjmp(g_abort, 1);
+}
 
 static const cb_runtime g_rt = {
     rt_bar_sync, rt_bar_arrive, rt_bar_red, rt_warp_sync, rt_shfl, rt_vote, rt_activemask, rt_vprintf,
     rt_assert_fail, rt_trap, rt_clock64, rt_clock64, rt_malloc, rt_free, rt_unsupported,
-    rt_warp_converge, rt_warp_exchange, rt_yield, rt_spin,
+    rt_warp_converge, rt_warp_exchange, rt_yield, rt_spin, rt_mbar_wait, rt_mbar_signal, rt_fail,
 };
 
 /* ---- modules -------------------------------------------------------------------- */

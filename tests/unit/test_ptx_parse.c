@@ -91,8 +91,8 @@ static void test_errors(void)
                  "unexpected end of input");
     expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tpopc.xyz.b32 %r1, %r0;\n}\n",
                  "prog.ptx:7: near 'popc.xyz.b32': unknown modifier '.xyz'");
-    expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tmbarrier.init.shared.b64 [%r0], %r1;\n}\n",
-                 "prog.ptx:7: near 'mbarrier.init.shared.b64': unknown instruction");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tfrobnicate.shared.b64 [%r0], %r1;\n}\n",
+                 "prog.ptx:7: near 'frobnicate.shared.b64': unknown instruction");
     expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\twgmma.fence.sync.aligned;\n}\n",
                  "prog.ptx:7: near 'wgmma.fence.sync.aligned': warpgroup matrix multiply (wgmma) needs sm_90a");
     expect_error(HEADER ".visible .entry k()\n{\n\tsetmaxnreg.inc.sync.aligned.u32 240;\n}\n",

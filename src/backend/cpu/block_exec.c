@@ -273,6 +273,7 @@ static int fibers_prepare(cpu_worker *w, cpu_block *b)
     b->runq_head = b->runq_count = 0;
     b->nexited = 0;
     memset(b->bars, 0, sizeof b->bars);
+    memset(&b->mbar, 0, sizeof b->mbar);
     b->nwarps = (b->nthreads + 31) / 32;
     for (uint32_t i = 0; i < b->nwarps; i++) {
         uint32_t lanes = b->nthreads - i * 32 < 32 ? b->nthreads - i * 32 : 32;
@@ -312,14 +313,17 @@ int cb_cpu_block_resume(cpu_block *b)
     b->spin_leave = 0;
     b->spins = 0;
     b->only_ws = 1;
-    while (!b->aborted && !atomic_load_explicit(&L->failed, memory_order_relaxed) && (th = runq_pop(b))) {
-        th->state = THREAD_RUNNING;
-        cb_fault_arm(th->in_kernel ? &th->scope : NULL);
-        cb_fiber_switch(&b->worker->sched, &th->fiber);
-        cb_fault_arm(NULL);
-        if (b->spin_leave)
-            return atomic_load(&L->failed) ? CPU_BLOCK_STOPPED : CPU_BLOCK_SPINNING;
-    }
+    do {
+        while (!b->aborted && !atomic_load_explicit(&L->failed, memory_order_relaxed) && (th = runq_pop(b))) {
+            th->state = THREAD_RUNNING;
+            cb_fault_arm(th->in_kernel ? &th->scope : NULL);
+            cb_fiber_switch(&b->worker->sched, &th->fiber);
+            cb_fault_arm(NULL);
+            if (b->spin_leave)
+                return atomic_load(&L->failed) ? CPU_BLOCK_STOPPED : CPU_BLOCK_SPINNING;
+        }
+        /* nobody can run: threads parked on mbarriers see their time limit expire */
+    } while (!b->aborted && !atomic_load(&L->failed) && b->nexited < b->nthreads && cb_cpu_mbar_expire(b));
     if (b->aborted || atomic_load(&L->failed))
         return CPU_BLOCK_STOPPED;
     if (b->nexited == b->nthreads)

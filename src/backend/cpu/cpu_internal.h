@@ -7,6 +7,7 @@
  *   coop_exec.c     cooperative launches: resident blocks, the grid barrier
  *   runtime_sync.c  barriers and warp collectives (cb_runtime, collective part)
  *   runtime_misc.c  printf, assert, trap, clocks, malloc (cb_runtime, the rest)
+ *   runtime_mbarrier.c  parking on mbarriers, their time limit, deadlocks
  *   device_printf.c CUDA's packed vprintf arguments -> text
  *   cpu_log.c       messages on stderr, by CUBRIDGE_LOG
  */
@@ -142,7 +143,8 @@ void cb_cpu_launch_fail(cpu_launch *L, CUresult result, const char *fmt, ...)
 /* ---- one block (block_exec.c) -------------------------------------------- */
 
 enum { THREAD_RUNNABLE, THREAD_RUNNING, THREAD_WAIT_BAR, THREAD_WAIT_WARP, THREAD_EXITED,
-       THREAD_WAIT_CONV /* at a warp convergence point (runtime_sync.c) */ };
+       THREAD_WAIT_CONV /* at a warp convergence point (runtime_sync.c) */,
+       THREAD_WAIT_MBAR /* parked on an mbarrier (runtime_mbarrier.c) */ };
 
 struct cpu_thread {
     cb_thread t;
@@ -158,6 +160,7 @@ struct cpu_thread {
     void *arg_data;              /* warp_exchange: this lane's data */
     cb_warp_fn arg_fn;           /* warp_exchange: its function */
     int spun_ws;                 /* queued by a spin point on the grid workspace (coop_exec.c) */
+    const void *mbar_addr;       /* THREAD_WAIT_MBAR: the mbarrier it is parked on */
 };
 
 typedef struct cpu_barrier {
@@ -175,6 +178,15 @@ typedef struct cpu_warp_group {
     uint32_t arrived;
     int kind, mode;
 } cpu_warp_group;
+
+/* Threads parked on mbarriers, and the progress that tells a time limit
+ * worth expiring from a deadlock (runtime_mbarrier.c). Zeroed per block. */
+typedef struct cpu_mbar_state {
+    uint32_t waiting;            /* threads in THREAD_WAIT_MBAR */
+    uint32_t idle_rounds;        /* time limits expired in a row without progress */
+    uint64_t events;             /* arrivals at mbarriers, barrier and collective releases */
+    uint64_t seen;               /* events + exits when a time limit last expired */
+} cpu_mbar_state;
 
 typedef struct cpu_warp {
     uint32_t present;            /* lanes that exist in this block */
@@ -214,6 +226,7 @@ struct cpu_block {
     int only_ws;                 /* ... and all of them polled the grid workspace */
     int parked;                  /* its last turn ended polling the grid workspace */
     uint64_t stable_gen;         /* counted in launch->stable_count of this generation */
+    cpu_mbar_state mbar;
 };
 
 /* Runs block number `index` (linear) of L on worker w. */
@@ -286,6 +299,23 @@ void cb_cpu_spin(cb_thread *t, const void *addr);
 int cb_cpu_sync_thread_exited(cpu_block *b, cpu_thread *th);
 /* Describes what blocked threads wait for (deadlock message). */
 void cb_cpu_sync_describe_deadlock(cpu_block *b, char *buf, size_t len);
+/* Lets the lanes of warp w waiting at convergence points go if the rest of
+ * the warp is parked (call after a lane parks outside runtime_sync.c). */
+void cb_cpu_warp_converge_check(cpu_block *b, uint32_t w);
+
+/* ---- mbarriers (runtime_mbarrier.c) -------------------------------------- */
+
+void cb_cpu_mbar_wait(cb_thread *t, const void *addr);
+void cb_cpu_mbar_signal(cb_thread *t, const void *addr, uint32_t completed);
+void cb_cpu_fail(cb_thread *t, const char *what);
+/* Fiber mode, no thread runnable: expires the time limit of the threads
+ * parked on mbarriers (makes them runnable) and returns 1, or returns 0 when
+ * none is parked or time limits have expired too often without progress (a
+ * deadlock). */
+int cb_cpu_mbar_expire(cpu_block *b);
+/* Appends the mbarriers that parked threads wait on to buf (deadlock
+ * message); returns the new length used. */
+size_t cb_cpu_mbar_describe(const cpu_block *b, char *buf, size_t len, size_t used);
 
 /* ---- printf (device_printf.c) -------------------------------------------- */
 

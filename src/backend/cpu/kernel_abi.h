@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CB_KERNEL_ABI_VERSION 5
+#define CB_KERNEL_ABI_VERSION 6
 
 typedef struct cb_dim3 {
     uint32_t x, y, z;
@@ -99,6 +99,26 @@ typedef struct cb_texobj {
     uint32_t max_aniso;
 } cb_texobj;
 
+/* ---- ABI 6: the mbarrier object ----
+ * PTX leaves the 64-bit mbarrier object opaque; cubridge's CPU backend lays it
+ * out as below. The generated code (codegen_c_mbarrier.c) keeps its
+ * semantics; the runtime reads it only to describe a deadlock.
+ *   bits  0..19  pending arrival count of the current phase
+ *   bits 20..39  expected arrival count (what pending is reset to)
+ *   bits 40..60  tx-count, 21-bit two's complement
+ *   bits 61..62  number of the current phase, mod 4
+ *   bit  63      set by mbarrier.init, cleared by mbarrier.inval
+ * The state that mbarrier.arrive returns is the object as it was just before
+ * that arrive-on operation. */
+#define CB_MBAR_PENDING(w) ((uint32_t)((w) & 0xfffffu))
+#define CB_MBAR_EXPECTED(w) ((uint32_t)((w) >> 20 & 0xfffffu))
+#define CB_MBAR_TX(w) ((int32_t)((uint32_t)((w) >> 40 & 0x1fffffu) << 11) >> 11)
+#define CB_MBAR_PHASE(w) ((uint32_t)((w) >> 61 & 3u))
+#define CB_MBAR_VALID ((uint64_t)1 << 63)
+#define CB_MBAR_MAKE(pending, expected, tx, phase)                                              \
+    (CB_MBAR_VALID | ((uint64_t)((phase) & 3u) << 61) | ((uint64_t)((uint32_t)(tx) & 0x1fffffu) << 40) | \
+     ((uint64_t)((expected) & 0xfffffu) << 20) | (uint64_t)((pending) & 0xfffffu))
+
 /* Modes, as their PTX names. */
 enum { CB_SHFL_UP = 0, CB_SHFL_DOWN = 1, CB_SHFL_BFLY = 2, CB_SHFL_IDX = 3 };
 enum { CB_VOTE_ALL = 0, CB_VOTE_ANY = 1, CB_VOTE_UNI = 2, CB_VOTE_BALLOT = 3 };
@@ -169,6 +189,21 @@ typedef struct cb_runtime {
      * before the load: a loop that polls memory another block writes (the
      * grid barrier) thus lets that block progress. */
     void (*spin)(cb_thread *t, const void *addr);
+
+    /* ---- ABI 6 ---- */
+    /* The caller found the mbarrier phase it tests (test_wait/try_wait) at
+     * addr incomplete. Parks it until a thread of the block calls
+     * mbar_signal(addr, 1), or until no other thread of the block can run
+     * (the ISA's "system-dependent time limit"); the caller then tests again.
+     * When such time limits keep expiring and no thread makes progress
+     * (arrives, exits, passes a barrier), the launch fails as a deadlock. */
+    void (*mbar_wait)(cb_thread *t, const void *addr);
+    /* The mbarrier at addr changed (init, inval, arrive, tx-count);
+     * completed != 0: its phase completed, so threads parked on it go on. */
+    void (*mbar_signal)(cb_thread *t, const void *addr, uint32_t completed);
+    /* Fails the launch with CUDA_ERROR_LAUNCH_FAILED and the message what
+     * (e.g. a misuse the ISA leaves undefined). Does not return. */
+    void (*fail)(cb_thread *t, const char *what);
 } cb_runtime;
 
 /* Every generated translation unit defines, with default visibility:

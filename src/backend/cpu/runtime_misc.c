@@ -94,4 +94,7 @@ const cb_runtime cb_cpu_runtime = {
     .warp_exchange = cb_cpu_warp_exchange,
     .yield = cb_cpu_yield,
     .spin = cb_cpu_spin,
+    .mbar_wait = cb_cpu_mbar_wait,
+    .mbar_signal = cb_cpu_mbar_signal,
+    .fail = cb_cpu_fail,
 };

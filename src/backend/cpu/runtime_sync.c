@@ -53,7 +53,7 @@ static int warp_parked(const cpu_block *b, uint32_t w)
         if (!(live >> l & 1))
             continue;
         int st = base[l].state;
-        if (st != THREAD_WAIT_CONV && st != THREAD_WAIT_BAR && st != THREAD_WAIT_WARP)
+        if (st != THREAD_WAIT_CONV && st != THREAD_WAIT_BAR && st != THREAD_WAIT_WARP && st != THREAD_WAIT_MBAR)
             return 0;
     }
     return 1;
@@ -78,6 +78,11 @@ static void warp_converge_release(cpu_block *b, uint32_t w, cpu_thread *self)
         else
             cb_cpu_block_wake(b, &base[l]);
     }
+}
+
+void cb_cpu_warp_converge_check(cpu_block *b, uint32_t w)
+{
+    warp_converge_release(b, w, NULL);
 }
 
 void cb_cpu_warp_converge(cb_thread *t)
@@ -157,6 +162,7 @@ static int barrier_complete(const cpu_block *b, const cpu_barrier *bar)
 static void barrier_release(cpu_block *b, uint32_t id, cpu_thread *self)
 {
     cpu_barrier *bar = &b->bars[id];
+    b->mbar.events++;   /* progress, for the mbarrier time limit */
     for (uint32_t i = 0; i < b->nthreads; i++) {
         cpu_thread *th = &b->threads[i];
         if (th->state != THREAD_WAIT_BAR || th->bar != id)
@@ -363,6 +369,7 @@ static void warp_collective(cb_thread *t, cpu_thread *alone, int kind, int mode,
     else
         warp_compute(base, lanes, kind, mode);
     g->mask = 0;
+    b->mbar.events++;   /* progress, for the mbarrier time limit */
     for (uint32_t l = 0; l < 32; l++) {
         if (!(lanes >> l & 1))
             continue;
@@ -492,6 +499,7 @@ void cb_cpu_sync_describe_deadlock(cpu_block *b, char *buf, size_t len)
             APPEND("%swarp %u lanes 0x%08x wait at a convergence point (volatile access)", used ? "; " : "", w,
                    b->warps[w].converging);
 #undef APPEND
+    used = cb_cpu_mbar_describe(b, buf, len, used);
     if (!used)
         snprintf(buf, len, "no thread is runnable");
 }
