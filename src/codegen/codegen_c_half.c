@@ -275,10 +275,12 @@ static void emit_cvt_from_half(cg *c, const ptx_instr *in, ptx_type dt, ptx_type
         cg_fail(c, "unsupported conversion");
     dst_open(c, in, dt);
     if (dt == PTX_TYPE_f32 || dt == PTX_TYPE_f64) {
+        /* .ftz applies to an f32 result: a bf16 subnormal stays subnormal in f32 and is flushed */
         const char *sat = ptx_has(in, PTX_MOD_sat) ? (dt == PTX_TYPE_f32 ? "cb_sat32" : "cb_sat64") : "";
-        cg_printf(c, "%s(cb_h2%s(%d, ", sat, cg_tname(dt), t);
+        int ftz = dt == PTX_TYPE_f32 && ptx_has(in, PTX_MOD_ftz);
+        cg_printf(c, "%s%s(cb_h2%s(%d, ", ftz ? "cb_ftz32(" : "", sat, cg_tname(dt), t);
         bits(c, in, 1, 0);
-        cg_puts(c, "))");
+        cg_puts(c, ftz ? ")))" : "))");
     } else if (ptx_type_kind(dt) == 'u' || ptx_type_kind(dt) == 's') {
         const char *rnd = ptx_has(in, PTX_MOD_rni) ? "rint" : ptx_has(in, PTX_MOD_rmi) ? "floor"
                           : ptx_has(in, PTX_MOD_rpi) ? "ceil" : "trunc";

@@ -653,6 +653,19 @@ static void emit_fma(cg *c, const ptx_instr *in) { emit_fma_like(c, in); }
 static void emit_div(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
+    if (ty == PTX_TYPE_f32 && ptx_has(in, PTX_MOD_approx)) {
+        /* a * (1/b): for 2^126 < |b| < 2^128 the reciprocal is 0, so the result is 0 (NaN for a infinite) */
+        dst_open(c, in, ty);
+        ares_open(c, in, ty);
+        cg_puts(c, "cb_div_approx32(");
+        rd(c, in, 1, ty);
+        cg_puts(c, ", ");
+        rd(c, in, 2, ty);
+        cg_puts(c, ")");
+        ares_close(c, in, ty);
+        dst_close(c, in, ty);
+        return;
+    }
     if (!is_int(ty))
         return emit_arith(c, in, "/", "cb_div_r");
     need_int(c, ty);

@@ -45,6 +45,8 @@ const char cb_codegen_c_prelude[] =
 "  return n != n ? cb_f64(cb_bits64(n) | 0x0008000000000000ull) : r; }\n"
 "/* flush-to-zero and saturation */\n"
 "CB_INL float cb_ftz32(float x) { uint32_t b = cb_bits32(x); return (b & 0x7f800000u) == 0 ? cb_f32(b & 0x80000000u) : x; }\n"
+"/* div.approx.f32 is a * (1/b): for 2^126 < |b| < 2^128 the reciprocal flushes to 0 */\n"
+"CB_INL float cb_div_approx32(float a, float b) { float m = fabsf(b); return m > 0x1p126f && m < INFINITY ? a * copysignf(0.0f, b) : a / b; }\n"
 "CB_INL float cb_sat32(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }\n"
 "CB_INL double cb_sat64(double x) { return x > 0.0 ? (x < 1.0 ? x : 1.0) : 0.0; }\n"
 "/* min/max: the non-NaN operand; -0 < +0; NaN only when both are NaN */\n"
