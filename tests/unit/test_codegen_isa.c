@@ -11,7 +11,8 @@
  * no golden data yet (skipped, loudly). Fails when a case fails that is not
  * in known_failures.txt (a regression).
  *
- * CB_ISA_DUMP=FILE writes the CPU results in the golden format, for diffing.
+ * CB_ISA_DUMP=FILE writes the CPU results in the golden format, for diffing;
+ * CB_ISA_INPUTS=FILE the input words (4 a thread), for model/check.py.
  * CB_ISA_VERBOSE=1 lists every failing word (the first 6 of each case).
  */
 #include "test_codegen_util.h"
@@ -263,6 +264,12 @@ int main(void)
     CHECK(have, "tests/data/ptx/isa/isa_golden.bin missing or not readable");
     const char *dump = getenv("CB_ISA_DUMP");
     int verbose = getenv("CB_ISA_VERBOSE") != NULL;
+    const char *inpath = getenv("CB_ISA_INPUTS");
+    FILE *inf = inpath ? fopen(inpath, "wb") : NULL;
+    if (inf) {
+        fwrite(in, 16, ISA_THREADS, inf);
+        fclose(inf);
+    }
     FILE *df = dump ? fopen(dump, "wb") : NULL;
     if (df) {
         uint32_t n = NKERNELS, t = ISA_THREADS;
