@@ -22,6 +22,8 @@ Usage: gen_isa.py (rewrites the files next to this script).
 import os
 import sys
 
+sys.dont_write_bytecode = True
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import isa_forms  # noqa: E402
