@@ -43,9 +43,10 @@ static void need_float(cg *c, ptx_type t)
 /* Reads operand i as ty, flushing f32 subnormals when the instruction says .ftz. */
 static void rd(cg *c, const ptx_instr *in, int i, ptx_type ty)
 {
-    int ftz = ty == PTX_TYPE_f32 && ptx_has(in, PTX_MOD_ftz);
+    /* .ftz on f64 exists only on rcp/rsqrt.approx, which flush inputs and results alike */
+    int ftz = (ty == PTX_TYPE_f32 || ty == PTX_TYPE_f64) && ptx_has(in, PTX_MOD_ftz);
     if (ftz)
-        cg_puts(c, "cb_ftz32(");
+        cg_puts(c, ty == PTX_TYPE_f32 ? "cb_ftz32(" : "cb_ftz64(");
     cg_read(c, &in->ops[i], ty);
     if (ftz)
         cg_puts(c, ")");
@@ -54,8 +55,8 @@ static void rd(cg *c, const ptx_instr *in, int i, ptx_type ty)
 /* Wraps a float result: saturation, then flush. Call open before the value, close after. */
 static void fres_open(cg *c, const ptx_instr *in, ptx_type ty)
 {
-    if (ty == PTX_TYPE_f32 && ptx_has(in, PTX_MOD_ftz))
-        cg_puts(c, "cb_ftz32(");
+    if ((ty == PTX_TYPE_f32 || ty == PTX_TYPE_f64) && ptx_has(in, PTX_MOD_ftz))
+        cg_puts(c, ty == PTX_TYPE_f32 ? "cb_ftz32(" : "cb_ftz64(");
     if (ptx_has(in, PTX_MOD_sat))
         cg_puts(c, ty == PTX_TYPE_f32 ? "cb_sat32(" : "cb_sat64(");
 }
@@ -80,7 +81,7 @@ static void fres_close(cg *c, const ptx_instr *in, ptx_type ty)
 {
     if (ptx_has(in, PTX_MOD_sat))
         cg_puts(c, ")");
-    if (ty == PTX_TYPE_f32 && ptx_has(in, PTX_MOD_ftz))
+    if ((ty == PTX_TYPE_f32 || ty == PTX_TYPE_f64) && ptx_has(in, PTX_MOD_ftz))
         cg_puts(c, ")");
 }
 

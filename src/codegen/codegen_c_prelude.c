@@ -45,6 +45,7 @@ const char cb_codegen_c_prelude[] =
 "  return n != n ? cb_f64(cb_bits64(n) | 0x0008000000000000ull) : r; }\n"
 "/* flush-to-zero and saturation */\n"
 "CB_INL float cb_ftz32(float x) { uint32_t b = cb_bits32(x); return (b & 0x7f800000u) == 0 ? cb_f32(b & 0x80000000u) : x; }\n"
+"CB_INL double cb_ftz64(double x) { uint64_t b = cb_bits64(x); return (b & 0x7ff0000000000000ull) == 0 ? cb_f64(b & 0x8000000000000000ull) : x; }\n"
 "/* div.approx.f32 is a * (1/b): for 2^126 < |b| < 2^128 the reciprocal flushes to 0 */\n"
 "CB_INL float cb_div_approx32(float a, float b) { float m = fabsf(b); return m > 0x1p126f && m < INFINITY ? a * copysignf(0.0f, b) : a / b; }\n"
 "CB_INL float cb_sat32(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }\n"

@@ -135,7 +135,7 @@ ISA_CASE("isa_f64.ptx", "f64_5", "xxxxxxxx", "f16",
          "rcp.rp.f64|rcp.rp.f64|sqrt.rp.f64|sqrt.rp.f64|add.f64|add.f64|mul.f64|mul.f64")
 ISA_CASE("isa_f64.ptx", "f64_6", "xxxxxxxx", "f16",
          "min.f64|min.f64|max.f64|max.f64|mad.rn.f64|mad.rn.f64|abs.f64|abs.f64")
-ISA_CASE("isa_f64.ptx", "f64_7", "xxxxu-u-", "f16",
+ISA_CASE("isa_f64.ptx", "f64_7", "xxxx-u-u", "f16",
          "neg.f64|neg.f64|copysign.f64|copysign.f64|rcp.approx.ftz.f64|rcp.approx.ftz.f64|rsqrt.approx.f64|rsqrt.approx.f64")
 ISA_CASE("isa_f64.ptx", "f64_8", "xxxxxxxx", "f16",
          "testp.finite.f64|testp.infinite.f64|testp.number.f64|testp.notanumber.f64|setp.eq.f64|setp.ne.f64|setp.lt.f64|setp.le.f64")

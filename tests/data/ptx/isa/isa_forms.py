@@ -240,8 +240,8 @@ for op in ["add.f64", "mul.f64", "min.f64", "max.f64", "mad.rn.f64"]:
 for op in ["abs.f64", "neg.f64"]:
     f64("f64", op, 1)
 form("f64", "copysign.f64", LD + "copysign.f64 %fd3, %fd0, %fd1;" + OD, "xx")
-f64("f64", "rcp.approx.ftz.f64", 1, "u-")
-f64("f64", "rsqrt.approx.f64", 1, "u-")
+f64("f64", "rcp.approx.ftz.f64", 1, "-u")
+f64("f64", "rsqrt.approx.f64", 1, "-u")
 for k in ["finite", "infinite", "number", "notanumber"]:
     form("f64", "testp.%s.f64" % k, LD + "testp.%s.f64 %%p0, %%fd0;" % k + OP)
 for cmp in ["eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "leu", "gtu", "geu", "num", "nan"]:
