@@ -199,7 +199,11 @@ static void run_kernel(const isa_kernel *k, module *m, const uint32_t *in, uint3
 static void load_known(void)
 {
     size_t len = 0;
-    char *text = read_file(CB_TEST_DATA_DIR "/ptx/isa/known_failures.txt", &len);
+    char *raw = read_file(CB_TEST_DATA_DIR "/ptx/isa/known_failures.txt", &len);
+    char *text = raw ? calloc(1, len + 1) : NULL;   /* read_file does not terminate */
+    if (text)
+        memcpy(text, raw, len);
+    free(raw);
     for (char *line = text; line && *line;) {
         char *nl = strchr(line, '\n');
         if (nl)
