@@ -230,6 +230,14 @@ def f2i(v, t, mode):
     return max(lo, min(hi, n)) & mask(w)
 
 
+def nan_convert(bits, sk, dk):
+    (se, sm), (de, dm) = fp.FMT[sk], fp.FMT[dk]
+    sign = bits >> (se + sm)
+    pay = bits & mask(sm)
+    pay = pay << (dm - sm) if dm >= sm else pay >> (sm - dm)
+    return sign << (de + dm) | mask(de) << dm | 1 << (dm - 1) | pay
+
+
 def nan64(v, srcs):
     """f64 NaN results: the first NaN operand, quieted, else the default NaN (as the GPU does)"""
     for b in srcs:
@@ -719,7 +727,7 @@ class Runner(Machine):
         k = fkind(t)
         m = mods[0]
         r = {'finite': v[0] == 'num', 'infinite': v[0] == 'inf', 'number': v[0] != 'nan', 'notanumber': v[0] == 'nan',
-             'normal': v[0] == 'num' and not fp.is_zero(v) and not fp.is_sub(v, k),
+             'normal': v[0] == 'num' and not fp.is_sub(v, k),   # the GPU counts zero as normal
              'subnormal': fp.is_sub(v, k)}[m]
         self.write(ops[0], 'pred', int(r))
 
@@ -929,6 +937,13 @@ class Runner(Machine):
             return
         if dk and sk:
             v = self.readf(ops[1], st)
+            if v[0] == 'nan' and (sk == 'f64' or dk == 'f64') and not [m for m in mods if m in IROUND]:
+                # to or from f64 the GPU keeps a NaN's sign and top payload bits (quieted)
+                self.write(ops[0], dt, nan_convert(self.read(ops[1], st), sk, dk))
+                return
+            if v[0] == 'nan' and sk == 'bf16' and dk == 'f32':
+                self.write(ops[0], dt, self.read(ops[1], st) << 16)   # a shift, payload and all
+                return
             if 'ftz' in mods and sk == 'f32':
                 v = fp.ftz(v, sk)
             irm = [IROUND[m] for m in mods if m in IROUND]
