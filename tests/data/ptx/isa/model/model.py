@@ -937,7 +937,8 @@ class Runner(Machine):
             return
         if dk and sk:
             v = self.readf(ops[1], st)
-            if v[0] == 'nan' and (sk == 'f64' or dk == 'f64') and not [m for m in mods if m in IROUND]:
+            if v[0] == 'nan' and (sk == 'f64' or dk == 'f64') and 'sat' not in mods and \
+                    not [m for m in mods if m in IROUND]:
                 # to or from f64 the GPU keeps a NaN's sign and top payload bits (quieted)
                 self.write(ops[0], dt, nan_convert(self.read(ops[1], st), sk, dk))
                 return
