@@ -183,12 +183,13 @@ int cg_emit_cvt_pack(cg *c, const ptx_instr *in)
     if (!ptx_has(in, PTX_MOD_pack))
         return 0;
     ptx_type dt = in->types[0];
-    int bits = dt == PTX_TYPE_u16 || dt == PTX_TYPE_s16 ? 16 : dt == PTX_TYPE_u8 || dt == PTX_TYPE_s8 ? 8 : 0;
-    int sg = dt == PTX_TYPE_s16 || dt == PTX_TYPE_s8;
+    int bits = dt == PTX_TYPE_u16 || dt == PTX_TYPE_s16 ? 16 : dt == PTX_TYPE_u8 || dt == PTX_TYPE_s8 ? 8
+               : dt == PTX_TYPE_u4 || dt == PTX_TYPE_s4 ? 4 : 0;
+    int sg = dt == PTX_TYPE_s16 || dt == PTX_TYPE_s8 || dt == PTX_TYPE_s4;
     if (!bits || !ptx_has(in, PTX_MOD_sat) || in->ntypes < 2 || in->types[1] != PTX_TYPE_s32 ||
         (bits == 16 ? in->nops != 3 || in->ntypes != 2
                     : in->nops != 4 || in->ntypes != 3 || in->types[2] != PTX_TYPE_b32))
-        cg_fail(c, "cvt.pack takes .sat.{u16,s16}.s32 d, a, b or .sat.{u8,s8}.s32.b32 d, a, b, c");
+        cg_fail(c, "cvt.pack takes .sat.{u16,s16}.s32 d, a, b or .sat.{u8,s8,u4,s4}.s32.b32 d, a, b, c");
     cg_dst_open(c, &in->ops[0], PTX_TYPE_u32);
     cg_printf(c, "cb_cvt_pack(%d, %d", bits, sg);
     for (int i = 1; i < in->nops; i++) {

@@ -126,7 +126,7 @@ static void test_errors(void)
     expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tmad.lo.sat.s32 %r1, %r0, %r0, %r0;\n}\n",
                  "near 'mad.lo.sat.s32': mad.sat needs .hi.s32");
     expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tcvt.pack.sat.u8.s32.b32 %r1, %r0, %r0;\n}\n",
-                 "cvt.pack takes .sat.{u16,s16}.s32 d, a, b or .sat.{u8,s8}.s32.b32 d, a, b, c");
+                 "cvt.pack takes .sat.{u16,s16}.s32 d, a, b or .sat.{u8,s8,u4,s4}.s32.b32 d, a, b, c");
     expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tcvt.pack.u16.s32 %r1, %r0, %r0;\n}\n",
                  "cvt.pack takes");
     expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tcvt.f32.f16.f16 %r1, %r0;\n}\n",

@@ -89,8 +89,8 @@ ISA_CASE("isa_int_cvt.ptx", "int_cvt_1", "xxxxxxxx", "f16",
          "cvt.sat.s16.s32|cvt.sat.u16.u32|cvt.s16.s32|cvt.sat.s8.u32|cvt.sat.s32.s64|cvt.sat.u32.s64|cvt.u32.u64|cvt.sat.s32.u64")
 ISA_CASE("isa_int_cvt.ptx", "int_cvt_2", "xxxxxxxx", "f16",
          "cvt.sat.s32.u32|cvt.sat.u32.s32|cvt.s64.s32|cvt.s64.s32|cvt.u64.u16|cvt.u64.u16|cvt.s64.s8|cvt.s64.s8")
-ISA_CASE("isa_int_cvt.ptx", "int_cvt_3", "xxxx----", "f16",
-         "cvt.pack.sat.u8.s32.b32|cvt.pack.sat.s8.s32.b32|cvt.pack.sat.u16.s32|cvt.pack.sat.s16.s32||||")
+ISA_CASE("isa_int_cvt.ptx", "int_cvt_3", "xxxxxx--", "f16",
+         "cvt.pack.sat.u8.s32.b32|cvt.pack.sat.s8.s32.b32|cvt.pack.sat.u4.s32.b32|cvt.pack.sat.s4.s32.b32|cvt.pack.sat.u16.s32|cvt.pack.sat.s16.s32||")
 ISA_CASE("isa_int_cmp.ptx", "int_cmp_0", "xxxxxxxx", "f16",
          "setp.eq.s32|setp.ne.u32|setp.lt.s32|setp.le.s32|setp.gt.s32|setp.ge.s32|setp.lo.u32|setp.ls.u32")
 ISA_CASE("isa_int_cmp.ptx", "int_cmp_1", "xxxxxxxx", "f16",

@@ -158,7 +158,7 @@ form("int_cvt", "cvt.sat.u32.s32", "cvt.sat.u32.s32 $o, %a;")
 form("int_cvt", "cvt.s64.s32", "cvt.s64.s32 %l3, %a;" + OL, "xx")
 form("int_cvt", "cvt.u64.u16", "mov.b32 {%h0, %h1}, %a; cvt.u64.u16 %l3, %h1;" + OL, "xx")
 form("int_cvt", "cvt.s64.s8", "cvt.s64.s8 %l3, %a;" + OL, "xx")
-for t in ["u8.s32.b32", "s8.s32.b32"]:
+for t in ["u8.s32.b32", "s8.s32.b32", "u4.s32.b32", "s4.s32.b32"]:
     form("int_cvt", "cvt.pack.sat." + t, "cvt.pack.sat.%s $o, %%a, %%b, %%c;" % t)
 for t in ["u16.s32", "s16.s32"]:
     form("int_cvt", "cvt.pack.sat." + t, "cvt.pack.sat.%s $o, %%a, %%b;" % t)

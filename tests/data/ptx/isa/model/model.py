@@ -10,7 +10,7 @@ import fp
 
 TYPES = {'b8': 8, 'b16': 16, 'b32': 32, 'b64': 64, 'u8': 8, 'u16': 16, 'u32': 32, 'u64': 64, 's8': 8, 's16': 16,
          's32': 32, 's64': 64, 'f16': 16, 'bf16': 16, 'f32': 32, 'f64': 64, 'f16x2': 32, 'bf16x2': 32,
-         'u16x2': 32, 's16x2': 32, 'pred': 1, 'tf32': 32, 'e4m3x2': 16, 'e5m2x2': 16}
+         'u16x2': 32, 's16x2': 32, 'pred': 1, 'tf32': 32, 'e4m3x2': 16, 'e5m2x2': 16, 'u4': 4, 's4': 4}
 ANY = None
 
 
@@ -888,7 +888,7 @@ class Runner(Machine):
     def op_cvt(self, mods, types, ops):
         if 'pack' in mods:
             dt = types[0]
-            bits = 16 if dt in ('u16', 's16') else 8
+            bits = tw(dt)
             lo, hi = (-(1 << bits - 1), (1 << bits - 1) - 1) if dt[0] == 's' else (0, (1 << bits) - 1)
             a, b = (sx(self.read(o, 'b32'), 32) for o in ops[1:3])
             r = (max(lo, min(hi, b)) & mask(bits)) | (max(lo, min(hi, a)) & mask(bits)) << bits
