@@ -78,6 +78,8 @@ void emit_szext(cg *c, const ptx_instr *in);
 int cg_emit_int_minmax(cg *c, const ptx_instr *in, int is_max);
 /* prmt with a mode (.f4e .b4e .rc8 .ecl .ecr .rc16): emits and returns 1; 0 otherwise. */
 int cg_emit_prmt_mode(cg *c, const ptx_instr *in);
+/* cvt.pack.sat (two or three sources packed into a word): emits and returns 1; 0 without .pack. */
+int cg_emit_cvt_pack(cg *c, const ptx_instr *in);
 /* The helpers of the warp collectives of codegen_c_warp.c. */
 extern const char cb_codegen_c_prelude_warp[];
 /* Emitters of ops.def rows that live in codegen_c_warp.c. */

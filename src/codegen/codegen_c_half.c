@@ -275,10 +275,12 @@ static void emit_cvt_from_half(cg *c, const ptx_instr *in, ptx_type dt, ptx_type
         cg_fail(c, "unsupported conversion");
     dst_open(c, in, dt);
     if (dt == PTX_TYPE_f32 || dt == PTX_TYPE_f64) {
+        /* .ftz applies to an f32 result: a bf16 subnormal stays subnormal in f32 and is flushed */
         const char *sat = ptx_has(in, PTX_MOD_sat) ? (dt == PTX_TYPE_f32 ? "cb_sat32" : "cb_sat64") : "";
-        cg_printf(c, "%s(cb_h2%s(%d, ", sat, cg_tname(dt), t);
+        int ftz = dt == PTX_TYPE_f32 && ptx_has(in, PTX_MOD_ftz);
+        cg_printf(c, "%s%s(cb_h2%s(%d, ", ftz ? "cb_ftz32(" : "", sat, cg_tname(dt), t);
         bits(c, in, 1, 0);
-        cg_puts(c, "))");
+        cg_puts(c, ftz ? ")))" : "))");
     } else if (ptx_type_kind(dt) == 'u' || ptx_type_kind(dt) == 's') {
         const char *rnd = ptx_has(in, PTX_MOD_rni) ? "rint" : ptx_has(in, PTX_MOD_rmi) ? "floor"
                           : ptx_has(in, PTX_MOD_rpi) ? "ceil" : "trunc";
@@ -316,11 +318,56 @@ static void emit_cvt_tf32(cg *c, const ptx_instr *in, ptx_type st)
     dst_close(c, in, PTX_TYPE_b32);
 }
 
+/* 0 for e4m3x2, 1 for e5m2x2, -1 for anything else. */
+static int fp8fmt(ptx_type t) { return t == PTX_TYPE_e4m3x2 ? 0 : t == PTX_TYPE_e5m2x2 ? 1 : -1; }
+
+/* cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f32 d, a, b (a to the upper byte) or
+ * .f16x2 d, a (element order kept); cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2} d, a. */
+static void emit_cvt_fp8(cg *c, const ptx_instr *in, ptx_type dt, ptx_type st)
+{
+    int relu = ptx_has(in, PTX_MOD_relu);
+    if (!ptx_has(in, PTX_MOD_rn) || rmode(in) != 0)
+        cg_fail(c, "fp8 conversions round to nearest (.rn)");
+    if (fp8fmt(st) >= 0) {
+        if (dt != PTX_TYPE_f16x2 || in->nops != 2)
+            cg_fail(c, "cvt from an fp8 pair gives .f16x2");
+        dst_open(c, in, dt);
+        cg_printf(c, "cb_fp8x2_h2(%d, ", fp8fmt(st));
+        bits(c, in, 1, 0);
+        cg_printf(c, ", %d)", relu);
+        dst_close(c, in, dt);
+        return;
+    }
+    if (!ptx_has(in, PTX_MOD_satfinite))
+        cg_fail(c, "cvt to an fp8 pair needs .satfinite");
+    int f = fp8fmt(dt);
+    dst_open(c, in, dt);
+    if (st == PTX_TYPE_f32 && in->nops == 3) {
+        cg_printf(c, "(uint16_t)(cb_d2fp8(%d, ", f);
+        read_as_double(c, in, 1, st);
+        cg_printf(c, ", %d) << 8 | cb_d2fp8(%d, ", relu, f);
+        read_as_double(c, in, 2, st);
+        cg_printf(c, ", %d))", relu);
+    } else if (st == PTX_TYPE_f16x2 && in->nops == 2) {
+        cg_puts(c, "({ uint32_t cb_x = ");
+        bits(c, in, 1, 1);
+        cg_printf(c, "; (uint16_t)(cb_d2fp8(%d, cb_hd(0, (uint16_t)(cb_x >> 16)), %d) << 8 | "
+                     "cb_d2fp8(%d, cb_hd(0, (uint16_t)cb_x), %d)); })", f, relu, f, relu);
+    } else {
+        cg_fail(c, "cvt to an fp8 pair takes two .f32 or one .f16x2");
+    }
+    dst_close(c, in, dt);
+}
+
 static int emit_hcvt(cg *c, const ptx_instr *in)
 {
     if (in->ntypes != 2)
         return 0;
     ptx_type dt = in->types[0], st = in->types[1];
+    if (fp8fmt(dt) >= 0 || fp8fmt(st) >= 0) {
+        emit_cvt_fp8(c, in, dt, st);
+        return 1;
+    }
     if (dt == PTX_TYPE_tf32) {
         emit_cvt_tf32(c, in, st);
         return 1;

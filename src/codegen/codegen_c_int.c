@@ -1,6 +1,6 @@
 /* codegen_c_int.c: emitters for the integer instructions added to ops.def
- * after the core set: mul24, mad24, dp4a, dp2a, bmsk, szext, and packed
- * 16-bit (u16x2/s16x2) and .relu min/max. Helpers: codegen_c_prelude_int.c.
+ * after the core set: mul24, mad24, dp4a, dp2a, bmsk, szext, packed
+ * 16-bit (u16x2/s16x2) and .relu min/max, prmt modes and cvt.pack.sat. Helpers: codegen_c_prelude_int.c.
  */
 #include "codegen/codegen.h"
 
@@ -173,4 +173,30 @@ int cg_emit_prmt_mode(cg *c, const ptx_instr *in)
         return 1;
     }
     return 0;
+}
+
+/* cvt.pack.sat.{u16,s16}.s32 d, a, b and cvt.pack.sat.{u8,s8,u4,s4}.s32.b32 d, a, b, c:
+ * a and b saturated to the narrow type, b in the low bits, a above it, then c
+ * shifted left past both. */
+int cg_emit_cvt_pack(cg *c, const ptx_instr *in)
+{
+    if (!ptx_has(in, PTX_MOD_pack))
+        return 0;
+    ptx_type dt = in->types[0];
+    int bits = dt == PTX_TYPE_u16 || dt == PTX_TYPE_s16 ? 16 : dt == PTX_TYPE_u8 || dt == PTX_TYPE_s8 ? 8
+               : dt == PTX_TYPE_u4 || dt == PTX_TYPE_s4 ? 4 : 0;
+    int sg = dt == PTX_TYPE_s16 || dt == PTX_TYPE_s8 || dt == PTX_TYPE_s4;
+    if (!bits || !ptx_has(in, PTX_MOD_sat) || in->ntypes < 2 || in->types[1] != PTX_TYPE_s32 ||
+        (bits == 16 ? in->nops != 3 || in->ntypes != 2
+                    : in->nops != 4 || in->ntypes != 3 || in->types[2] != PTX_TYPE_b32))
+        cg_fail(c, "cvt.pack takes .sat.{u16,s16}.s32 d, a, b or .sat.{u8,s8,u4,s4}.s32.b32 d, a, b, c");
+    cg_dst_open(c, &in->ops[0], PTX_TYPE_u32);
+    cg_printf(c, "cb_cvt_pack(%d, %d", bits, sg);
+    for (int i = 1; i < in->nops; i++) {
+        cg_puts(c, ", ");
+        read_u32(c, in, i);
+    }
+    cg_puts(c, in->nops == 3 ? ", 0)" : ")");
+    cg_dst_close(c, &in->ops[0], PTX_TYPE_u32);
+    return 1;
 }

@@ -43,9 +43,10 @@ static void need_float(cg *c, ptx_type t)
 /* Reads operand i as ty, flushing f32 subnormals when the instruction says .ftz. */
 static void rd(cg *c, const ptx_instr *in, int i, ptx_type ty)
 {
-    int ftz = ty == PTX_TYPE_f32 && ptx_has(in, PTX_MOD_ftz);
+    /* .ftz on f64 exists only on rcp/rsqrt.approx, which flush inputs and results alike */
+    int ftz = (ty == PTX_TYPE_f32 || ty == PTX_TYPE_f64) && ptx_has(in, PTX_MOD_ftz);
     if (ftz)
-        cg_puts(c, "cb_ftz32(");
+        cg_puts(c, ty == PTX_TYPE_f32 ? "cb_ftz32(" : "cb_ftz64(");
     cg_read(c, &in->ops[i], ty);
     if (ftz)
         cg_puts(c, ")");
@@ -54,8 +55,8 @@ static void rd(cg *c, const ptx_instr *in, int i, ptx_type ty)
 /* Wraps a float result: saturation, then flush. Call open before the value, close after. */
 static void fres_open(cg *c, const ptx_instr *in, ptx_type ty)
 {
-    if (ty == PTX_TYPE_f32 && ptx_has(in, PTX_MOD_ftz))
-        cg_puts(c, "cb_ftz32(");
+    if ((ty == PTX_TYPE_f32 || ty == PTX_TYPE_f64) && ptx_has(in, PTX_MOD_ftz))
+        cg_puts(c, ty == PTX_TYPE_f32 ? "cb_ftz32(" : "cb_ftz64(");
     if (ptx_has(in, PTX_MOD_sat))
         cg_puts(c, ty == PTX_TYPE_f32 ? "cb_sat32(" : "cb_sat64(");
 }
@@ -80,7 +81,7 @@ static void fres_close(cg *c, const ptx_instr *in, ptx_type ty)
 {
     if (ptx_has(in, PTX_MOD_sat))
         cg_puts(c, ")");
-    if (ty == PTX_TYPE_f32 && ptx_has(in, PTX_MOD_ftz))
+    if ((ty == PTX_TYPE_f32 || ty == PTX_TYPE_f64) && ptx_has(in, PTX_MOD_ftz))
         cg_puts(c, ")");
 }
 
@@ -426,8 +427,12 @@ static void cvt_int_to_int(cg *c, const ptx_instr *in, ptx_type dt, ptx_type st)
 
 static void emit_cvt(cg *c, const ptx_instr *in)
 {
+    if (cg_emit_cvt_pack(c, in))
+        return;
     ptx_type dt = in->types[0], st = in->types[1];
     int dfloat = ptx_type_is_float(dt), sfloat = ptx_type_is_float(st);
+    if (in->ntypes != 2)
+        cg_fail(c, "cvt takes two types");
     /* conversions to or from f16/bf16/tf32 are in codegen_c_half.c */
     if (ptx_type_kind(dt) == 'h' || ptx_type_kind(st) == 'h' || ptx_type_kind(dt) == 'g' ||
         ptx_type_kind(st) == 'g' || dt == PTX_TYPE_tf32 || st == PTX_TYPE_tf32 || dt == PTX_TYPE_pred ||
@@ -605,8 +610,21 @@ static void emit_fma_like(cg *c, const ptx_instr *in)
 static void emit_mad_int(cg *c, const ptx_instr *in, int carry_in)
 {
     ptx_type ty = ty0(in), rt = ty;
-    if (ptx_has(in, PTX_MOD_sat))
-        cg_fail(c, "mad.sat is not supported");
+    if (ptx_has(in, PTX_MOD_sat)) {
+        /* mad.hi.sat.s32: the high word of a*b plus c, saturated (the only .sat form) */
+        if (ty != PTX_TYPE_s32 || !ptx_has(in, PTX_MOD_hi) || carry_in || ptx_has(in, PTX_MOD_cc))
+            cg_fail(c, "mad.sat needs .hi.s32 (and no carry)");
+        dst_open(c, in, ty);
+        cg_puts(c, "cb_sat_s32((int64_t)cb_mulhi_s32(");
+        rd(c, in, 1, ty);
+        cg_puts(c, ", ");
+        rd(c, in, 2, ty);
+        cg_puts(c, ") + (int64_t)");
+        rd(c, in, 3, ty);
+        cg_puts(c, ")");
+        dst_close(c, in, ty);
+        return;
+    }
     if (ptx_has(in, PTX_MOD_wide))
         rt = wide_type(c, ty);
     int wide = ptx_type_size(rt) == 8;
@@ -636,6 +654,19 @@ static void emit_fma(cg *c, const ptx_instr *in) { emit_fma_like(c, in); }
 static void emit_div(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
+    if (ty == PTX_TYPE_f32 && ptx_has(in, PTX_MOD_approx)) {
+        /* a * (1/b): for 2^126 < |b| < 2^128 the reciprocal is 0, so the result is 0 (NaN for a infinite) */
+        dst_open(c, in, ty);
+        ares_open(c, in, ty);
+        cg_puts(c, "cb_div_approx32(");
+        rd(c, in, 1, ty);
+        cg_puts(c, ", ");
+        rd(c, in, 2, ty);
+        cg_puts(c, ")");
+        ares_close(c, in, ty);
+        dst_close(c, in, ty);
+        return;
+    }
     if (!is_int(ty))
         return emit_arith(c, in, "/", "cb_div_r");
     need_int(c, ty);

@@ -1,6 +1,6 @@
 /* codegen_c_prelude_int.c: helpers for the integer instructions of
  * codegen_c_int.c (mul24/mad24, dp4a/dp2a, bmsk, szext, prmt modes, packed
- * 16-bit min/max), emitted after the main prelude in every generated C unit.
+ * 16-bit min/max, cvt.pack), emitted after the main prelude in every generated C unit.
  */
 #include "codegen/codegen.h"
 
@@ -33,4 +33,10 @@ const char cb_codegen_c_prelude_int[] =
 "CB_INL uint32_t cb_minmax16x2(uint32_t a, uint32_t b, int mx, int s, int relu) { uint32_t r = 0;\n"
 "  for (int i = 0; i < 2; i++) { int32_t x = (int32_t)cb_ext16(a, i, s), y = (int32_t)cb_ext16(b, i, s);\n"
 "    int32_t v = mx ? (x > y ? x : y) : (x < y ? x : y); if (relu && v < 0) v = 0; r |= ((uint32_t)v & 0xffffu) << (16 * i); }\n"
-"  return r; }\n";
+"  return r; }\n"
+"/* cvt.pack.sat: a and b saturated to bits-wide integers, b low, a above, c shifted past both */\n"
+"CB_INL uint32_t cb_pack_sat(int32_t v, int bits, int s) { int32_t lo = s ? -(1 << (bits - 1)) : 0, hi = s ? (1 << (bits - 1)) - 1 : (1 << bits) - 1;\n"
+"  return (uint32_t)(v < lo ? lo : v > hi ? hi : v) & ((1u << bits) - 1u); }\n"
+"CB_INL uint32_t cb_cvt_pack(int bits, int s, uint32_t a, uint32_t b, uint32_t c) {\n"
+"  uint32_t d = cb_pack_sat((int32_t)b, bits, s) | cb_pack_sat((int32_t)a, bits, s) << bits;\n"
+"  return 2 * bits < 32 ? d | c << (2 * bits) : d; }\n";

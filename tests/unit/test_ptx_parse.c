@@ -122,6 +122,27 @@ static void test_errors(void)
     expect_error(HEADER "@@@", "unknown directive");
     expect_error(HEADER ".visible .entry k()\n{\n\t/* unterminated", "unterminated comment");
     expect_error("\x01\x02", "unexpected character");
+    /* the forms of the ISA conformance corpus that the translator rejects when misused */
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tmad.lo.sat.s32 %r1, %r0, %r0, %r0;\n}\n",
+                 "near 'mad.lo.sat.s32': mad.sat needs .hi.s32");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tcvt.pack.sat.u8.s32.b32 %r1, %r0, %r0;\n}\n",
+                 "cvt.pack takes .sat.{u16,s16}.s32 d, a, b or .sat.{u8,s8,u4,s4}.s32.b32 d, a, b, c");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tcvt.pack.u16.s32 %r1, %r0, %r0;\n}\n",
+                 "cvt.pack takes");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tcvt.f32.f16.f16 %r1, %r0;\n}\n",
+                 "cvt takes two types");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b16 %h<2>;\n.reg .f32 %f<2>;\n"
+                        "\tcvt.rz.satfinite.e4m3x2.f32 %h1, %f0, %f1;\n}\n",
+                 "fp8 conversions round to nearest (.rn)");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b16 %h<2>;\n.reg .f32 %f<2>;\n"
+                        "\tcvt.rn.e5m2x2.f32 %h1, %f0, %f1;\n}\n",
+                 "cvt to an fp8 pair needs .satfinite");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b16 %h<2>;\n.reg .f32 %f<2>;\n"
+                        "\tcvt.rn.satfinite.e4m3x2.f32 %h1, %f0;\n}\n",
+                 "cvt to an fp8 pair takes two .f32 or one .f16x2");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b16 %h<2>;\n.reg .f32 %f<2>;\n"
+                        "\tcvt.rn.f32.e4m3x2 %f1, %h0;\n}\n",
+                 "cvt from an fp8 pair gives .f16x2");
 }
 
 /* Every prefix of the file must fail cleanly or translate; never crash. */

@@ -1,18 +1,60 @@
 #!/usr/bin/env python3
-"""Writes the hand-written ISA test kernels: one PTX file per instruction
-family (isa_<family>.ptx) and isa_cases.h, the table that both
+"""Writes the hand-written ISA conformance kernels: one PTX file per
+instruction family (isa_<family>.ptx) and isa_cases.h, the table that both
 test_codegen_isa.c and the GPU golden generator (golden_gpu.c) read.
 
 Every kernel has the same frame: thread i (global index) reads the four
 words in[4i..4i+3] into %a %b %c %d, computes up to eight words %o0..%o7
 (zero unless set) and stores them to out[8i..8i+7]. Each output word has a
 check kind: x = bit-exact; h = two halves (f16 or bf16, by the kernel's
-'fmt'), each within 2 units in the last place; f = f32 within 4 ulp.
+'fmt'), each within 2 units in the last place; b = two bf16 halves, the
+same; f = f32 within 2e-6 (relative above 1); r = f32 relative 1e-3;
+u = f32 (or the high word of an f64) within 4 units in the last place;
+- = not compared. Each word is named by the instruction form(s) it checks;
+a case is a name (words with the same name are one case).
+
+The first kernels (the older families half/int/float) check several forms
+per word; the rest (isa_forms.py) one form per case, packed eight words to
+a kernel. Families that need another PTX version or target get a file of
+their own with that .target (isa_forms.TARGETS).
 Usage: gen_isa.py (rewrites the files next to this script).
 """
 import os
+import sys
+
+sys.dont_write_bytecode = True
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import isa_forms  # noqa: E402
+
+DEFAULT_TARGET = ("8.4", "sm_90")
+
+# per output word of the older multi-form kernels: the form(s) it checks
+# (words with the same name are one case; '' = unused)
+WORD_NAMES = {
+    'h_arith': ["add.f16, sub.f16", "mul.f16, fma.rn.f16", "add.ftz.f16, mul.sat.f16", "fma.rn.relu.f16, fma.rn.sat.f16", "min.f16, max.f16", "min.NaN.f16, max.xorsign.abs.f16", "neg.f16, abs.f16", "fma.rn.ftz.f16, sub.ftz.sat.f16"],
+    'h_pair': ["add.f16x2", "sub.f16x2", "mul.f16x2", "fma.rn.f16x2", "min.f16x2", "max.NaN.f16x2", "neg.f16x2", "fma.rn.relu.f16x2"],
+    'bf_arith': ["add.bf16, sub.bf16", "mul.bf16, fma.rn.bf16", "min.bf16, max.bf16", "min.NaN.bf16, max.xorsign.abs.bf16", "neg.bf16, abs.bf16", "fma.rn.relu.bf16, add.rn.bf16", "add.bf16x2", "fma.rn.bf16x2"],
+    'h_cmp': ["set.eq.u32.f16", "set.ltu.u32.f16", "set.gtu.f16.f16, set.num.f16.f16", "set.le.u32.f16x2", "set.nan.f16x2.f16x2", "setp.ne.f16x2", "setp.geu.bf16, setp.lt.or.bf16", "set.lt.bf16x2.bf16x2"],
+    'h_cvt': ["cvt.rn.f16.f32, cvt.rz.f16.f32", "cvt.rm.f16.f32, cvt.rp.f16.f32", "cvt.rn.bf16.f32, cvt.rz.bf16.f32", "cvt.rm.bf16.f32, cvt.rp.bf16.f32", "cvt.f32.f16", "cvt.f32.bf16", "cvt.rn.f16x2.f32", "cvt.rn.relu.bf16x2.f32"],
+    'h_cvt2': ["cvt.rn.f16.s32, cvt.rz.f16.u32", "cvt.rn.bf16.s32, cvt.rn.f16.f64", "cvt.rni.s32.f16", "cvt.rzi.u32.f16", "cvt.rmi.s16.f16, cvt.rpi.u16.bf16", "cvt.rm.bf16.f64, cvt.rn.f16.s64", "cvt.f64.f16, cvt.rn.f32.f64", "cvt.rna.tf32.f32"],
+    'h_approx': ["ex2.approx.f16, ex2.approx.ftz.bf16", "ex2.approx.f16x2", "tanh.approx.f16", "tanh.approx.f16x2", "", "", "", ""],
+    'i_carry': ["add.cc.u32", "addc.cc.u32", "addc.u32", "sub.cc.u32", "subc.cc.u32", "subc.u32", "mad.lo.cc.u32", "madc.hi.u32"],
+    'i_mul24': ["mul24.lo.u32", "mul24.hi.u32", "mul24.lo.s32", "mul24.hi.s32", "mad24.lo.u32", "mad24.hi.s32", "mad24.hi.sat.s32", "sad.s32"],
+    'i_bits': ["popc.b32", "clz.b32, bfind.u32, bfind.shiftamt.s32", "brev.b32", "bfe.u32", "bfe.s32", "bfi.b32", "bfe.s64, popc.b64, clz.b64, bfind.s64", "bfi.b64, brev.b64"],
+    'i_prmt': ["prmt.b32", "prmt.b32.f4e", "prmt.b32.b4e", "prmt.b32.rc8", "prmt.b32.ecl", "prmt.b32.ecr", "prmt.b32.rc16", "prmt.b32"],
+    'i_shf': ["shf.l.wrap.b32", "shf.r.wrap.b32", "shf.l.clamp.b32", "shf.r.clamp.b32", "bmsk.clamp.b32", "bmsk.wrap.b32", "szext.clamp.s32", "szext.wrap.u32"],
+    'i_dp': ["dp4a.u32.u32", "dp4a.s32.s32", "dp4a.s32.u32", "dp4a.u32.s32", "dp2a.lo.u32.u32", "dp2a.hi.s32.s32", "dp2a.lo.s32.u32", "dp2a.hi.u32.s32"],
+    'i_minmax': ["min.u16x2", "max.s16x2", "max.relu.s16x2", "min.relu.s32", "max.relu.s32", "min.s32", "mul.hi.s32", "mul.wide.u16"],
+    'i_lop3': ["lop3.b32 LUT 0-31", "lop3.b32 LUT 32-63", "lop3.b32 LUT 64-95", "lop3.b32 LUT 96-127", "lop3.b32 LUT 128-159", "lop3.b32 LUT 160-191", "lop3.b32 LUT 192-223", "lop3.b32 LUT 224-255"],
+    'f_round': ["add.rz.f32", "mul.rm.f32", "fma.rp.f32", "div.rz.f32", "sqrt.rm.f32", "rcp.rp.f32", "div.rn.f32", "sqrt.rn.f32"],
+    'd_round': ["sqrt.rz.f64", "sqrt.rz.f64", "rcp.rm.f64", "rcp.rm.f64", "div.rp.f64", "div.rp.f64", "fma.rz.f64", "fma.rz.f64"],
+    'f_minmax': ["min.f32", "max.NaN.f32", "min.xorsign.abs.f32", "max.ftz.f32", "copysign.f32", "slct.f32.f32", "slct.s32.s32", "setp.lt.s32, selp.b32"],
+    'f_cmp': ["setp.{equ,neu,ltu.and,leu.or,gtu.xor,geu,num.and}.f32", "set.nan.u32.f32", "set.lt.or.f32.f32", "set.ge.xor.s32.s32", "set.hi.u32.u32", "testp.{finite,infinite,number,notanumber,normal,subnormal}.f32", "testp.{subnormal,normal}.f64", "setp.ltu.f64"],
+    'f_approx': ["ex2.approx.f32 (x in [-1, 1])", "ex2.approx.ftz.f32", "lg2.approx.f32 (x in [0.5, 1])", "tanh.approx.f32", "sin.approx.f32", "cos.approx.f32", "", ""],
+    'f_cvt': ["cvt.rni.s32.f32", "cvt.rmi.u32.f32", "cvt.rn.f32.s32", "cvt.rz.f32.u32", "cvt.rp.f32.s64", "cvt.rm.f32.f64", "neg.f32", "abs.f32"],
+}
 
 FRAME_HEAD = """
 .visible .entry {name}(.param .u64 pin, .param .u64 pout)
@@ -434,23 +476,57 @@ kernel("float", "f_cvt", "xxxxxxxx", """
 """)
 
 
+def pack_forms():
+    """Packs isa_forms.FORMS into kernels of eight words, a case never split."""
+    for fam, forms in isa_forms.FORMS.items():
+        words, checks, names, body = 0, "", [], []
+        k = 0
+
+        def flush():
+            nonlocal words, checks, names, body, k
+            if not words:
+                return
+            name = "%s_%d" % (fam, k)
+            WORD_NAMES[name] = names + [""] * (8 - words)
+            kernel(fam, name, checks + "-" * (8 - words), "\n".join(body), fmt="f16")
+            k += 1
+            words, checks, names, body = 0, "", [], []
+
+        for fname, fbody, fchecks in forms:
+            n = len(fchecks)
+            if words + n > 8:
+                flush()
+            text = fbody.replace("$o", "%%o%d" % words).replace("$p", "%%o%d" % (words + 1))
+            body.append("\t// %s" % fname)
+            body.extend("\t" + s.strip() + ";" for s in text.split(";") if s.strip())
+            checks += fchecks
+            names.extend([fname] * n)
+            words += n
+        flush()
+
+
 def write():
-    names = []
+    pack_forms()
+    rows = []
     for fam, kernels in FAMILIES.items():
+        version, target = isa_forms.TARGETS.get(fam, DEFAULT_TARGET)
         path = os.path.join(HERE, "isa_%s.ptx" % fam)
         with open(path, "w") as f:
             f.write("// Generated by gen_isa.py: ISA tests for %s (see test_codegen_isa.c).\n" % fam)
-            f.write(".version 8.4\n.target sm_90\n.address_size 64\n")
+            f.write(".version %s\n.target %s\n.address_size 64\n" % (version, target))
             for name, checks, fmt, body in kernels:
                 f.write(FRAME_HEAD.format(name=name))
                 f.write(body + "\n")
                 f.write(FRAME_TAIL)
-                names.append((fam, name, checks, fmt))
+                rows.append((fam, name, checks, fmt, "|".join(WORD_NAMES[name])))
     with open(os.path.join(HERE, "isa_cases.h"), "w") as f:
         f.write("/* Generated by gen_isa.py: the ISA test kernels, in golden-file order.\n")
-        f.write(" * { PTX file, kernel, checks per output word, half format for 'h' checks } */\n")
-        for fam, name, checks, fmt in names:
-            f.write('ISA_CASE("isa_%s.ptx", "%s", "%s", "%s")\n' % (fam, name, checks, fmt))
+        f.write(" * { PTX file, kernel, check kind per output word, half format for 'h'\n")
+        f.write(" *   checks, the form each word checks ('|' between words) } */\n")
+        for fam, name, checks, fmt, names in rows:
+            f.write('ISA_CASE("isa_%s.ptx", "%s", "%s", "%s",\n         "%s")\n' % (fam, name, checks, fmt, names))
+    forms = set(n for r in rows for n in r[4].split("|") if n)
+    print("%d kernels, %d cases" % (len(rows), len(forms)))
 
 
 if __name__ == "__main__":
