@@ -16,6 +16,8 @@ Each parameter is classified from its declared type, through typedefs:
   enum typedef          -> cbi_arg_enum  (printed by enumerator name)
   CUdeviceptr[_v1|_v2]  -> cbi_arg_dptr  (tagged device/host/...)
   CUfunction, CUkernel  -> cbi_arg_func  (printed with the kernel's name)
+  const char *          -> cbi_arg_str   (the string: symbol, kernel and file names)
+  const CUuuid *        -> cbi_arg_uuid  (the UUID: cuGetExportTable's table)
   other pointers        -> cbi_arg_ptr   (tagged device/host/...); a non-const
                            pointer to a scalar or handle also prints the value
                            it holds after a successful call (an output)
@@ -170,6 +172,10 @@ def arg_call(name, ty, kinds, enum_ids):
         if k == "signed":
             return f'cbi_arg_i64(&c, "{name}", (long long)({name}));'
         return f'cbi_arg_u64(&c, "{name}", (unsigned long long)({name}));'
+    if stars == 1 and "const" in base.split() and last == "char":
+        return f'cbi_arg_str(&c, "{name}", {name});'
+    if stars == 1 and "const" in base.split() and last == "CUuuid":
+        return f'cbi_arg_uuid(&c, "{name}", {name});'
     # a pointer: when it points to one scalar or handle and is not const, it is an output
     if stars == 1 and "const" not in base.split() and last not in ("void", "char"):
         if last in ("CUdeviceptr", "CUdeviceptr_v2"):

@@ -168,6 +168,13 @@ void cb_inspect_note_backend(const char *backend)
     cbi_unlock();
 }
 
+void cb_inspect_note_device(const char *device)
+{
+    cbi_lock();
+    snprintf(inspect.rec.device, sizeof inspect.rec.device, "%s", device);
+    cbi_unlock();
+}
+
 void cb_inspect_unsupported(const char *name, const char *why)
 {
     if (cb_inspect_flags & CB_INSPECT_STRICT)

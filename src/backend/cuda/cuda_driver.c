@@ -123,6 +123,16 @@ cb_export_fn cb_cuda_real(int id)
     return drv.real[id];
 }
 
+void cb_cuda_summary(char *buf, size_t len)
+{
+    char device[256];
+    cbc_device_name(device, sizeof device);
+    cb_stats_foreign v = {.backend = "cuda", .driver = drv.lib ? drv.path : "", .device = device};
+    cbc_launch_stats(&v.launches, &v.launches_failed);
+    cbc_memory_stats(&v.allocations, &v.peak_bytes);
+    cb_stats_summary_foreign(buf, len, &v);
+}
+
 const char *cb_cuda_real_path(void)
 {
     return cb_cuda_load() == CUDA_SUCCESS ? drv.path : "";

@@ -61,6 +61,10 @@ cb_export_fn cb_cuda_real(int id);
 CUresult cb_cuda_proc_address(const char *symbol, void **pfn, int version, cuuint64_t flags,
                               CUdriverProcAddressQueryResult *status, int id);
 
+/* The exit summary's line under the pass-through (CUBRIDGE_SUMMARY=1):
+ * the real driver, its device, launches and device memory as forwarded. */
+void cb_cuda_summary(char *buf, size_t len);
+
 /* The path of the real driver once loaded ("" before). */
 const char *cb_cuda_real_path(void);
 
