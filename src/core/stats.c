@@ -97,8 +97,12 @@ void cb_stats_summary_foreign(char *buf, size_t len, const cb_stats_foreign *v)
                  v->driver[0] ? v->driver : "no driver loaded", v->device[0] ? v->device : "none");
     stats_append(buf, len, &pos, " | %llu launches forwarded (%llu refused)", (unsigned long long)v->launches,
                  (unsigned long long)v->launches_failed);
-    stats_append(buf, len, &pos, " | %llu allocations, peak %.1f MiB device memory",
-                 (unsigned long long)v->allocations, v->peak_bytes / 1048576.0);
+    if (v->peak_bytes >= 1048576)
+        stats_append(buf, len, &pos, " | %llu allocations, peak %.1f MiB device memory",
+                     (unsigned long long)v->allocations, v->peak_bytes / 1048576.0);
+    else
+        stats_append(buf, len, &pos, " | %llu allocations, peak %zu bytes device memory",
+                     (unsigned long long)v->allocations, v->peak_bytes);
     uint64_t translated = cb_stats_get(CB_STAT_KERNELS_TRANSLATED);
     if (translated)
         stats_append(buf, len, &pos, " | %llu kernels translated for the CPU reference",

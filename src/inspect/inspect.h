@@ -73,6 +73,10 @@ void cb_inspect_note_backend(const char *backend);
  * cuda pass-through, after the real cuInit). */
 void cb_inspect_note_device(const char *device);
 
+/* Raises the reports' peak device memory to bytes if higher (a backend
+ * outside the core, whose memory the core's arena does not see). */
+void cb_inspect_note_peak_memory(size_t bytes);
+
 /* Records a launch that ran (result r) but could not be checked, as
  * SKIPPED with note. */
 void cb_inspect_launch_skipped(const char *kernel, const cb_launch_config *cfg, CUresult r, const char *note);

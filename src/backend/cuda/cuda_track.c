@@ -89,13 +89,17 @@ static void alloc_record(CUresult r, const CUdeviceptr *p, size_t bytes, int cou
     cb_mutex_lock(&track_lock);
     if (grow((void **)&track.allocs, &track.capallocs, track.nallocs, sizeof *track.allocs) == 0)
         track.allocs[track.nallocs++] = (alloc_rec){(uint64_t)*p, counted ? bytes : 0, bytes};
+    size_t peak = 0;
     if (counted) {
         track.allocations++;
         track.in_use += bytes;
         if (track.in_use > track.peak)
             track.peak = track.in_use;
+        peak = track.peak;
     }
     cb_mutex_unlock(&track_lock);
+    if (peak && cb_inspect_active())
+        cb_inspect_note_peak_memory(peak);
 }
 
 static void alloc_note(CUresult r, const CUdeviceptr *p, size_t bytes) { alloc_record(r, p, bytes, 1); }
