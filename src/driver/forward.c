@@ -8,23 +8,39 @@
  * gives: NVIDIA's entry point of the same name, wrapped exactly as
  * cuGetProcAddress hands it out (traced, intercepted under verify). So a
  * client that dlsym()s the driver (Numba, CuPy, cuda-python through ctypes)
- * or links -lcuda reaches the real driver for every call.
+ * or links -lcuda reaches the real driver for every call. With the
+ * inspector on (any backend), the call goes through the export's trace
+ * wrapper, as the pointers cuGetProcAddress hands out do, so calls by name
+ * are traced too.
  *
- * Cost with the pass-through off: one load and one predictable branch on
- * cb_cuda_forward_state (0 once the environment was read), then a tail call.
+ * Cost with both off: two loads and one predictable branch
+ * (cb_cuda_forward_state is 0 once the environment was read, cb_inspect_flags
+ * 0), then a tail call.
  */
 #define CB_DRIVER_NO_RENAME 1
 #include "driver/driver.h"
 
 #include "backend/cuda/cuda_pt.h"
+#include "inspect/inspect.h"
+
+/* What export id's symbol calls instead of cubridge's implementation, or
+ * NULL for the implementation itself. */
+static cb_export_fn forward_target(int id)
+{
+    if (cb_cuda_passthrough())
+        return cb_cuda_forward_target(id);
+    if (cb_inspect_active())
+        return (cb_export_fn)cb_inspect_proc(id, (void *)cb_exports[id].fn);
+    return NULL;
+}
 
 #define CB_FORWARD(sym, params, args)                                                                       \
     CB_EXPORT CUresult sym params                                                                           \
     {                                                                                                       \
-        if (__builtin_expect(cb_cuda_forward_state != 0, 0)) {                                              \
-            cb_export_fn cb_fwd_ = cb_cuda_forward_target(CB_EXP_##sym);                                 \
-            if (cb_fwd_)                                                                                   \
-                return ((__typeof__(&cb_impl_##sym))cb_fwd_) args;                                        \
+        if (__builtin_expect((cb_cuda_forward_state | cb_inspect_flags) != 0, 0)) {                         \
+            cb_export_fn cb_fwd_ = forward_target(CB_EXP_##sym);                                            \
+            if (cb_fwd_)                                                                                    \
+                return ((__typeof__(&cb_impl_##sym))cb_fwd_) args;                                          \
         }                                                                                                   \
         return cb_impl_##sym args;                                                                          \
     }

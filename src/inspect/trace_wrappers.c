@@ -249,13 +249,16 @@ static const unsigned char cbi_needed_tables[][16] = {
  * refusals"): cuGetProcAddress(_v2) -> CUDA_ERROR_NOT_FOUND (cudart asks
  * for entry points of every CUDA version, some of which this driver does
  * not have), cuGetExportTable refused for a table other than the two
- * cudart needs. */
+ * cudart needs, cuEventQuery / cuStreamQuery -> CUDA_ERROR_NOT_READY (work
+ * still running: how a poll is answered). */
 static int cbi_call_is_probe(const cbi_call *c, CUresult r)
 {
     if (r == CUDA_SUCCESS)
         return 0;
     if (c->id == CB_EXP_cuGetProcAddress || c->id == CB_EXP_cuGetProcAddress_v2)
         return r == CUDA_ERROR_NOT_FOUND;
+    if (c->id == CB_EXP_cuEventQuery || c->id == CB_EXP_cuStreamQuery || c->id == CB_EXP_cuStreamQuery_ptsz)
+        return r == CUDA_ERROR_NOT_READY;   /* "not finished yet": the answer to a poll */
     if (c->id == CB_EXP_cuGetExportTable && c->uuid) {
         for (size_t i = 0; i < sizeof cbi_needed_tables / sizeof cbi_needed_tables[0]; i++)
             if (memcmp(c->uuid->bytes, cbi_needed_tables[i], 16) == 0)
