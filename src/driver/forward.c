@@ -13,9 +13,9 @@
  * wrapper, as the pointers cuGetProcAddress hands out do, so calls by name
  * are traced too.
  *
- * Cost with both off: two loads and one predictable branch
+ * Cost with both off: two loads, an or and one predictable branch
  * (cb_cuda_forward_state is 0 once the environment was read, cb_inspect_flags
- * 0), then a tail call.
+ * 0), then a tail jump to the implementation.
  */
 #define CB_DRIVER_NO_RENAME 1
 #include "driver/driver.h"
@@ -34,14 +34,18 @@ static cb_export_fn forward_target(int id)
     return NULL;
 }
 
+/* The slow path is a cold function of its own, so that the fast path is a
+ * load, an or, a branch and a tail jump to the implementation. */
 #define CB_FORWARD(sym, params, args)                                                                       \
+    static __attribute__((noinline, cold)) CUresult forward_##sym params                                    \
+    {                                                                                                       \
+        cb_export_fn cb_fwd_ = forward_target(CB_EXP_##sym);                                                \
+        return cb_fwd_ ? ((__typeof__(&cb_impl_##sym))cb_fwd_) args : cb_impl_##sym args;                   \
+    }                                                                                                       \
     CB_EXPORT CUresult sym params                                                                           \
     {                                                                                                       \
-        if (__builtin_expect((cb_cuda_forward_state | cb_inspect_flags) != 0, 0)) {                         \
-            cb_export_fn cb_fwd_ = forward_target(CB_EXP_##sym);                                            \
-            if (cb_fwd_)                                                                                    \
-                return ((__typeof__(&cb_impl_##sym))cb_fwd_) args;                                          \
-        }                                                                                                   \
+        if (__builtin_expect((cb_cuda_forward_state | cb_inspect_flags) != 0, 0))                           \
+            return forward_##sym args;                                                                      \
         return cb_impl_##sym args;                                                                          \
     }
 #include "driver/forwarders.inc"
