@@ -47,7 +47,7 @@ typedef struct kernel_rec {
     int image;
     const void *owner;        /* the CUlibrary or CUmodule it came from */
     int owner_is_library;
-    char name[256];
+    char name[1024];          /* mangled names (Numba's) run past 256 */
 } kernel_rec;
 
 static cb_mutex track_lock = CB_MUTEX_INIT;
@@ -471,7 +471,7 @@ cb_function *cbc_reference_function(const void *handle, char *note, size_t notel
     } else {
         cb_module *m = image_module(&track.images[k.image], note, notelen);
         if (m && cb_module_get_function(m, k.name, &f) != CUDA_SUCCESS)
-            snprintf(note, notelen, "kernel %s not in the CPU translation", k.name);
+            snprintf(note, notelen, "not in the CPU translation: kernel %s", k.name);
     }
     cb_mutex_unlock(&track_lock);
     return f;
