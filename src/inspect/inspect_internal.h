@@ -203,6 +203,11 @@ const char *cbi_result_name(int r);
  * "ERROR", "PROBE" (only expected refusals failed) or "OK". */
 const char *cbi_export_status(const cbi_export_stats *s);
 
+/* 1 if export id is answered by something other than a NOT_SUPPORTED stub:
+ * cubridge's implementation, or under the cuda backend the real driver's
+ * function of that name. */
+int cbi_export_answered(int id);
+
 /* Subsystem and translation target of an entry point (for the call table). */
 const char *cbi_subsystem_of(const char *name);
 const char *cbi_target_of(const char *name);

@@ -188,7 +188,7 @@ static void json_rows(FILE *f)
         if (s->probes)
             snprintf(probe_note, sizeof probe_note, "%llu expected refusals (%s: probing); ",
                      (unsigned long long)s->probes, cbi_result_name(s->last_probe));
-        if (!cb_export_implemented(i))
+        if (!cbi_export_answered(i))
             snprintf(notes, sizeof notes, "%s: CUDA_ERROR_NOT_SUPPORTED",
                      strcmp(r->backend, "cuda") == 0 ? "not exported by NVIDIA's libcuda.so.1"
                                                      : "not implemented by cubridge");
@@ -202,7 +202,7 @@ static void json_rows(FILE *f)
         first = 0;
         json_str(f, "entry", name);
         fputc(',', f);
-        json_str(f, "target", cb_export_implemented(i) ? cbi_target_of(name) : "-");
+        json_str(f, "target", cbi_export_answered(i) ? cbi_target_of(name) : "-");
         fputc(',', f);
         json_str(f, "subsystem", cbi_subsystem_of(name));
         fprintf(f, ",\"status\":\"%s\",\"drift\":null,\"max_abs\":null,\"count\":%llu,\"total_ns\":%llu,\"errors\":%llu,",

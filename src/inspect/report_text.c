@@ -126,7 +126,7 @@ void cbi_report_text(FILE *out, int colour)
                          (unsigned long long)s->probes, cbi_result_name(s->last_probe));
             else
                 snprintf(notes, sizeof notes, "%llux, %.1f us", (unsigned long long)s->calls, s->total_ns / 1000.0);
-            row(out, colour, cb_exports[i].name, cb_export_implemented(i) ? cbi_target_of(cb_exports[i].name) : "-",
+            row(out, colour, cb_exports[i].name, cbi_export_answered(i) ? cbi_target_of(cb_exports[i].name) : "-",
                 cbi_subsystem_of(cb_exports[i].name), st, "-", notes);
             shown++;
         }

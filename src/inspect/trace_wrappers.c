@@ -12,6 +12,7 @@
 #include <cudaProfiler.h>
 #include <string.h>
 
+#include "backend/cuda/cuda_pt.h"
 #include "core/memory.h"
 #include "core/module.h"
 #include "inspect/inspect_internal.h"
@@ -442,6 +443,13 @@ const char *cbi_subsystem_of(const char *name)
 {
     const cbi_area *a = area_of(name);
     return a ? a->subsystem : "other";
+}
+
+int cbi_export_answered(int id)
+{
+    if (strcmp(cbi_rec()->backend, "cuda") == 0)
+        return id == CB_EXP_cuGetProcAddress || id == CB_EXP_cuGetProcAddress_v2 || cb_cuda_real(id) != NULL;
+    return cb_export_implemented(id);
 }
 
 const char *cbi_target_of(const char *name)

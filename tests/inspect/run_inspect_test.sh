@@ -128,6 +128,8 @@ assert s["backend"] == "cuda" and s["device"] == "Mock GPU", s
 assert s["peak_device_bytes"] == 800, s
 rows = {c["entry"]: c for c in r["calls"]}
 assert rows["cuArrayCreate_v2"]["status"] == "UNSUPPORTED", rows["cuArrayCreate_v2"]
+assert rows["cuArrayCreate_v2"]["target"] == "-", rows["cuArrayCreate_v2"]
+assert rows["cuArrayCreate_v2"]["notes"].startswith("not exported by NVIDIA's libcuda.so.1"), rows["cuArrayCreate_v2"]
 assert rows["cuLaunchKernel"]["target"] == "NVIDIA libcuda.so.1 (pass-through)", rows["cuLaunchKernel"]
 assert rows["cuMemAlloc_v2"]["status"] == "OK"
 EOF
