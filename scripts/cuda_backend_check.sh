@@ -22,7 +22,7 @@
 #   PROGRAM_DIR   the nvcc-built tests/cuda programs (*_static, *_shared)
 #   OUT           everything goes under it (created)
 #   JOBS=8        programs run at once; TIMEOUT=60 seconds each
-#   PY_JOBS=4     Python tests run at once; PY_TIMEOUT=150 seconds each
+#   PY_JOBS=5     Python tests run at once; PY_TIMEOUT=90 seconds each
 #   PYTHON=python3
 # Run it from the repository root (relative CUBRIDGE_HOST_CC paths resolve there).
 set -u
@@ -64,7 +64,7 @@ if [ "${1:-}" = --one-py ]; then
         printf '%s\tnot installed\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\n' "$name" > "$out/rows/$name.tsv"
         exit 0
     fi
-    (cd "$(dirname "$script")" && timeout -k 5 "${PY_TIMEOUT:-150}" "$cb/bin/cubridge" inspect --backend cuda --verify \
+    (cd "$(dirname "$script")" && timeout -k 5 "${PY_TIMEOUT:-90}" "$cb/bin/cubridge" inspect --backend cuda --verify \
         --report "$rep" -- "${PYTHON:-python3}" -W ignore::Warning "$script") \
         > "$out/$name.stdout" 2> "$out/$name.stderr" < /dev/null
     rc=$?
@@ -106,7 +106,7 @@ cat "$out/summary.tsv"
 py=$out/python
 mkdir -p "$py/rows"
 ls "$top"/tests/python/numba_*.py "$top"/tests/python/cupy_*.py 2>/dev/null |
-    xargs -P "${PY_JOBS:-4}" -n 1 "$0" --one-py "$cb" "$py"
+    xargs -P "${PY_JOBS:-5}" -n 1 "$0" --one-py "$cb" "$py"
 {
     printf 'test\texit\tprinted_ok\tstatus\tlaunches_forwarded\trefused\tdevice\tchecked\tpass\tdrift\tskipped\tfailed\tworst_rel_l1\tworst_abs\n'
     cat "$py"/rows/*.tsv | LC_ALL=C sort
