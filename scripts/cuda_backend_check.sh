@@ -8,8 +8,9 @@
 # (tests/cuda/h200_reference.tsv, hashed as scripts/h200_native.sh does).
 # One report directory per program (OUT/<program>/report.json ...).
 #
-# Then the JIT clients: each tests/python/numba_*.py and cupy_*.py, run with
-# $PYTHON (default python3, which must have numba-cuda / cupy) through the
+# Then the JIT clients: each tests/python/numba_*.py, cupy_*.py and
+# cudapython_*.py, run with $PYTHON (default python3, which must have
+# numba-cuda / cupy / cuda-python) through the
 # same `cubridge inspect --backend cuda --verify`, into OUT/python/ with
 # OUT/python/summary.tsv: test, exit status, whether it printed its "ok"
 # line, the report's status, the launches that reached the GPU (forwarded
@@ -59,7 +60,7 @@ if [ "${1:-}" = --one-py ]; then
     cb=$2 out=$3 script=$4
     name=$(basename "$script" .py)
     rep="$out/$name"
-    case $name in numba_*) mod=numba.cuda ;; *) mod=cupy ;; esac
+    case $name in numba_*) mod=numba.cuda ;; cupy_*) mod=cupy ;; *) mod=cuda.bindings.driver ;; esac
     if ! "${PYTHON:-python3}" -c "import $mod" > /dev/null 2>&1; then
         printf '%s\tnot installed\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\n' "$name" > "$out/rows/$name.tsv"
         exit 0
@@ -105,7 +106,7 @@ cat "$out/summary.tsv"
 # The JIT clients (tests/python), through the same pass-through.
 py=$out/python
 mkdir -p "$py/rows"
-ls "$top"/tests/python/numba_*.py "$top"/tests/python/cupy_*.py 2>/dev/null |
+ls "$top"/tests/python/numba_*.py "$top"/tests/python/cupy_*.py "$top"/tests/python/cudapython_*.py 2>/dev/null |
     xargs -P "${PY_JOBS:-5}" -n 1 "$0" --one-py "$cb" "$py"
 {
     printf 'test\texit\tprinted_ok\tstatus\tlaunches_forwarded\trefused\tdevice\tchecked\tpass\tdrift\tskipped\tfailed\tworst_rel_l1\tworst_abs\n'
