@@ -10,7 +10,12 @@
  * scale(y, a, n), copies back), checks the result the mock computed, checks
  * with the mock's own counters that each call reached it, and that a
  * symbol the mock lacks (cuArrayCreate_v2) answers CUDA_ERROR_NOT_SUPPORTED.
- * Prints "dlsym client: PASS" and exits 0 on success. */
+ * Prints "dlsym client: PASS" and exits 0 on success.
+ *
+ *   dlsym_client LIBCUDA --no-driver
+ *
+ * When the pass-through finds no usable driver: every call answers
+ * CUDA_ERROR_NO_DEVICE ("dlsym client: no driver: PASS"). */
 #include <cuda.h>
 #include <dlfcn.h>
 #include <stdio.h>
@@ -41,6 +46,20 @@ static const char ptx[] =
     "  ld.global.f32 %f2, [%rd4];\n  mul.f32 %f3, %f2, %f1;\n  st.global.f32 [%rd4], %f3;\n"
     "DONE:\n  ret;\n}\n";
 
+/* No real driver: every entry point answers CUDA_ERROR_NO_DEVICE. */
+static int no_driver(void)
+{
+    int count = -1;
+    CUdeviceptr p = 0;
+    CHECK(SYM(cuInit)(0) == CUDA_ERROR_NO_DEVICE);
+    CHECK(SYM(cuDeviceGetCount)(&count) == CUDA_ERROR_NO_DEVICE && count == -1);
+    CHECK(SYM(cuMemAlloc_v2)(&p, 64) == CUDA_ERROR_NO_DEVICE && p == 0);
+    if (failures)
+        return 1;
+    printf("dlsym client: no driver: PASS\n");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -52,6 +71,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "dlopen %s: %s\n", argv[1], dlerror());
         return 2;
     }
+    if (strcmp(argv[2], "--no-driver") == 0)
+        return no_driver();
     int version = 0, count = 0;
     CUdevice dev = -1;
     char name[64] = "";

@@ -26,7 +26,8 @@
 #               (dlsym_client.c, like Numba/CuPy through ctypes) reaches the
 #               mock for every call, traced and verified; a symbol the
 #               mock lacks is UNSUPPORTED; the exit summary shows backend
-#               cuda, the mock's device, the launches and memory forwarded
+#               cuda, the mock's device, the launches and memory forwarded;
+#               with no usable driver every call is CUDA_ERROR_NO_DEVICE
 #   coverage    `cubridge coverage` prints mapped N/M for the driver
 #   html        headless Chromium renders report.html (DOM checked through
 #               --dump-dom) and saves build/reports/inspector-dashboard.png
@@ -133,6 +134,11 @@ assert rows["cuArrayCreate_v2"]["notes"].startswith("not exported by NVIDIA's li
 assert rows["cuLaunchKernel"]["target"] == "NVIDIA libcuda.so.1 (pass-through)", rows["cuLaunchKernel"]
 assert rows["cuMemAlloc_v2"]["status"] == "OK"
 EOF
+    # no usable driver: every call answers CUDA_ERROR_NO_DEVICE, and the log says why
+    env CUBRIDGE_BACKEND=cuda CUBRIDGE_REAL_LIBCUDA="$D/no-such-libcuda.so.1" "$D/dlsym_client" "$LIB/libcuda.so.1" --no-driver \
+        > "$D/n.txt" 2>&1 || fail "no driver: $(tail -5 $D/n.txt)"
+    grep -q "dlsym client: no driver: PASS" "$D/n.txt" || fail "no driver: no PASS line"
+    grep -q "CUBRIDGE_REAL_LIBCUDA=$D/no-such-libcuda.so.1 is not a usable CUDA driver" "$D/n.txt" || fail "no driver: not logged"
     # verify: the mock's launch checked against the CPU reference
     env CUBRIDGE_REAL_LIBCUDA="$MOCK" "$CUBRIDGE" inspect --backend cuda --verify --report "$D/v" -- \
         "$D/dlsym_client" "$LIB/libcuda.so.1" "$MOCK" > "$D/v.txt" 2>&1 || fail "verify: $(tail -5 $D/v.txt)"
