@@ -12,6 +12,10 @@ symbols <api>, <api>_v2, <api>_v3 ... in the same order. A per-thread typedef
 at version V names the _ptds/_ptsz twin of the newest plain symbol at or
 below V. The script fails if the toolkit breaks this rule.
 
+Then rerun scripts/gen_trace_wrappers.py: from this list and cuda.h it writes
+the trace wrappers and the exported forwarders (src/driver/forwarders.inc,
+src/driver/impl_names.h).
+
 Usage: scripts/gen_driver_exports.py [--cuda /usr/local/cuda] [--out src/driver/exports.inc]
 """
 import argparse

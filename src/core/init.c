@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/cuda/cuda_pt.h"
 #include "core/core.h"
 #include "core/device.h"
 #include "core/stats.h"
@@ -118,6 +119,11 @@ cb_backend *cb_process_backend(void)
 static void init_print_summary(void)
 {
     char line[2048];
+    if (cb_cuda_passthrough()) {   /* the real driver ran the program: its view */
+        cb_cuda_summary(line, sizeof line);
+        fprintf(stderr, "%s\n", line);
+        return;
+    }
     cb_device *d = cb_device_get(0);
     cb_backend *b = cb_process.backend;
     if (b && b->module_cache_stats) {

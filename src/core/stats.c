@@ -76,6 +76,40 @@ static void stats_append(char *buf, size_t len, size_t *pos, const char *fmt, ..
         *pos += (size_t)n;
 }
 
+/* " | N unsupported calls: a, b" */
+static void stats_append_unsupported(char *buf, size_t len, size_t *pos)
+{
+    const char *names[STATS_MAX_NAMES];
+    size_t n = cb_stats_unsupported_list(names, NULL, STATS_MAX_NAMES);
+    stats_append(buf, len, pos, " | %llu unsupported calls",
+                 (unsigned long long)cb_stats_get(CB_STAT_UNSUPPORTED_CALLS));
+    for (size_t i = 0; i < n && i < STATS_MAX_NAMES; i++)
+        stats_append(buf, len, pos, "%s%s", i ? ", " : ": ", names[i]);
+}
+
+void cb_stats_summary_foreign(char *buf, size_t len, const cb_stats_foreign *v)
+{
+    size_t pos = 0;
+    if (len == 0)
+        return;
+    buf[0] = '\0';
+    stats_append(buf, len, &pos, "cubridge: backend %s (pass-through to %s) | device \"%s\"", v->backend,
+                 v->driver[0] ? v->driver : "no driver loaded", v->device[0] ? v->device : "none");
+    stats_append(buf, len, &pos, " | %llu launches forwarded (%llu refused)", (unsigned long long)v->launches,
+                 (unsigned long long)v->launches_failed);
+    if (v->peak_bytes >= 1048576)
+        stats_append(buf, len, &pos, " | %llu allocations, peak %.1f MiB device memory",
+                     (unsigned long long)v->allocations, v->peak_bytes / 1048576.0);
+    else
+        stats_append(buf, len, &pos, " | %llu allocations, peak %zu bytes device memory",
+                     (unsigned long long)v->allocations, v->peak_bytes);
+    uint64_t translated = cb_stats_get(CB_STAT_KERNELS_TRANSLATED);
+    if (translated)
+        stats_append(buf, len, &pos, " | %llu kernels translated for the CPU reference",
+                     (unsigned long long)translated);
+    stats_append_unsupported(buf, len, &pos);
+}
+
 void cb_stats_summary(char *buf, size_t len, const char *backend, const char *device)
 {
     size_t pos = 0;
@@ -91,10 +125,5 @@ void cb_stats_summary(char *buf, size_t len, const char *backend, const char *de
     stats_append(buf, len, &pos, " | %llu launches | %llu faults",
                  (unsigned long long)cb_stats_get(CB_STAT_LAUNCHES),
                  (unsigned long long)cb_stats_get(CB_STAT_FAULTS));
-    const char *names[STATS_MAX_NAMES];
-    size_t n = cb_stats_unsupported_list(names, NULL, STATS_MAX_NAMES);
-    stats_append(buf, len, &pos, " | %llu unsupported calls",
-                 (unsigned long long)cb_stats_get(CB_STAT_UNSUPPORTED_CALLS));
-    for (size_t i = 0; i < n && i < STATS_MAX_NAMES; i++)
-        stats_append(buf, len, &pos, "%s%s", i ? ", " : ": ", names[i]);
+    stats_append_unsupported(buf, len, &pos);
 }

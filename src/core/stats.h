@@ -35,4 +35,18 @@ size_t cb_stats_unsupported_list(const char **names, uint64_t *counts, size_t ma
  * buf, without a newline. backend and device may be NULL. */
 void cb_stats_summary(char *buf, size_t len, const char *backend, const char *device);
 
+/* What a backend outside the core (the cuda pass-through) did. */
+typedef struct cb_stats_foreign {
+    const char *backend;      /* "cuda" */
+    const char *driver;       /* the library it forwards to ("" if none was loaded) */
+    const char *device;       /* its device 0 ("" if never initialised) */
+    uint64_t launches, launches_failed;
+    uint64_t allocations;
+    size_t peak_bytes;        /* device memory in use, at most */
+} cb_stats_foreign;
+
+/* The summary line for such a backend ("cubridge: backend cuda (pass-through
+ * to ...) | device ... | N launches forwarded ..."), without a newline. */
+void cb_stats_summary_foreign(char *buf, size_t len, const cb_stats_foreign *v);
+
 #endif

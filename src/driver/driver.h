@@ -4,7 +4,11 @@
  * own "internal" view (__CUDA_API_VERSION_INTERNAL): no `#define cuX cuX_v2`
  * renames, and prototypes for every versioned and per-thread symbol
  * (cuCtxCreate, cuCtxCreate_v4, cuLaunchKernel_ptsz ...), so that each
- * export is defined under its real name.
+ * export is defined under its real name -- which impl_names.h (generated)
+ * then renames to cb_impl_<name>: the exported symbol is the forwarder in
+ * forward.c, which calls cb_impl_<name>, or NVIDIA's entry point under the
+ * cuda pass-through. Code here writes and calls entry points by their CUDA
+ * names as usual; within src/driver they mean the implementations.
  */
 #ifndef CB_DRIVER_DRIVER_H
 #define CB_DRIVER_DRIVER_H
@@ -13,6 +17,8 @@
 #define __CUDA_API_VERSION_INTERNAL 1
 #endif
 #include <cuda.h>
+
+#include "driver/impl_names.h"
 
 #include "core/core.h"
 #include "core/stats.h"

@@ -3,12 +3,15 @@
 
 #include <string.h>
 
+#include "backend/cuda/cuda_pt.h"
 #include "inspect/inspect.h"
 
 int cb_driver_unsupported(cb_export_id id)
 {
     const char *name = (unsigned)id < CB_EXP__COUNT ? cb_exports[id].name : "(unknown export)";
-    return cb_driver_not_supported(name, "not implemented by cubridge");
+    /* under the pass-through, a stub is only called for a symbol the real driver lacks */
+    return cb_driver_not_supported(name, cb_cuda_passthrough() ? "not exported by NVIDIA's libcuda.so.1"
+                                                               : "not implemented by cubridge");
 }
 
 CUresult cb_driver_not_supported(const char *name, const char *why)

@@ -25,7 +25,7 @@ typedef void (*cb_export_fn)(void);
 
 typedef struct cb_export {
     const char *name;
-    cb_export_fn fn;    /* what the symbol resolves to in this link */
+    cb_export_fn fn;    /* the implementation (cb_impl_<name>), not the exported forwarder */
     cb_export_fn stub;  /* the weak stub; fn == stub means not implemented */
 } cb_export;
 

@@ -3,7 +3,10 @@
  *
  * An export that cubridge only stubs is a weak symbol (src/driver/stubs.c
  * gives every export a weak NOT_SUPPORTED definition; a real one is strong),
- * so the binding in the dynamic symbol table says implemented or not. */
+ * so the binding in the dynamic symbol table says implemented or not. In
+ * libcuda.so.1 the exported cuX is a forwarder (src/driver/forward.c) and
+ * the binding that says it is that of cb_impl_cuX, also exported: such a
+ * symbol is visited first, under the name cuX. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,8 +60,10 @@ int cbi_elf_dynamic_symbols(const char *path, void (*visit)(const char *name, in
         uint64_t stroff = rd(strsh + 24, 8), strsize = rd(strsh + 32, 8);
         if (stroff > len || strsize > len - stroff)
             goto out;
-        for (uint64_t k = 1; k < size / entsize; k++) {
-            const unsigned char *s = d + off + k * entsize;
+        /* pass 0: the cb_impl_ names (as the export they implement), pass 1: the rest */
+        for (uint64_t k = 1; k < 2 * (size / entsize); k++) {
+            int renamed_pass = k < size / entsize;
+            const unsigned char *s = d + off + (k % (size / entsize)) * entsize;
             uint64_t name = rd(s, 4);
             unsigned info = s[4], bind = info >> 4, type = info & 15;
             uint64_t shndx = rd(s + 6, 2);
@@ -67,7 +72,9 @@ int cbi_elf_dynamic_symbols(const char *path, void (*visit)(const char *name, in
             const char *nm = (const char *)d + stroff + name;
             if (!memchr(nm, 0, strsize - name))
                 continue;
-            visit(nm, bind == 2, ctx);
+            int renamed = strncmp(nm, "cb_impl_", 8) == 0;
+            if (renamed_pass == renamed)
+                visit(renamed ? nm + 8 : nm, bind == 2, ctx);
         }
         rc = 0;
     }

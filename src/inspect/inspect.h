@@ -69,6 +69,14 @@ CUresult cb_inspect_launch_foreign(cb_backend *b, cb_inspect_lookup lookup, cb_f
  * pass-through, once it has loaded the real driver). */
 void cb_inspect_note_backend(const char *backend);
 
+/* Names the device in the reports when the backend is not the core's (the
+ * cuda pass-through, after the real cuInit). */
+void cb_inspect_note_device(const char *device);
+
+/* Raises the reports' peak device memory to bytes if higher (a backend
+ * outside the core, whose memory the core's arena does not see). */
+void cb_inspect_note_peak_memory(size_t bytes);
+
 /* Records a launch that ran (result r) but could not be checked, as
  * SKIPPED with note. */
 void cb_inspect_launch_skipped(const char *kernel, const cb_launch_config *cfg, CUresult r, const char *note);

@@ -112,9 +112,11 @@ typedef struct cbi_launch {
 
 typedef struct cbi_export_stats {
     uint64_t calls, errors, unsupported;
+    uint64_t probes;                  /* expected refusals (cbi_call_is_probe): not errors */
     uint64_t total_ns;
     int last_result;
-    int last_error;                   /* the last result other than CUDA_SUCCESS */
+    int last_error;                   /* the last failure other than a probe */
+    int last_probe;                   /* the last expected refusal */
     char first_args[200];             /* the arguments of its first call */
 } cbi_export_stats;
 
@@ -123,6 +125,7 @@ typedef struct cbi_event {
     uint32_t track;                   /* host thread index, or stream id for launches */
     int16_t kind;                     /* CBI_EV_* */
     int16_t result;
+    uint8_t probe;                    /* a call's failure was an expected refusal */
     int32_t id;                       /* export id or launch index */
     uint64_t mem_used;
 } cbi_event;
@@ -195,6 +198,15 @@ extern const int cbi_enum_table_count;
 const char *cbi_enum_name(int t, long long value);
 /* CUresult by name ("CUDA_ERROR_INVALID_VALUE"). */
 const char *cbi_result_name(int r);
+
+/* The status of an entry point's row in the call table: "UNSUPPORTED",
+ * "ERROR", "PROBE" (only expected refusals failed) or "OK". */
+const char *cbi_export_status(const cbi_export_stats *s);
+
+/* 1 if export id is answered by something other than a NOT_SUPPORTED stub:
+ * cubridge's implementation, or under the cuda backend the real driver's
+ * function of that name. */
+int cbi_export_answered(int id);
 
 /* Subsystem and translation target of an entry point (for the call table). */
 const char *cbi_subsystem_of(const char *name);

@@ -168,6 +168,21 @@ void cb_inspect_note_backend(const char *backend)
     cbi_unlock();
 }
 
+void cb_inspect_note_device(const char *device)
+{
+    cbi_lock();
+    snprintf(inspect.rec.device, sizeof inspect.rec.device, "%s", device);
+    cbi_unlock();
+}
+
+void cb_inspect_note_peak_memory(size_t bytes)
+{
+    cbi_lock();
+    if (bytes > inspect.rec.peak_mem)
+        inspect.rec.peak_mem = bytes;
+    cbi_unlock();
+}
+
 void cb_inspect_unsupported(const char *name, const char *why)
 {
     if (cb_inspect_flags & CB_INSPECT_STRICT)

@@ -51,6 +51,11 @@ const char *cbi_overall_status(void)
     return (cb_inspect_flags & CB_INSPECT_VERIFY) ? "PASS" : "TRACED";
 }
 
+const char *cbi_export_status(const cbi_export_stats *s)
+{
+    return s->unsupported ? "UNSUPPORTED" : s->errors ? "ERROR" : s->probes ? "PROBE" : "OK";
+}
+
 static void json_str(FILE *f, const char *key, const char *v)
 {
     fprintf(f, "\"%s\":\"", key);
@@ -61,13 +66,14 @@ static void json_str(FILE *f, const char *key, const char *v)
 static void json_summary(FILE *f)
 {
     cbi_record *r = cbi_rec();
-    uint64_t calls = 0, unsupported = 0, errors = 0, nan_inf = 0;
+    uint64_t calls = 0, unsupported = 0, errors = 0, probes = 0, nan_inf = 0;
     size_t verified = 0, drift = 0, skipped = 0;
     double worst_rel = 0, worst_abs = 0;
     for (int i = 0; i < CB_EXP__COUNT; i++) {
         calls += r->exports[i].calls;
         unsupported += r->exports[i].unsupported;
         errors += r->exports[i].errors;
+        probes += r->exports[i].probes;
     }
     for (size_t i = 0; i < r->nlaunches; i++) {
         const cbi_launch *l = &r->launches[i];
@@ -92,8 +98,9 @@ static void json_summary(FILE *f)
             implemented, total);
     fprintf(f, ",\"worst_rel_l1\":%.6g,\"worst_abs\":%.6g,\"nan_inf\":%llu,\"peak_device_bytes\":%zu",
             finite_or_zero(worst_rel), finite_or_zero(worst_abs), (unsigned long long)nan_inf, r->peak_mem);
-    fprintf(f, ",\"calls\":%llu,\"call_errors\":%llu,\"unsupported_calls\":%llu", (unsigned long long)calls,
-            (unsigned long long)errors, (unsigned long long)unsupported);
+    fprintf(f, ",\"calls\":%llu,\"call_errors\":%llu,\"probe_refusals\":%llu,\"unsupported_calls\":%llu",
+            (unsigned long long)calls, (unsigned long long)errors, (unsigned long long)probes,
+            (unsigned long long)unsupported);
     fprintf(f, ",\"launches\":%zu,\"verified\":%zu,\"drift\":%zu,\"skipped\":%zu,\"launches_dropped\":%llu", r->nlaunches,
             verified, drift, skipped, (unsigned long long)r->launches_dropped);
     fprintf(f, ",\"duration_ns\":%llu}", (unsigned long long)r->end_ns);
@@ -176,21 +183,26 @@ static void json_rows(FILE *f)
         if (!s->calls)
             continue;
         const char *name = cb_exports[i].name;
-        const char *status = s->unsupported ? "UNSUPPORTED" : s->errors ? "ERROR" : "OK";
-        char notes[400];
-        if (!cb_export_implemented(i))
-            snprintf(notes, sizeof notes, "not implemented by cubridge: CUDA_ERROR_NOT_SUPPORTED");
+        const char *status = cbi_export_status(s);
+        char notes[600], probe_note[160] = "";
+        if (s->probes)
+            snprintf(probe_note, sizeof probe_note, "%llu expected refusals (%s: probing); ",
+                     (unsigned long long)s->probes, cbi_result_name(s->last_probe));
+        if (!cbi_export_answered(i))
+            snprintf(notes, sizeof notes, "%s: CUDA_ERROR_NOT_SUPPORTED",
+                     strcmp(r->backend, "cuda") == 0 ? "not exported by NVIDIA's libcuda.so.1"
+                                                     : "not implemented by cubridge");
         else if (s->errors)
-            snprintf(notes, sizeof notes, "%llu of %llu calls failed, last with %s; first call: %s",
+            snprintf(notes, sizeof notes, "%llu of %llu calls failed, last with %s; %sfirst call: %s",
                      (unsigned long long)s->errors, (unsigned long long)s->calls, cbi_result_name(s->last_error),
-                     s->first_args);
+                     probe_note, s->first_args);
         else
-            snprintf(notes, sizeof notes, "first call: %s", s->first_args);
+            snprintf(notes, sizeof notes, "%sfirst call: %s", probe_note, s->first_args);
         fprintf(f, "%s\n{\"kind\":\"api\",", first ? "" : ",");
         first = 0;
         json_str(f, "entry", name);
         fputc(',', f);
-        json_str(f, "target", cb_export_implemented(i) ? cbi_target_of(name) : "-");
+        json_str(f, "target", cbi_export_answered(i) ? cbi_target_of(name) : "-");
         fputc(',', f);
         json_str(f, "subsystem", cbi_subsystem_of(name));
         fprintf(f, ",\"status\":\"%s\",\"drift\":null,\"max_abs\":null,\"count\":%llu,\"total_ns\":%llu,\"errors\":%llu,",
@@ -268,8 +280,9 @@ static void json_timeline(FILE *f)
         fprintf(f, "%s\n{\"track\":\"%s\",\"kind\":\"%s\",", n ? "," : "", track,
                 e->kind == CBI_EV_CALL ? "call" : "launch");
         json_str(f, "name", name);
-        fprintf(f, ",\"t_ns\":%llu,\"dur_ns\":%llu,\"ok\":%s}", (unsigned long long)e->t0, (unsigned long long)e->dur,
-                e->result == 0 ? "true" : "false");
+        fprintf(f, ",\"t_ns\":%llu,\"dur_ns\":%llu,\"ok\":%s%s}", (unsigned long long)e->t0,
+                (unsigned long long)e->dur, e->result == 0 || e->probe ? "true" : "false",
+                e->probe ? ",\"probe\":true" : "");
         n++;
     }
     fputs("],\"memory\":[", f);
@@ -288,7 +301,7 @@ static void json_timeline(FILE *f)
 void cbi_json_report(FILE *f)
 {
     cbi_record *r = cbi_rec();
-    fprintf(f, "{\"schema\":\"cubridge-inspect-report/1\",\"version\":\"%s\",", CUBRIDGE_VERSION);
+    fprintf(f, "{\"schema\":\"cubridge-inspect-report/2\",\"version\":\"%s\",", CUBRIDGE_VERSION);
     fprintf(f, "\"mode\":{\"trace\":%s,\"verify\":%s,\"strict\":%s,\"fault\":\"%s\"},",
             (cb_inspect_flags & CB_INSPECT_TRACE) ? "true" : "false",
             (cb_inspect_flags & CB_INSPECT_VERIFY) ? "true" : "false",

@@ -3,6 +3,8 @@
  * Columns: CUDA API entry | translation target | subsystem | status |
  * drift | notes & traps. Kernels first, then the entry points that failed,
  * then the busiest others (at most 25 rows; report.html has them all).
+ * Status colours: red for failures, grey for PROBE (expected refusals only),
+ * green otherwise.
  */
 #include <string.h>
 
@@ -11,6 +13,7 @@
 #define RED "\033[31m"
 #define GREEN "\033[32m"
 #define YELLOW "\033[33m"
+#define GREY "\033[90m"
 #define BOLD "\033[1m"
 #define RESET "\033[0m"
 
@@ -18,8 +21,11 @@ static const char *status_colour(const char *s)
 {
     if (!strcmp(s, "PASS") || !strcmp(s, "OK") || !strcmp(s, "TRACED"))
         return GREEN;
-    if (!strcmp(s, "DRIFT") || !strcmp(s, "UNSUPPORTED") || !strcmp(s, "FAILED") || !strcmp(s, "FAULT"))
+    if (!strcmp(s, "DRIFT") || !strcmp(s, "UNSUPPORTED") || !strcmp(s, "FAILED") || !strcmp(s, "FAULT") ||
+        !strcmp(s, "ERROR"))
         return RED;
+    if (!strcmp(s, "PROBE"))
+        return GREY;   /* expected refusals: neutral */
     return YELLOW;
 }
 
@@ -49,10 +55,11 @@ void cbi_report_text(FILE *out, int colour)
 {
     cbi_record *r = cbi_rec();
     const char *status = cbi_overall_status();
-    uint64_t calls = 0, unsupported = 0;
+    uint64_t calls = 0, unsupported = 0, probes = 0;
     for (int i = 0; i < CB_EXP__COUNT; i++) {
         calls += r->exports[i].calls;
         unsupported += r->exports[i].unsupported;
+        probes += r->exports[i].probes;
     }
     double worst = 0;
     uint64_t nan_inf = 0;
@@ -63,10 +70,11 @@ void cbi_report_text(FILE *out, int colour)
         nan_inf += r->launches[i].nan_inf;
         verified += (size_t)(r->launches[i].verdict == CBI_PASS || r->launches[i].verdict == CBI_DRIFT);
     }
-    fprintf(out, "%scubridge inspector%s: %s%s%s | backend %s | %llu calls, %llu unsupported | %zu launches, %zu verified"
+    fprintf(out, "%scubridge inspector%s: %s%s%s | backend %s | %llu calls, %llu unsupported, %llu expected refusals | %zu launches, %zu verified"
                  " | worst rel L1 %.3g | %llu NaN/Inf | peak device memory %.1f MiB\n",
             colour ? BOLD : "", colour ? RESET : "", colour ? status_colour(status) : "", status, colour ? RESET : "",
-            r->backend, (unsigned long long)calls, (unsigned long long)unsupported, r->nlaunches, verified, worst,
+            r->backend, (unsigned long long)calls, (unsigned long long)unsupported, (unsigned long long)probes,
+            r->nlaunches, verified, worst,
             (unsigned long long)nan_inf, r->peak_mem / 1048576.0);
     fprintf(out, "  %-36s %-30s %-12s %-11s %-9s %s\n", "CUDA API entry", "translation target", "subsystem", "status",
             "drift", "notes & traps");
@@ -108,14 +116,17 @@ void cbi_report_text(FILE *out, int colour)
                 continue;
             if (pass == 1 && s->calls < 2 && shown > 18)
                 continue;
-            const char *st = s->unsupported ? "UNSUPPORTED" : s->errors ? "ERROR" : "OK";
+            const char *st = cbi_export_status(s);
             char notes[300];
             if (s->errors)
                 snprintf(notes, sizeof notes, "%llu calls, %llu failed: last %s", (unsigned long long)s->calls,
                          (unsigned long long)s->errors, cbi_result_name(s->last_error));
+            else if (s->probes)
+                snprintf(notes, sizeof notes, "%llu calls, %llu expected refusals (%s)", (unsigned long long)s->calls,
+                         (unsigned long long)s->probes, cbi_result_name(s->last_probe));
             else
                 snprintf(notes, sizeof notes, "%llux, %.1f us", (unsigned long long)s->calls, s->total_ns / 1000.0);
-            row(out, colour, cb_exports[i].name, cb_export_implemented(i) ? cbi_target_of(cb_exports[i].name) : "-",
+            row(out, colour, cb_exports[i].name, cbi_export_answered(i) ? cbi_target_of(cb_exports[i].name) : "-",
                 cbi_subsystem_of(cb_exports[i].name), st, "-", notes);
             shown++;
         }

@@ -12,6 +12,7 @@
 #include <cudaProfiler.h>
 #include <string.h>
 
+#include "backend/cuda/cuda_pt.h"
 #include "core/memory.h"
 #include "core/module.h"
 #include "inspect/inspect_internal.h"
@@ -19,6 +20,7 @@
 
 typedef struct cbi_call {
     int id;
+    const CUuuid *uuid;    /* cuGetExportTable's table (cbi_arg_uuid), else NULL */
     uint64_t t0, t1;
     int nargs;
     size_t len;
@@ -28,6 +30,7 @@ typedef struct cbi_call {
 static void cbi_call_begin(cbi_call *c, int id)
 {
     c->id = id;
+    c->uuid = NULL;
     c->nargs = 0;
     c->len = 0;
     c->args[0] = 0;
@@ -116,6 +119,31 @@ static void cbi_arg_u64(cbi_call *c, const char *name, unsigned long long v)
         snprintf(s, sizeof s, "0x%llx", v);
     else
         snprintf(s, sizeof s, "%llu", v);
+    call_arg(c, name, s);
+}
+
+/* A name (symbol, kernel, file): the string itself, cut at 120 characters. */
+static void cbi_arg_str(cbi_call *c, const char *name, const char *v)
+{
+    char s[128];
+    if (!v)
+        snprintf(s, sizeof s, "NULL");
+    else
+        snprintf(s, sizeof s, "%.120s", v);
+    call_arg(c, name, s);
+}
+
+static void cbi_arg_uuid(cbi_call *c, const char *name, const CUuuid *u)
+{
+    char s[48];
+    c->uuid = u;
+    if (!u) {
+        call_arg(c, name, "NULL");
+        return;
+    }
+    const unsigned char *b = (const unsigned char *)u->bytes;
+    snprintf(s, sizeof s, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2],
+             b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
     call_arg(c, name, s);
 }
 
@@ -210,9 +238,41 @@ static void cbi_arg_out_enum(cbi_call *c, const char *name, const void *p, size_
     call_arg(c, name, s);
 }
 
+/* The private tables cudart cannot run without (docs/export-tables.md):
+ * refusing them is a real error, refusing any other table an expected one. */
+static const unsigned char cbi_needed_tables[][16] = {
+    {0x6b, 0xd5, 0xfb, 0x6c, 0x5b, 0xf4, 0xe7, 0x4a, 0x89, 0x87, 0xd9, 0x39, 0x12, 0xfd, 0x9d, 0xf9},
+    {0xa0, 0x94, 0x79, 0x8c, 0x2e, 0x74, 0x2e, 0x74, 0x93, 0xf2, 0x08, 0x00, 0x20, 0x0c, 0x0a, 0x66},
+};
+
+/* 1 if a failed call is a documented probe, answered as the real driver
+ * answers it and expected by the caller (docs/inspector.md, "Expected
+ * refusals"): cuGetProcAddress(_v2) -> CUDA_ERROR_NOT_FOUND (cudart asks
+ * for entry points of every CUDA version, some of which this driver does
+ * not have), cuGetExportTable refused for a table other than the two
+ * cudart needs, cuEventQuery / cuStreamQuery -> CUDA_ERROR_NOT_READY (work
+ * still running: how a poll is answered). */
+static int cbi_call_is_probe(const cbi_call *c, CUresult r)
+{
+    if (r == CUDA_SUCCESS)
+        return 0;
+    if (c->id == CB_EXP_cuGetProcAddress || c->id == CB_EXP_cuGetProcAddress_v2)
+        return r == CUDA_ERROR_NOT_FOUND;
+    if (c->id == CB_EXP_cuEventQuery || c->id == CB_EXP_cuStreamQuery || c->id == CB_EXP_cuStreamQuery_ptsz)
+        return r == CUDA_ERROR_NOT_READY;   /* "not finished yet": the answer to a poll */
+    if (c->id == CB_EXP_cuGetExportTable && c->uuid) {
+        for (size_t i = 0; i < sizeof cbi_needed_tables / sizeof cbi_needed_tables[0]; i++)
+            if (memcmp(c->uuid->bytes, cbi_needed_tables[i], 16) == 0)
+                return 0;
+        return 1;
+    }
+    return 0;
+}
+
 /* Files the call in the record and writes its JSON line. */
 static void cbi_call_end(cbi_call *c, CUresult r)
 {
+    int probe = cbi_call_is_probe(c, r);
     const char *name = cb_exports[c->id].name;
     uint32_t track = cbi_thread_index();
     size_t used = 0, peak = 0, total = 0;
@@ -240,14 +300,17 @@ static void cbi_call_end(cbi_call *c, CUresult r)
     st->calls++;
     st->total_ns += c->t1 - c->t0;
     st->last_result = (int)r;
-    if (r != CUDA_SUCCESS) {
+    if (probe) {
+        st->probes++;
+        st->last_probe = (int)r;
+    } else if (r != CUDA_SUCCESS) {
         st->errors++;
         st->last_error = (int)r;
+        if (r == CUDA_ERROR_NOT_SUPPORTED)
+            st->unsupported++;
     }
-    if (r == CUDA_ERROR_NOT_SUPPORTED)
-        st->unsupported++;
     cbi_event ev = {.t0 = c->t0, .dur = c->t1 - c->t0, .track = track, .kind = CBI_EV_CALL,
-                    .result = (int16_t)r, .id = c->id};
+                    .result = (int16_t)r, .probe = (uint8_t)probe, .id = c->id};
     cbi_add_event(&ev);
     if (is_mem) {
         if (peak > rec->peak_mem)
@@ -259,9 +322,9 @@ static void cbi_call_end(cbi_call *c, CUresult r)
     char line[2048];
     int n = snprintf(line, sizeof line,
                      "{\"type\":\"call\",\"t_ns\":%llu,\"dur_ns\":%llu,\"thread\":%u,\"name\":\"%s\",\"args\":{%s},"
-                     "\"result\":\"%s\"",
+                     "\"result\":\"%s\"%s",
                      (unsigned long long)c->t0, (unsigned long long)(c->t1 - c->t0), track, name, c->args,
-                     cbi_result_name((int)r));
+                     cbi_result_name((int)r), probe ? ",\"probe\":true" : "");
     if (n > 0 && (size_t)n < sizeof line - 64 && is_mem)
         n += snprintf(line + n, sizeof line - (size_t)n, ",\"mem_used\":%zu", used);
     if (n > 0 && (size_t)n < sizeof line - 3) {
@@ -380,6 +443,13 @@ const char *cbi_subsystem_of(const char *name)
 {
     const cbi_area *a = area_of(name);
     return a ? a->subsystem : "other";
+}
+
+int cbi_export_answered(int id)
+{
+    if (strcmp(cbi_rec()->backend, "cuda") == 0)
+        return id == CB_EXP_cuGetProcAddress || id == CB_EXP_cuGetProcAddress_v2 || cb_cuda_real(id) != NULL;
+    return cb_export_implemented(id);
 }
 
 const char *cbi_target_of(const char *name)

@@ -15,6 +15,19 @@
 #   unsupported strict: an unimplemented entry point fetched through
 #               cuGetProcAddress returns CUDA_ERROR_NOT_SUPPORTED, is logged
 #               UNSUPPORTED and the report's status is UNSUPPORTED
+#   probe       cudart's probes (cuGetProcAddress -> CUDA_ERROR_NOT_FOUND, a
+#               refused cuGetExportTable of an optional table) are expected
+#               refusals: status PROBE in the text and JSON reports, counted
+#               as probe_refusals, not call_errors; strict does not fail on
+#               them; a real error (cuEventElapsedTime on an unrecorded
+#               event) stays ERROR. Static and -cudart shared programs
+#   passthrough the cuda backend against a mock NVIDIA driver
+#               (mock_libcuda.c): a client that dlsym()s every entry point
+#               (dlsym_client.c, like Numba/CuPy through ctypes) reaches the
+#               mock for every call, traced and verified; a symbol the
+#               mock lacks is UNSUPPORTED; the exit summary shows backend
+#               cuda, the mock's device, the launches and memory forwarded;
+#               with no usable driver every call is CUDA_ERROR_NO_DEVICE
 #   coverage    `cubridge coverage` prints mapped N/M for the driver
 #   html        headless Chromium renders report.html (DOM checked through
 #               --dump-dom) and saves build/reports/inspector-dashboard.png
@@ -54,6 +67,88 @@ assert any(e.get("ph") == "M" and e["args"]["name"].startswith("stream") for e i
 assert any(e.get("ph") == "C" and e["name"] == "device memory" for e in ev), "no memory counter"
 EOF
     json_field "$D/r/report.json" '["summary"]["status"]' | grep -qx TRACED || fail "status is not TRACED"
+    ;;
+probe)
+    for v in static shared; do
+        "$CUBRIDGE" inspect --strict --report "$D/$v" -- "$CUDA_DIR/vector_add_$v" > "$D/$v.txt" 2>&1 || fail "vector_add_$v failed under strict: $(tail -3 $D/$v.txt)"
+        grep -Eq "^  cuGetProcAddress_v2 .* PROBE .*expected refusals \(CUDA_ERROR_NOT_FOUND\)" "$D/$v.txt" || fail "$v: no PROBE row in the text report: $(grep cuGetProcAddress $D/$v.txt)"
+        grep -q " ERROR " "$D/$v.txt" && fail "$v: an ERROR in the text report: $(grep ' ERROR ' $D/$v.txt | head -3)"
+        J=$D/$v/trace.jsonl
+        grep -q '"name":"cuGetProcAddress_v2","args":{"symbol":"[A-Za-z_0-9]*",.*"result":"CUDA_ERROR_NOT_FOUND","probe":true' "$J" || fail "$v: probe not marked in trace.jsonl"
+        grep -q '"name":"cuGetProcAddress_v2","args":{"symbol":"cuMemAlloc",' "$J" || fail "$v: symbol names not in the trace"
+        grep -q '"pExportTableId":"f8cff951-2146-8b4e-b9e2-fb469e7c0dd9"},"result":"CUDA_ERROR_INVALID_VALUE","probe":true' "$J" || fail "$v: the refused export table is not a probe"
+        python3 - "$D/$v/report.json" <<'EOF' || fail "$v: report.json"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["schema"] == "cubridge-inspect-report/2", r["schema"]
+s = r["summary"]
+assert s["status"] == "TRACED", s["status"]
+assert s["probe_refusals"] > 0 and s["call_errors"] == 0, s
+rows = {c["entry"]: c for c in r["calls"]}
+assert rows["cuGetProcAddress_v2"]["status"] == "PROBE", rows["cuGetProcAddress_v2"]
+assert "expected refusals" in rows["cuGetProcAddress_v2"]["notes"]
+assert rows["cuGetExportTable"]["status"] == "PROBE", rows["cuGetExportTable"]
+bad = [c for c in r["calls"] if c["status"] not in ("OK", "PROBE", "TRACED")]
+assert not bad, bad
+assert any(t.get("probe") and t["ok"] for t in r["timeline"]), "no probe in the timeline"
+EOF
+    done
+    # a real error stays one
+    "$CUBRIDGE" inspect --report "$D/err" -- "$CUDA_DIR/event_elapsed_static" > "$D/err.txt" 2>&1 || fail "event_elapsed failed"
+    python3 - "$D/err/report.json" <<'EOF' || fail "a real error is not ERROR"
+import json, sys
+r = json.load(open(sys.argv[1]))
+rows = {c["entry"]: c for c in r["calls"]}
+assert rows["cuEventElapsedTime_v2"]["status"] == "ERROR", rows["cuEventElapsedTime_v2"]
+assert r["summary"]["call_errors"] > 0
+EOF
+    grep -Eq "^  cuEventElapsedTime_v2 .* ERROR " "$D/err.txt" || fail "no ERROR row in the text report"
+    ;;
+passthrough)
+    LIB=$(cd "$(dirname "$CUBRIDGE")/../lib" && pwd)
+    cc -Wall -Wextra -Werror -shared -fPIC -I/usr/local/cuda/include "$SRC/mock_libcuda.c" -o "$D/libmockcuda.so" -ldl || fail "cannot build mock_libcuda.c"
+    cc -Wall -Wextra -Werror -I/usr/local/cuda/include "$SRC/dlsym_client.c" -o "$D/dlsym_client" -ldl || fail "cannot build dlsym_client.c"
+    MOCK=$D/libmockcuda.so
+    # trace, through the CLI (which sets CUBRIDGE_SUMMARY=1)
+    env CUBRIDGE_REAL_LIBCUDA="$MOCK" MOCK_LIBCUDA_LOG="$D/mock.log" "$CUBRIDGE" inspect --backend cuda --report "$D/t" -- \
+        "$D/dlsym_client" "$LIB/libcuda.so.1" "$MOCK" > "$D/t.txt" 2>&1 || fail "dlsym client failed: $(tail -5 $D/t.txt)"
+    grep -q "dlsym client: PASS" "$D/t.txt" || fail "no PASS line"
+    grep -qx "cuLaunchKernel 1" "$D/mock.log" || fail "the launch did not reach the mock: $(cat $D/mock.log)"
+    grep -qF 'cubridge: backend cuda (pass-through to '"$MOCK"') | device "Mock GPU" | 1 launches forwarded (0 refused) | 1 allocations, peak 800 bytes device memory' "$D/t.txt" || fail "summary: $(grep 'cubridge: backend' $D/t.txt)"
+    grep -q "1 unsupported calls: cuArrayCreate_v2" "$D/t.txt" || fail "the missing symbol is not counted"
+    J=$D/t/trace.jsonl
+    for c in cuInit cuDeviceGetName cuMemAlloc_v2 cuMemcpyHtoD_v2 cuModuleLoadDataEx cuLaunchKernel cuMemcpyDtoH_v2 cuMemFree_v2; do
+        grep -q "\"name\":\"$c\"" "$J" || fail "$c not traced"
+    done
+    grep -q '"name":"cuModuleGetFunction","args":{"hfunc":"-> 0x[0-9a-f]*","hmod":"0x[0-9a-f]* host","name":"scale"}' "$J" || fail "cuModuleGetFunction arguments: $(grep cuModuleGetFunction $J)"
+    python3 - "$D/t/report.json" <<'EOF' || fail "trace report.json"
+import json, sys
+r = json.load(open(sys.argv[1]))
+s = r["summary"]
+assert s["backend"] == "cuda" and s["device"] == "Mock GPU", s
+assert s["peak_device_bytes"] == 800, s
+rows = {c["entry"]: c for c in r["calls"]}
+assert rows["cuArrayCreate_v2"]["status"] == "UNSUPPORTED", rows["cuArrayCreate_v2"]
+assert rows["cuArrayCreate_v2"]["target"] == "-", rows["cuArrayCreate_v2"]
+assert rows["cuArrayCreate_v2"]["notes"].startswith("not exported by NVIDIA's libcuda.so.1"), rows["cuArrayCreate_v2"]
+assert rows["cuLaunchKernel"]["target"] == "NVIDIA libcuda.so.1 (pass-through)", rows["cuLaunchKernel"]
+assert rows["cuMemAlloc_v2"]["status"] == "OK"
+EOF
+    # no usable driver: every call answers CUDA_ERROR_NO_DEVICE, and the log says why
+    env CUBRIDGE_BACKEND=cuda CUBRIDGE_REAL_LIBCUDA="$D/no-such-libcuda.so.1" "$D/dlsym_client" "$LIB/libcuda.so.1" --no-driver \
+        > "$D/n.txt" 2>&1 || fail "no driver: $(tail -5 $D/n.txt)"
+    grep -q "dlsym client: no driver: PASS" "$D/n.txt" || fail "no driver: no PASS line"
+    grep -q "CUBRIDGE_REAL_LIBCUDA=$D/no-such-libcuda.so.1 is not a usable CUDA driver" "$D/n.txt" || fail "no driver: not logged"
+    # verify: the mock's launch checked against the CPU reference
+    env CUBRIDGE_REAL_LIBCUDA="$MOCK" "$CUBRIDGE" inspect --backend cuda --verify --report "$D/v" -- \
+        "$D/dlsym_client" "$LIB/libcuda.so.1" "$MOCK" > "$D/v.txt" 2>&1 || fail "verify: $(tail -5 $D/v.txt)"
+    python3 - "$D/v/report.json" <<'EOF' || fail "verify report.json"
+import json, sys
+r = json.load(open(sys.argv[1]))
+l = r["launches"]
+assert len(l) == 1 and l[0]["kernel"] == "scale" and l[0]["verdict"] == "PASS", l
+assert r["summary"]["verified"] == 1
+EOF
     ;;
 pass)
     for p in saxpy vector_add matmul_tiled streams_events half_precision atomics_int device_globals graph_capture; do
@@ -107,7 +202,8 @@ html)
     timeout 120 env -u LD_PRELOAD "$CHROME" $FLAGS --virtual-time-budget=5000 --dump-dom "file://$H" > "$D/dom.html" 2> "$D/chrome.txt" || fail "chromium failed: $(tail -3 $D/chrome.txt)"
     for want in 'data-card="mapped exports"' 'data-card="worst drift"' 'data-card="peak memory"' 'class="step"' \
                 '<th data-k="entry">CUDA API entry</th>' 'notes &amp; traps' 'kernel _Z' 'cuLaunchKernel' \
-                'id="drift-chart"' 'class="bar" data-verdict="PASS"' 'id="timeline-svg"' 'data-status="PASS"'; do
+                'id="drift-chart"' 'class="bar" data-verdict="PASS"' 'id="timeline-svg"' 'data-status="PASS"' \
+                'data-status="PROBE"' '<td class="PROBE">PROBE</td>'; do
         grep -qF "$want" "$D/dom.html" || fail "the rendered DOM lacks $want"
     done
     SHOT_DIR=$OUT/../reports

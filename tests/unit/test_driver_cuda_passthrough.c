@@ -2,10 +2,13 @@
  * fake NVIDIA driver (fake_libcuda.c, built next to this test): forwarding
  * of cuInit / cuDriverGetVersion / cuGetExportTable, cuGetProcAddress
  * handing out the real driver's pointers and tables (and its symbols that
- * cubridge does not know), what the preload forwarder of calls by name is
- * pointed at (cubridge_cuda_entry), the trace wrappers around them, and verify's
+ * cubridge does not know), what the exported symbols forward to
+ * (cb_cuda_forward_target; tests/inspect/passthrough_dlsym.sh runs a
+ * dlsym client end to end), the trace wrappers around them, and verify's
  * differential check of a launch against the CPU reference: PASS when the
  * fake computes what the kernel says, DRIFT when it plants a wrong element. */
+/* calls by CUDA name reach the exported symbols (forward.c), as a client's do */
+#define CB_DRIVER_NO_RENAME 1
 #include "driver/driver.h"
 
 #include <dlfcn.h>
@@ -59,21 +62,29 @@ static void *proc(const char *name, int version)
     return r == CUDA_SUCCESS && st == CU_GET_PROC_ADDRESS_SUCCESS ? p : NULL;
 }
 
-/* Forwarding with the inspector off: the real pointers, unchanged. */
+/* Forwarding with the inspector off: the real pointers, unchanged, except
+ * cuInit, the allocations and the launches, which are counted for the exit
+ * summary on the way (and still reach the driver). */
 static void test_forwarding(void)
 {
     int v = 0;
     CHECK(cuDriverGetVersion(&v) == CUDA_SUCCESS && v == 13123);
     CHECK(cuInit(0) == CUDA_SUCCESS && calls("cuInit") == 1);
     CHECK(cuInit(5) == CUDA_ERROR_INVALID_VALUE && calls("cuInit") == 2);
-    CHECK(proc("cuMemAlloc", 13000) == fake_sym("cuMemAlloc_v2"));
-    CHECK(proc("cuLaunchKernel", 13000) == fake_sym("cuLaunchKernel"));
+    CHECK(proc("cuMemcpyHtoD", 13000) == fake_sym("cuMemcpyHtoD_v2"));
+    CUresult (*alloc)(CUdeviceptr *, size_t) = (CUresult(*)(CUdeviceptr *, size_t))proc("cuMemAlloc", 13000);
+    CUresult (*release)(CUdeviceptr) = (CUresult(*)(CUdeviceptr))proc("cuMemFree", 13000);
+    int n_alloc = calls("cuMemAlloc_v2");
+    CUdeviceptr p = 0;
+    CHECK(alloc && alloc(&p, 1 << 20) == CUDA_SUCCESS && calls("cuMemAlloc_v2") == n_alloc + 1);
+    CHECK(release && release(p) == CUDA_SUCCESS);
+    CHECK(proc("cuLaunchKernel", 13000) != NULL);
     /* symbols cubridge does not know still come from the driver */
     CUresult (*future)(int) = (CUresult(*)(int))proc("cuFakeFutureCall", 13000);
     CHECK(future == fake_sym("cuFakeFutureCall"));
     CHECK(future && future(1) == CUDA_SUCCESS && calls("cuFakeFutureCall") == 1);
     /* cuGetProcAddress stays cubridge's, so later look-ups come back here */
-    CHECK(proc("cuGetProcAddress", 13000) == (void *)cuGetProcAddress_v2);
+    CHECK(proc("cuGetProcAddress", 13000) == (void *)cb_exports[CB_EXP_cuGetProcAddress_v2].fn);
     /* export tables: the driver's own, by symbol and through cuGetProcAddress */
     CUuuid id;
     memset(&id, 0x42, sizeof id);
@@ -85,13 +96,27 @@ static void test_forwarding(void)
     t = NULL;
     CHECK(get && get(&t, &id) == CUDA_SUCCESS && t == fake_sym("fake_export_table"));
     CHECK(strcmp(cb_cuda_real_path(), CB_FAKE_LIBCUDA) == 0);
-    /* what the preload's trampolines (calls by name) are pointed at */
-    CHECK(cubridge_cuda_entry(CB_EXP_cuMemAlloc_v2) == fake_sym("cuMemAlloc_v2"));
-    CHECK(cubridge_cuda_entry(CB_EXP_cuLaunchKernel) == fake_sym("cuLaunchKernel"));
-    CHECK(cubridge_cuda_entry(CB_EXP_cuInit) == NULL);            /* forwards by itself */
-    CHECK(cubridge_cuda_entry(CB_EXP_cuGetProcAddress_v2) == NULL);
-    CHECK(cubridge_cuda_entry(CB_EXP_cuArrayCreate_v2) == NULL);  /* the fake lacks it: cubridge's own */
-    CHECK(cubridge_cuda_entry(-1) == NULL);
+    /* what the exported symbols (calls by name, dlsym) forward to */
+    CHECK((void *)cb_cuda_forward_target(CB_EXP_cuMemcpyDtoH_v2) == fake_sym("cuMemcpyDtoH_v2"));
+    CHECK(cb_cuda_forward_target(CB_EXP_cuMemAlloc_v2) != NULL);   /* counted on the way */
+    CHECK(cb_cuda_forward_target(CB_EXP_cuGetProcAddress_v2) == cb_exports[CB_EXP_cuGetProcAddress_v2].fn);
+    /* the fake lacks it: cubridge's NOT_SUPPORTED stub, counted */
+    CHECK(cb_cuda_forward_target(CB_EXP_cuArrayCreate_v2) == cb_exports[CB_EXP_cuArrayCreate_v2].stub);
+    CHECK(cb_cuda_forward_target(-1) == NULL);
+    int before = calls("cuMemAlloc_v2");
+    CUdeviceptr d = 0;
+    CHECK(cuMemAlloc_v2(&d, 16) == CUDA_SUCCESS && d != 0 && calls("cuMemAlloc_v2") == before + 1);
+    CHECK(cuMemFree_v2(d) == CUDA_SUCCESS);
+    CUarray arr = NULL;
+    CUDA_ARRAY_DESCRIPTOR desc = {4, 4, CU_AD_FORMAT_FLOAT, 1};
+    CHECK(cuArrayCreate_v2(&arr, &desc) == CUDA_ERROR_NOT_SUPPORTED);
+    /* the exit summary: the pass-through's view */
+    char line[1024];
+    cb_cuda_summary(line, sizeof line);
+    fprintf(stderr, "%s\n", line);
+    CHECK(strstr(line, "backend cuda (pass-through to " CB_FAKE_LIBCUDA ")") != NULL);
+    CHECK(strstr(line, "2 allocations, peak 1.0 MiB") != NULL);
+    CHECK(strstr(line, "cuArrayCreate_v2") != NULL);
 }
 
 /* Tracing: a wrapper around the driver's pointer, arguments and results

@@ -62,16 +62,6 @@ static int set_client_hints(const char *lib_dir)
     return rc;
 }
 
-/* --backend cuda: preload the forwarder of driver calls by name
- * (src/backend/cuda/preload), ahead of whatever LD_PRELOAD held. */
-static int set_cuda_preload(const char *lib_dir)
-{
-    char v[8600];
-    const char *old = getenv("LD_PRELOAD");
-    snprintf(v, sizeof v, "%s/libcubridge_cuda_preload.so%s%s", lib_dir, old && *old ? ":" : "", old ? old : "");
-    return cli_os_setenv("LD_PRELOAD", v, 1);
-}
-
 static int is_number_in(const char *s, long lo, long hi)
 {
     char *end;
@@ -126,7 +116,7 @@ int cli_run(int argc, char **argv)
     if (set_library_path(lib_dir) != 0 || set_client_hints(lib_dir) != 0 ||
         cli_os_setenv("CUBRIDGE_BACKEND", backend ? backend : "cpu", backend != NULL) != 0 ||
         (sm && cli_os_setenv("CUBRIDGE_SM", sm, 1) != 0) ||
-        (backend && strcmp(backend, "cuda") == 0 && set_cuda_preload(lib_dir) != 0) || cli_os_setenv("CUBRIDGE_SUMMARY", "1", 0) != 0) {
+        cli_os_setenv("CUBRIDGE_SUMMARY", "1", 0) != 0) {
         fprintf(stderr, "cubridge run: cannot set the environment: %s\n", strerror(errno));
         return CLI_EXIT_CANNOT_EXEC;
     }

@@ -25,14 +25,15 @@ static struct {
     cb_export_fn real[CB_EXP__COUNT];
 } drv = {.once = CB_ONCE_INIT};
 
+int cb_cuda_forward_state = -1;
+
 int cb_cuda_passthrough(void)
 {
-    static int mode = -1;   /* process-wide: the environment, read once */
-    int m = __atomic_load_n(&mode, __ATOMIC_RELAXED);
+    int m = __atomic_load_n(&cb_cuda_forward_state, __ATOMIC_RELAXED);
     if (m < 0) {
         const char *b = getenv("CUBRIDGE_BACKEND");
         m = b && strcmp(b, "cuda") == 0;
-        __atomic_store_n(&mode, m, __ATOMIC_RELAXED);
+        __atomic_store_n(&cb_cuda_forward_state, m, __ATOMIC_RELAXED);
     }
     return m;
 }
@@ -122,6 +123,16 @@ cb_export_fn cb_cuda_real(int id)
     return drv.real[id];
 }
 
+void cb_cuda_summary(char *buf, size_t len)
+{
+    char device[256];
+    cbc_device_name(device, sizeof device);
+    cb_stats_foreign v = {.backend = "cuda", .driver = drv.lib ? drv.path : "", .device = device};
+    cbc_launch_stats(&v.launches, &v.launches_failed);
+    cbc_memory_stats(&v.allocations, &v.peak_bytes);
+    cb_stats_summary_foreign(buf, len, &v);
+}
+
 const char *cb_cuda_real_path(void)
 {
     return cb_cuda_load() == CUDA_SUCCESS ? drv.path : "";
@@ -145,18 +156,23 @@ static CUresult real_proc_address(const char *symbol, void **pfn, int version, c
     return r;
 }
 
-CB_EXPORT void *cubridge_cuda_entry(int id)
+/* Called in place of every entry point when no real driver could be loaded. */
+static CUresult no_real_driver(void) { return CUDA_ERROR_NO_DEVICE; }
+
+cb_export_fn cb_cuda_forward_target(int id)
 {
     if (!cb_cuda_passthrough() || id < 0 || id >= CB_EXP__COUNT)
         return NULL;
-    if (id == CB_EXP_cuGetProcAddress || id == CB_EXP_cuGetProcAddress_v2 || id == CB_EXP_cuInit ||
-        id == CB_EXP_cuDriverGetVersion || id == CB_EXP_cuGetExportTable)
-        return NULL;   /* cubridge's own: they forward by themselves */
-    cb_export_fn real = cb_cuda_real(id);
-    if (!real)
-        return NULL;
-    void *p = cbc_intercept(id, (void *)real);
-    return cb_inspect_active() ? cb_inspect_proc(id, p) : p;
+    if (cb_cuda_load() != CUDA_SUCCESS)
+        return (cb_export_fn)no_real_driver;
+    void *p;
+    if (id == CB_EXP_cuGetProcAddress || id == CB_EXP_cuGetProcAddress_v2)
+        p = (void *)cb_exports[id].fn;   /* cubridge's own: later look-ups come back */
+    else if (drv.real[id])
+        p = cbc_intercept(id, (void *)drv.real[id]);
+    else
+        p = (void *)cb_exports[id].stub;  /* counted and logged as unsupported */
+    return (cb_export_fn)(cb_inspect_active() ? cb_inspect_proc(id, p) : p);
 }
 
 CUresult cb_cuda_proc_address(const char *symbol, void **pfn, int version, cuuint64_t flags,

@@ -22,12 +22,24 @@ cb_export_fn cbc_target(int id);
 #define CBC_REAL(sym) ((__typeof__(&sym))cbc_target(CB_EXP_##sym))
 
 /* The function to hand out for export id whose real entry point is real:
- * in verify mode the interceptor for id if it has one (which then calls
- * real), else real. */
+ * the interceptor for id if it has one in this mode (which then calls
+ * real), else real. Always watched: cuInit, allocations, launches (for the
+ * exit summary); in verify mode also images, kernel handles, mappings,
+ * and launches are checked. */
 void *cbc_intercept(int id, void *real);
 
-/* The interceptor of export id for launches (cuda_verify.c), or NULL. */
+/* The interceptor of export id for launches (cuda_verify.c; counting, or
+ * checking in verify mode), or NULL. */
 void *cbc_launch_interceptor(int id);
+
+/* Launches forwarded so far, and how many of them the real driver refused. */
+void cbc_launch_stats(uint64_t *launches, uint64_t *failed);
+
+/* Successful allocation calls so far, and the peak of bytes in use. */
+void cbc_memory_stats(uint64_t *allocations, size_t *peak);
+
+/* The real device 0's name, once cuInit succeeded ("" before). */
+void cbc_device_name(char *out, size_t len);
 
 /* The tracked allocation holding addr: 1 with its base and size, or 0. */
 int cbc_alloc_find(uint64_t addr, uint64_t *base, size_t *bytes);

@@ -4,10 +4,9 @@
  * by its path (CUBRIDGE_REAL_LIBCUDA, else the usual install locations;
  * never cubridge's own file) and forwards to it: cuGetProcAddress hands out
  * the real driver's entry points, cuGetExportTable its private tables, and
- * cuInit / cuDriverGetVersion / cuGetExportTable called by their exported
- * names forward too. Every export of exports.inc is resolved in the real
- * driver by name once (one table, cuda_driver.c): that table is the only
- * forwarding mechanism.
+ * every exported symbol (src/driver/forward.c) calls the real driver's
+ * function of the same name. Every export of exports.inc is resolved in the
+ * real driver by name once (one table, cuda_driver.c).
  *
  * Under the inspector, the handed-out entry points are wrapped: tracing puts
  * the trace wrappers around the real ones; verify also puts the interceptors
@@ -29,6 +28,22 @@
 /* 1 when CUBRIDGE_BACKEND=cuda (read once). */
 int cb_cuda_passthrough(void);
 
+/* What the exported forwarders (src/driver/forward.c) test: -1 before the
+ * environment was read (the first driver call reads it), 0 pass-through
+ * off, 1 on. Process-wide; written once by cb_cuda_passthrough. */
+extern int cb_cuda_forward_state;
+
+/* For the exported forwarder of export id: NULL when the pass-through is
+ * off (call cubridge's implementation); else what to call with the same
+ * arguments -- the real driver's function of that name, wrapped as
+ * cuGetProcAddress hands it out (interceptors under verify, the trace
+ * wrapper when tracing); for cuGetProcAddress(_v2), cubridge's own
+ * (wrapped the same way), so that look-ups keep coming here; where the
+ * real driver lacks the symbol, cubridge's NOT_SUPPORTED stub (counted
+ * and traced as unsupported); where no real driver could be loaded, a
+ * function answering CUDA_ERROR_NO_DEVICE. */
+cb_export_fn cb_cuda_forward_target(int id);
+
 /* Loads the real driver (once). CUDA_SUCCESS, or CUDA_ERROR_NO_DEVICE with
  * the reason logged (not found, is cubridge's own file, no cuGetProcAddress). */
 CUresult cb_cuda_load(void);
@@ -46,13 +61,9 @@ cb_export_fn cb_cuda_real(int id);
 CUresult cb_cuda_proc_address(const char *symbol, void **pfn, int version, cuuint64_t flags,
                               CUdriverProcAddressQueryResult *status, int id);
 
-/* For libcubridge_cuda_preload.so (preload/preload.c), exported: what a
- * direct call of export id should reach -- the real driver's entry point,
- * wrapped as cuGetProcAddress would hand it out -- or NULL for "cubridge's
- * own" (not the cuda backend, the real driver lacks it, or cuInit,
- * cuDriverGetVersion, cuGetProcAddress, cuGetExportTable, which forward
- * by themselves). */
-void *cubridge_cuda_entry(int id);
+/* The exit summary's line under the pass-through (CUBRIDGE_SUMMARY=1):
+ * the real driver, its device, launches and device memory as forwarded. */
+void cb_cuda_summary(char *buf, size_t len);
 
 /* The path of the real driver once loaded ("" before). */
 const char *cb_cuda_real_path(void);

@@ -1,5 +1,7 @@
-/* cuda_track.c: in verify mode, the pass-through watches the calls that
- * create what a launch check needs, and forwards each one unchanged:
+/* cuda_track.c: the pass-through watches a few calls and forwards each one
+ * unchanged. Always: cuInit (the device's name, for the exit summary and
+ * the reports) and the allocations (memory in use and its peak, for the
+ * summary). In verify mode also what a launch check needs:
  *   allocations   cuMemAlloc*, cuMemAllocManaged, cuMemAllocPitch,
  *                 cuMemAllocAsync, cuMemAllocFromPoolAsync, cuMemFree*,
  *                 cuMemMap / cuMemUnmap (virtual memory mappings)
@@ -22,6 +24,7 @@
 
 typedef struct alloc_rec {
     uint64_t base;
+    size_t counted;           /* bytes counted in use (0 for a mapping) */
     size_t bytes;
 } alloc_rec;
 
@@ -44,13 +47,16 @@ typedef struct kernel_rec {
     int image;
     const void *owner;        /* the CUlibrary or CUmodule it came from */
     int owner_is_library;
-    char name[256];
+    char name[1024];          /* mangled names (Numba's) run past 256 */
 } kernel_rec;
 
 static cb_mutex track_lock = CB_MUTEX_INIT;
 static struct {
     alloc_rec *allocs;
     size_t nallocs, capallocs;
+    size_t in_use, peak;      /* bytes allocated (mappings not counted) */
+    uint64_t allocations;     /* successful allocation calls */
+    char device[256];         /* the real device 0's name, after cuInit */
     image_rec *keys;
     size_t nkeys, capkeys;
     image *images;
@@ -75,15 +81,28 @@ static int grow(void **arr, size_t *cap, size_t n, size_t elem)
 
 /* ---- allocations ---------------------------------------------------------- */
 
-static void alloc_note(CUresult r, const CUdeviceptr *p, size_t bytes)
+/* Records an allocation (counted: 1) or a mapping of one (0). */
+static void alloc_record(CUresult r, const CUdeviceptr *p, size_t bytes, int counted)
 {
     if (r != CUDA_SUCCESS || !p || !*p || !bytes)
         return;
     cb_mutex_lock(&track_lock);
     if (grow((void **)&track.allocs, &track.capallocs, track.nallocs, sizeof *track.allocs) == 0)
-        track.allocs[track.nallocs++] = (alloc_rec){(uint64_t)*p, bytes};
+        track.allocs[track.nallocs++] = (alloc_rec){(uint64_t)*p, counted ? bytes : 0, bytes};
+    size_t peak = 0;
+    if (counted) {
+        track.allocations++;
+        track.in_use += bytes;
+        if (track.in_use > track.peak)
+            track.peak = track.in_use;
+        peak = track.peak;
+    }
     cb_mutex_unlock(&track_lock);
+    if (peak && cb_inspect_active())
+        cb_inspect_note_peak_memory(peak);
 }
+
+static void alloc_note(CUresult r, const CUdeviceptr *p, size_t bytes) { alloc_record(r, p, bytes, 1); }
 
 static void alloc_forget(CUresult r, CUdeviceptr p)
 {
@@ -92,10 +111,19 @@ static void alloc_forget(CUresult r, CUdeviceptr p)
     cb_mutex_lock(&track_lock);
     for (size_t i = 0; i < track.nallocs; i++) {
         if (track.allocs[i].base == (uint64_t)p) {
+            track.in_use -= track.allocs[i].counted;
             track.allocs[i] = track.allocs[--track.nallocs];
             break;
         }
     }
+    cb_mutex_unlock(&track_lock);
+}
+
+void cbc_memory_stats(uint64_t *allocations, size_t *peak)
+{
+    cb_mutex_lock(&track_lock);
+    *allocations = track.allocations;
+    *peak = track.peak;
     cb_mutex_unlock(&track_lock);
 }
 
@@ -170,7 +198,7 @@ static CUresult cbc_cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemG
                              unsigned long long flags)
 {
     CUresult r = CBC_REAL(cuMemMap)(ptr, size, offset, handle, flags);
-    alloc_note(r, &ptr, size);
+    alloc_record(r, &ptr, size, 0);
     return r;
 }
 
@@ -200,6 +228,34 @@ static CUresult cbc_cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream s)
     CUresult r = CBC_REAL(cuMemFreeAsync_ptsz)(dptr, s);
     alloc_forget(r, dptr);
     return r;
+}
+
+/* ---- the device ---------------------------------------------------------------- */
+
+/* After the real cuInit: the name of device 0, for the summary and reports. */
+static CUresult cbc_cuInit(unsigned int flags)
+{
+    CUresult r = CBC_REAL(cuInit)(flags);
+    CUdevice d = 0;
+    char name[256];
+    if (r == CUDA_SUCCESS && CBC_REAL(cuDeviceGet) && CBC_REAL(cuDeviceGetName) &&
+        CBC_REAL(cuDeviceGet)(&d, 0) == CUDA_SUCCESS &&
+        CBC_REAL(cuDeviceGetName)(name, (int)sizeof name, d) == CUDA_SUCCESS) {
+        name[sizeof name - 1] = 0;
+        cb_mutex_lock(&track_lock);
+        snprintf(track.device, sizeof track.device, "%s", name);
+        cb_mutex_unlock(&track_lock);
+        if (cb_inspect_active())
+            cb_inspect_note_device(name);
+    }
+    return r;
+}
+
+void cbc_device_name(char *out, size_t len)
+{
+    cb_mutex_lock(&track_lock);
+    snprintf(out, len, "%s", track.device);
+    cb_mutex_unlock(&track_lock);
 }
 
 /* ---- images ---------------------------------------------------------------- */
@@ -415,7 +471,7 @@ cb_function *cbc_reference_function(const void *handle, char *note, size_t notel
     } else {
         cb_module *m = image_module(&track.images[k.image], note, notelen);
         if (m && cb_module_get_function(m, k.name, &f) != CUDA_SUCCESS)
-            snprintf(note, notelen, "kernel %s not in the CPU translation", k.name);
+            snprintf(note, notelen, "not in the CPU translation: kernel %s", k.name);
     }
     cb_mutex_unlock(&track_lock);
     return f;
@@ -458,10 +514,15 @@ void cbc_globals_in(const void *handle, cb_function *f)
 
 /* ---- the hand-out ------------------------------------------------------------ */
 
+/* Watched in every mode: the device's name and the allocations. */
+#define CBC_COUNTED(X)                                                                                       \
+    X(cuInit) X(cuMemAlloc_v2) X(cuMemAllocManaged) X(cuMemAllocPitch_v2) X(cuMemAllocAsync)               \
+    X(cuMemAllocAsync_ptsz) X(cuMemAllocFromPoolAsync) X(cuMemAllocFromPoolAsync_ptsz) X(cuMemFree_v2)     \
+    X(cuMemFreeAsync) X(cuMemFreeAsync_ptsz)
+
+/* Watched in verify mode. */
 #define CBC_WATCHED(X)                                                                                       \
-    X(cuMemAlloc_v2) X(cuMemAllocManaged) X(cuMemAllocPitch_v2) X(cuMemAllocAsync) X(cuMemAllocAsync_ptsz)   \
-    X(cuMemAllocFromPoolAsync) X(cuMemAllocFromPoolAsync_ptsz) X(cuMemFree_v2) X(cuMemFreeAsync)            \
-    X(cuMemFreeAsync_ptsz) X(cuMemMap) X(cuMemUnmap) X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleLoadFatBinary)              \
+    X(cuMemMap) X(cuMemUnmap) X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleLoadFatBinary)             \
     X(cuLibraryLoadData) X(cuLibraryGetModule) X(cuModuleGetFunction) X(cuLibraryGetKernel)                \
     X(cuKernelGetFunction)
 
@@ -477,18 +538,24 @@ cb_export_fn cbc_target(int id)
 
 void *cbc_intercept(int id, void *real)
 {
-    if (!(cb_inspect_flags & CB_INSPECT_VERIFY))
-        return real;
     __atomic_store_n(&handed[id], (cb_export_fn)real, __ATOMIC_RELEASE);
+    void *l = cbc_launch_interceptor(id);
+    if (l)
+        return l;
     switch (id) {
 #define CBC_CASE(sym)                                                                                        \
     case CB_EXP_##sym:                                                                                       \
         return (void *)&cbc_##sym;
+        CBC_COUNTED(CBC_CASE)
+    default:
+        break;
+    }
+    if (!(cb_inspect_flags & CB_INSPECT_VERIFY))
+        return real;
+    switch (id) {
         CBC_WATCHED(CBC_CASE)
 #undef CBC_CASE
-    default: {
-        void *l = cbc_launch_interceptor(id);
-        return l ? l : real;
-    }
+    default:
+        return real;
     }
 }

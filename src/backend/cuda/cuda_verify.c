@@ -11,7 +11,8 @@
  *      of the tracked allocations the parameters reach, the real launch,
  *      the reference on the CPU over host copies, comparison, report.
  * A launch that cannot be checked still runs, unchanged, and is recorded
- * as SKIPPED with the reason.
+ * as SKIPPED with the reason. Outside verify mode the launch entry points
+ * (also cuLaunchCooperativeKernel) are only counted, for the exit summary.
  */
 #include "backend/cuda/cuda_internal.h"
 
@@ -207,11 +208,28 @@ static CUresult checked_launch(const real_launch *L)
     return r;
 }
 
+/* Process-wide: launches forwarded, and those the real driver refused. */
+static uint64_t launches_forwarded, launches_refused;
+
+static CUresult launch_counted(CUresult r)
+{
+    __atomic_add_fetch(&launches_forwarded, 1, __ATOMIC_RELAXED);
+    if (r != CUDA_SUCCESS)
+        __atomic_add_fetch(&launches_refused, 1, __ATOMIC_RELAXED);
+    return r;
+}
+
+void cbc_launch_stats(uint64_t *launches, uint64_t *failed)
+{
+    *launches = __atomic_load_n(&launches_forwarded, __ATOMIC_RELAXED);
+    *failed = __atomic_load_n(&launches_refused, __ATOMIC_RELAXED);
+}
+
 static CUresult cbc_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                                    unsigned bz, unsigned smem, CUstream s, void **params, void **extra)
 {
     real_launch L = {CB_EXP_cuLaunchKernel, f, {gx, gy, gz}, {bx, by, bz}, smem, s, params, extra, NULL};
-    return checked_launch(&L);
+    return launch_counted(checked_launch(&L));
 }
 
 static CUresult cbc_cuLaunchKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
@@ -219,32 +237,73 @@ static CUresult cbc_cuLaunchKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, 
                                         void **extra)
 {
     real_launch L = {CB_EXP_cuLaunchKernel_ptsz, f, {gx, gy, gz}, {bx, by, bz}, smem, s, params, extra, NULL};
-    return checked_launch(&L);
+    return launch_counted(checked_launch(&L));
 }
 
 static CUresult cbc_cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **params, void **extra)
 {
     if (!config)
-        return CBC_REAL(cuLaunchKernelEx)(config, f, params, extra);
+        return launch_counted(CBC_REAL(cuLaunchKernelEx)(config, f, params, extra));
     real_launch L = {CB_EXP_cuLaunchKernelEx, f, {0}, {0}, 0, config->hStream, params, extra, config};
-    return checked_launch(&L);
+    return launch_counted(checked_launch(&L));
 }
 
 static CUresult cbc_cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f, void **params, void **extra)
 {
     if (!config)
-        return CBC_REAL(cuLaunchKernelEx_ptsz)(config, f, params, extra);
+        return launch_counted(CBC_REAL(cuLaunchKernelEx_ptsz)(config, f, params, extra));
     real_launch L = {CB_EXP_cuLaunchKernelEx_ptsz, f, {0}, {0}, 0, config->hStream, params, extra, config};
-    return checked_launch(&L);
+    return launch_counted(checked_launch(&L));
+}
+
+/* Counted only (outside verify mode, and the cooperative forms always). */
+static CUresult cnt_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                   unsigned bz, unsigned smem, CUstream s, void **params, void **extra)
+{
+    return launch_counted(CBC_REAL(cuLaunchKernel)(f, gx, gy, gz, bx, by, bz, smem, s, params, extra));
+}
+
+static CUresult cnt_cuLaunchKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                        unsigned bz, unsigned smem, CUstream s, void **params, void **extra)
+{
+    return launch_counted(CBC_REAL(cuLaunchKernel_ptsz)(f, gx, gy, gz, bx, by, bz, smem, s, params, extra));
+}
+
+static CUresult cnt_cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **params, void **extra)
+{
+    return launch_counted(CBC_REAL(cuLaunchKernelEx)(config, f, params, extra));
+}
+
+static CUresult cnt_cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f, void **params, void **extra)
+{
+    return launch_counted(CBC_REAL(cuLaunchKernelEx_ptsz)(config, f, params, extra));
+}
+
+static CUresult cnt_cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                              unsigned by, unsigned bz, unsigned smem, CUstream s, void **params)
+{
+    return launch_counted(CBC_REAL(cuLaunchCooperativeKernel)(f, gx, gy, gz, bx, by, bz, smem, s, params));
+}
+
+static CUresult cnt_cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                                   unsigned by, unsigned bz, unsigned smem, CUstream s,
+                                                   void **params)
+{
+    return launch_counted(CBC_REAL(cuLaunchCooperativeKernel_ptsz)(f, gx, gy, gz, bx, by, bz, smem, s, params));
 }
 
 void *cbc_launch_interceptor(int id)
 {
+    int verify = (cb_inspect_flags & CB_INSPECT_VERIFY) != 0;
     switch (id) {
-    case CB_EXP_cuLaunchKernel: return (void *)&cbc_cuLaunchKernel;
-    case CB_EXP_cuLaunchKernel_ptsz: return (void *)&cbc_cuLaunchKernel_ptsz;
-    case CB_EXP_cuLaunchKernelEx: return (void *)&cbc_cuLaunchKernelEx;
-    case CB_EXP_cuLaunchKernelEx_ptsz: return (void *)&cbc_cuLaunchKernelEx_ptsz;
+    case CB_EXP_cuLaunchKernel: return verify ? (void *)&cbc_cuLaunchKernel : (void *)&cnt_cuLaunchKernel;
+    case CB_EXP_cuLaunchKernel_ptsz:
+        return verify ? (void *)&cbc_cuLaunchKernel_ptsz : (void *)&cnt_cuLaunchKernel_ptsz;
+    case CB_EXP_cuLaunchKernelEx: return verify ? (void *)&cbc_cuLaunchKernelEx : (void *)&cnt_cuLaunchKernelEx;
+    case CB_EXP_cuLaunchKernelEx_ptsz:
+        return verify ? (void *)&cbc_cuLaunchKernelEx_ptsz : (void *)&cnt_cuLaunchKernelEx_ptsz;
+    case CB_EXP_cuLaunchCooperativeKernel: return (void *)&cnt_cuLaunchCooperativeKernel;
+    case CB_EXP_cuLaunchCooperativeKernel_ptsz: return (void *)&cnt_cuLaunchCooperativeKernel_ptsz;
     default: return NULL;
     }
 }
