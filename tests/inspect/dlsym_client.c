@@ -15,7 +15,13 @@
  *   dlsym_client LIBCUDA --no-driver
  *
  * When the pass-through finds no usable driver: every call answers
- * CUDA_ERROR_NO_DEVICE ("dlsym client: no driver: PASS"). */
+ * CUDA_ERROR_NO_DEVICE ("dlsym client: no driver: PASS").
+ *
+ *   dlsym_client LIBCUDA MOCK --fault
+ *
+ * With the mock's MOCK_LIBCUDA_FAULT set, the kernel "faults" on the GPU: the
+ * launch call must still succeed (under verify too), and the fault surfaces,
+ * sticky, at the next synchronisation ("dlsym client: fault: PASS"). */
 #include <cuda.h>
 #include <dlfcn.h>
 #include <stdio.h>
@@ -62,8 +68,8 @@ static int no_driver(void)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: dlsym_client LIBCUDA MOCK\n");
+    if (argc != 3 && !(argc == 4 && strcmp(argv[3], "--fault") == 0)) {
+        fprintf(stderr, "usage: dlsym_client LIBCUDA MOCK [--fault]\n");
         return 2;
     }
     driver = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
@@ -100,6 +106,14 @@ int main(int argc, char **argv)
     unsigned n = N;
     void *args[] = {&y, &a, &n};
     CHECK(SYM(cuLaunchKernel)(fn, (N + 63) / 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL) == CUDA_SUCCESS);
+    if (argc == 4) {
+        CHECK(SYM(cuCtxSynchronize)() == CUDA_ERROR_LAUNCH_FAILED);
+        CHECK(SYM(cuCtxSynchronize)() == CUDA_ERROR_LAUNCH_FAILED);
+        if (failures)
+            return 1;
+        printf("dlsym client: fault: PASS\n");
+        return 0;
+    }
     CHECK(SYM(cuCtxSynchronize)() == CUDA_SUCCESS);
     CHECK(SYM(cuMemcpyDtoH_v2)(host, y, sizeof host) == CUDA_SUCCESS);
     for (int i = 0; i < N; i++)

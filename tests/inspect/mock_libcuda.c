@@ -6,7 +6,10 @@
  * in for device memory), modules and launches, cuGetProcAddress_v2 (its own
  * symbols, by name) and cuGetExportTable (refused). It records every call by
  * name: mock_calls(name) for a client that loads it too, and the file
- * $MOCK_LIBCUDA_LOG at exit ("name count" lines). Its one kernel is
+ * $MOCK_LIBCUDA_LOG at exit ("name count" lines). With MOCK_LIBCUDA_FAULT
+ * set, a launch "faults" as a trapping kernel does on a GPU: the launch
+ * call succeeds, and the context's sticky CUDA_ERROR_LAUNCH_FAILED answers
+ * every later synchronisation and copy. Its one kernel is
  * scale(float *y, float a, unsigned n): y[i] *= a, from any module. It lacks
  * most of the driver (cuArrayCreate_v2 ...), on purpose. */
 #define _GNU_SOURCE 1
@@ -25,6 +28,7 @@ static struct {
 } counts[MOCK_MAX_NAMES];
 static int initialised;
 static int ctx_token, module_token, function_token;
+static CUresult sticky; /* a "kernel fault" (MOCK_LIBCUDA_FAULT), as a context's sticky error */
 
 static void count(const char *name)
 {
@@ -177,7 +181,7 @@ MOCK_API CUresult cuCtxGetDevice(CUdevice *d)
 MOCK_API CUresult cuCtxSynchronize(void)
 {
     COUNT();
-    return CUDA_SUCCESS;
+    return sticky;
 }
 
 MOCK_API CUresult cuCtxDestroy_v2(CUcontext ctx)
@@ -213,6 +217,8 @@ MOCK_API CUresult cuMemcpyHtoD_v2(CUdeviceptr d, const void *s, size_t n)
 MOCK_API CUresult cuMemcpyDtoH_v2(void *d, CUdeviceptr s, size_t n)
 {
     COUNT();
+    if (sticky != CUDA_SUCCESS)
+        return sticky;
     memcpy(d, (const void *)(uintptr_t)s, n);
     return CUDA_SUCCESS;
 }
@@ -277,6 +283,12 @@ MOCK_API CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigne
     (void)gy, (void)gz, (void)by, (void)bz, (void)smem, (void)s, (void)extra;
     if (f != (CUfunction)(void *)&function_token || !params)
         return CUDA_ERROR_INVALID_HANDLE;
+    if (sticky != CUDA_SUCCESS)
+        return sticky;
+    if (getenv("MOCK_LIBCUDA_FAULT")) {
+        sticky = CUDA_ERROR_LAUNCH_FAILED;
+        return CUDA_SUCCESS;
+    }
     float *y = (float *)(uintptr_t) * (CUdeviceptr *)params[0];
     float a = *(float *)params[1];
     unsigned n = *(unsigned *)params[2];

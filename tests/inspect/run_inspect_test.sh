@@ -149,6 +149,11 @@ l = r["launches"]
 assert len(l) == 1 and l[0]["kernel"] == "scale" and l[0]["verdict"] == "PASS", l
 assert r["summary"]["verified"] == 1
 EOF
+    # a kernel that faults on the GPU, under verify: the launch call still
+    # succeeds and the sticky fault surfaces at the next synchronisation
+    env CUBRIDGE_REAL_LIBCUDA="$MOCK" MOCK_LIBCUDA_FAULT=1 "$CUBRIDGE" inspect --backend cuda --verify --report "$D/f" -- \
+        "$D/dlsym_client" "$LIB/libcuda.so.1" "$MOCK" --fault > "$D/f.txt" 2>&1 || fail "fault under verify: $(tail -5 $D/f.txt)"
+    grep -q "dlsym client: fault: PASS" "$D/f.txt" || fail "fault: no PASS line"
     ;;
 pass)
     for p in saxpy vector_add matmul_tiled streams_events half_precision atomics_int device_globals graph_capture; do

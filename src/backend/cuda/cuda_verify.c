@@ -37,6 +37,7 @@ typedef struct pt_backend {
     cb_backend base;
     const real_launch *L;
     CUresult launched;            /* what the real launch call answered */
+    CUresult ran;                 /* what the synchronisation after it answered */
 } pt_backend;
 
 static CUresult real_run(const real_launch *L)
@@ -63,10 +64,13 @@ static CUresult pt_launch(cb_backend *self, void *module, uint32_t kernel, const
     const real_launch *L = be->L;
     CUresult r = be->launched = real_run(L);
     if (r == CUDA_SUCCESS)
-        r = CBC_REAL(cuCtxSynchronize)();
+        r = be->ran = CBC_REAL(cuCtxSynchronize)();
     if (r != CUDA_SUCCESS && err) {
         err->result = r;
-        snprintf(err->message, sizeof err->message, "the real driver answered %d", (int)r);
+        snprintf(err->message, sizeof err->message,
+                 be->launched != CUDA_SUCCESS ? "the real driver refused the launch: error %d"
+                                              : "the kernel failed on the GPU: error %d at the synchronisation",
+                 (int)r);
     }
     return r;
 }
@@ -196,14 +200,17 @@ static CUresult checked_launch(const real_launch *L)
     cbc_globals_in(L->f, f);
     cfg.params = params;
     cfg.param_bytes = f->info->param_bytes;
-    pt_backend be = {pt_vtable, L, CUDA_ERROR_UNKNOWN};
+    pt_backend be = {pt_vtable, L, CUDA_ERROR_UNKNOWN, CUDA_SUCCESS};
     cb_launch_error err;
     memset(&err, 0, sizeof err);
     r = cb_inspect_launch_foreign(&be.base, pt_lookup, f, &cfg, &err);
-    /* A kernel that faulted (an assert, a bad address) was launched: the
-     * program sees the fault at its next synchronisation, as it would
-     * without the check. Strict drift fails the launch itself. */
-    if (r != CUDA_SUCCESS && be.launched == CUDA_SUCCESS && r != CUDA_ERROR_LAUNCH_FAILED)
+    /* A kernel that faulted on the GPU (an assert, a trap, a bad address)
+     * was launched: the program sees the fault, sticky in the real context,
+     * at its next synchronisation, as it would without the check. Strict
+     * drift (CUDA_ERROR_LAUNCH_FAILED after a clean real run) fails the
+     * launch itself. */
+    if (r != CUDA_SUCCESS && be.launched == CUDA_SUCCESS &&
+        (be.ran != CUDA_SUCCESS || r != CUDA_ERROR_LAUNCH_FAILED))
         return CUDA_SUCCESS;
     return r;
 }
