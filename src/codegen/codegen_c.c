@@ -197,23 +197,23 @@ static void read_reg(cg *c, int32_t r, int neg, ptx_type ty)
 }
 
 /* In a block entry's body (codegen_c_block.c) the block's dimensions and the
- * thread's indices are locals: cb_tx cb_ty cb_tz cb_flat, cb_ntid_x ...
+ * thread's indices are locals: cbB_tx cbB_ty cbB_tz cbB_flat, cbB_ntid_x ...
  * Returns 1 when it emitted o. */
 static int read_special_block(cg *c, const ptx_operand *o, char comp)
 {
     switch (o->special) {
-    case PTX_SREG_tid: cg_printf(c, "cb_t%c", comp); return 1;
-    case PTX_SREG_ntid: cg_printf(c, "cb_ntid_%c", comp); return 1;
-    case PTX_SREG_ctaid: cg_printf(c, "cb_ctaid_%c", comp); return 1;
-    case PTX_SREG_nctaid: cg_printf(c, "cb_nctaid_%c", comp); return 1;
-    case PTX_SREG_laneid: cg_puts(c, "(cb_flat & 31u)"); return 1;
-    case PTX_SREG_warpid: cg_puts(c, "(cb_flat >> 5)"); return 1;
-    case PTX_SREG_nwarpid: cg_puts(c, "((cb_ntid_x * cb_ntid_y * cb_ntid_z + 31u) / 32u)"); return 1;
-    case PTX_SREG_lanemask_eq: cg_puts(c, "(1u << (cb_flat & 31u))"); return 1;
-    case PTX_SREG_lanemask_lt: cg_puts(c, "((1u << (cb_flat & 31u)) - 1u)"); return 1;
-    case PTX_SREG_lanemask_le: cg_puts(c, "((2u << (cb_flat & 31u)) - 1u)"); return 1;
-    case PTX_SREG_lanemask_ge: cg_puts(c, "(~((1u << (cb_flat & 31u)) - 1u))"); return 1;
-    case PTX_SREG_lanemask_gt: cg_puts(c, "(~((2u << (cb_flat & 31u)) - 1u))"); return 1;
+    case PTX_SREG_tid: cg_printf(c, "cbB_t%c", comp); return 1;
+    case PTX_SREG_ntid: cg_printf(c, "cbB_ntid_%c", comp); return 1;
+    case PTX_SREG_ctaid: cg_printf(c, "cbB_ctaid_%c", comp); return 1;
+    case PTX_SREG_nctaid: cg_printf(c, "cbB_nctaid_%c", comp); return 1;
+    case PTX_SREG_laneid: cg_puts(c, "(cbB_flat & 31u)"); return 1;
+    case PTX_SREG_warpid: cg_puts(c, "(cbB_flat >> 5)"); return 1;
+    case PTX_SREG_nwarpid: cg_puts(c, "((cbB_ntid_x * cbB_ntid_y * cbB_ntid_z + 31u) / 32u)"); return 1;
+    case PTX_SREG_lanemask_eq: cg_puts(c, "(1u << (cbB_flat & 31u))"); return 1;
+    case PTX_SREG_lanemask_lt: cg_puts(c, "((1u << (cbB_flat & 31u)) - 1u)"); return 1;
+    case PTX_SREG_lanemask_le: cg_puts(c, "((2u << (cbB_flat & 31u)) - 1u)"); return 1;
+    case PTX_SREG_lanemask_ge: cg_puts(c, "(~((1u << (cbB_flat & 31u)) - 1u))"); return 1;
+    case PTX_SREG_lanemask_gt: cg_puts(c, "(~((2u << (cbB_flat & 31u)) - 1u))"); return 1;
     default: return 0;
     }
 }
@@ -392,7 +392,7 @@ void cg_address(cg *c, const ptx_operand *o, ptx_space sp)
     long long off = (long long)o->offset;
     if (o->reg >= 0) {
         if (sp == PTX_SPACE_shared) {
-            cg_puts(c, c->block_mode ? "(cb_smem + (uint32_t)(" : "(t->blk->shared + (uint32_t)(");
+            cg_puts(c, c->block_mode ? "(cbB_smem + (uint32_t)(" : "(t->blk->shared + (uint32_t)(");
             read_reg(c, o->reg, 0, PTX_TYPE_u64);
             cg_printf(c, " + %lldull))", off);
         } else {
@@ -404,7 +404,7 @@ void cg_address(cg *c, const ptx_operand *o, ptx_space sp)
     }
     if (o->sym.kind == PTX_SYM_none) {
         if (sp == PTX_SPACE_shared)
-            cg_printf(c, "(%s + (uint32_t)%lluull)", c->block_mode ? "cb_smem" : "t->blk->shared",
+            cg_printf(c, "(%s + (uint32_t)%lluull)", c->block_mode ? "cbB_smem" : "t->blk->shared",
                       (unsigned long long)(o->imm + (uint64_t)off));
         else
             cg_printf(c, "((unsigned char *)(uintptr_t)%lluull)", (unsigned long long)(o->imm + (uint64_t)off));
@@ -414,7 +414,7 @@ void cg_address(cg *c, const ptx_operand *o, ptx_space sp)
                        : o->sym.kind == PTX_SYM_func_var ? &c->f->vars[o->sym.index] : NULL;
     if (!v)
         cg_fail(c, "bad address");
-    const char *smem = c->block_mode ? "cb_smem" : "t->blk->shared";
+    const char *smem = c->block_mode ? "cbB_smem" : "t->blk->shared";
     if (v->space == PTX_SPACE_shared) {
         if (v->is_extern)
             cg_printf(c, "(%s + cb_dyn_smem(t) + %lld)", smem, off);
@@ -425,7 +425,7 @@ void cg_address(cg *c, const ptx_operand *o, ptx_space sp)
     } else if (c->f->is_entry && v->role == PTX_ROLE_param) {
         /* a block entry reads its own copy (values only: a parameter's
          * address, emit_symbol_address, stays in t->blk->params) */
-        cg_printf(c, "(%s + %llu + %lld)", c->block_mode ? "(unsigned char *)cb_pbuf" : "(unsigned char *)t->blk->params",
+        cg_printf(c, "(%s + %llu + %lld)", c->block_mode ? "(unsigned char *)cbB_pbuf" : "(unsigned char *)t->blk->params",
                   (unsigned long long)v->offset, off);
     } else {
         cg_printf(c, "(%s + %lld)", v->cname, off);

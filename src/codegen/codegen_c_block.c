@@ -5,10 +5,10 @@
  * in the generated code instead of one call each from the runtime. For such
  * a kernel cbk_<k> this emits:
  *
- *   static inline always_inline void cbk_<k>_body(t, <hoisted values>, cb_tx, cb_ty, cb_tz, cb_flat)
+ *   static inline always_inline void cbk_<k>_body(t, <hoisted values>, cbB_tx, cbB_ty, cbB_tz, cbB_flat)
  *       the kernel's body, reading %tid/%ntid/%ctaid/%nctaid/%laneid/%warpid
- *       from its arguments, .param values from a private copy (cb_pbuf) and
- *       shared memory from cb_smem (codegen_c.c's block_mode); `ret` and
+ *       from its arguments, .param values from a private copy (cbB_pbuf) and
+ *       shared memory from cbB_smem (codegen_c.c's block_mode); `ret` and
  *       `exit` return from it, i.e. go on with the next thread;
  *   void cbk_<k>_block(cb_thread *t, uint32_t first, uint32_t count)
  *       loads the block's values into locals once, copies the parameters,
@@ -49,20 +49,22 @@ static int entry_calls(const ptx_func *f)
     return 0;
 }
 
-#define BLOCK_DIMS "cb_ntid_x, cb_ntid_y, cb_ntid_z, cb_ctaid_x, cb_ctaid_y, cb_ctaid_z, cb_nctaid_x, cb_nctaid_y, cb_nctaid_z"
+#define BLOCK_DIMS "cbB_ntid_x, cbB_ntid_y, cbB_ntid_z, cbB_ctaid_x, cbB_ctaid_y, cbB_ctaid_z, cbB_nctaid_x, cbB_nctaid_y, cbB_nctaid_z"
 
 static void emit_body_function(cg *c, const ptx_func *f)
 {
-    cg_printf(c, "\n/* line %u: .entry %s (body of %s_block) */\n", f->line, f->name, f->cname);
+    /* The same header as emit_function's: the inspector (elemtype.c) finds a
+     * kernel's instructions by it. */
+    cg_printf(c, "\n/* line %u: .entry %s */\n", f->line, f->name);
     cg_printf(c,
-              "static inline __attribute__((always_inline)) void %s_body(cb_thread *t, const unsigned char *cb_pbuf, "
-              "unsigned char *cb_smem,\n    uint32_t cb_ntid_x, uint32_t cb_ntid_y, uint32_t cb_ntid_z, uint32_t "
-              "cb_ctaid_x, uint32_t cb_ctaid_y, uint32_t cb_ctaid_z,\n    uint32_t cb_nctaid_x, uint32_t cb_nctaid_y, "
-              "uint32_t cb_nctaid_z, uint32_t cb_tx, uint32_t cb_ty, uint32_t cb_tz, uint32_t cb_flat)\n{\n",
+              "static inline __attribute__((always_inline)) void %s_body(cb_thread *t, const unsigned char *cbB_pbuf, "
+              "unsigned char *cbB_smem,\n    uint32_t cbB_ntid_x, uint32_t cbB_ntid_y, uint32_t cbB_ntid_z, uint32_t "
+              "cbB_ctaid_x, uint32_t cbB_ctaid_y, uint32_t cbB_ctaid_z,\n    uint32_t cbB_nctaid_x, uint32_t cbB_nctaid_y, "
+              "uint32_t cbB_nctaid_z, uint32_t cbB_tx, uint32_t cbB_ty, uint32_t cbB_tz, uint32_t cbB_flat)\n{\n",
               f->cname);
-    cg_puts(c, "    (void)cb_pbuf; (void)cb_smem; (void)cb_ntid_x; (void)cb_ntid_y; (void)cb_ntid_z; (void)cb_ctaid_x;\n"
-               "    (void)cb_ctaid_y; (void)cb_ctaid_z; (void)cb_nctaid_x; (void)cb_nctaid_y; (void)cb_nctaid_z;\n"
-               "    (void)cb_tx; (void)cb_ty; (void)cb_tz; (void)cb_flat;\n");
+    cg_puts(c, "    (void)cbB_pbuf; (void)cbB_smem; (void)cbB_ntid_x; (void)cbB_ntid_y; (void)cbB_ntid_z; (void)cbB_ctaid_x;\n"
+               "    (void)cbB_ctaid_y; (void)cbB_ctaid_z; (void)cbB_nctaid_x; (void)cbB_nctaid_y; (void)cbB_nctaid_z;\n"
+               "    (void)cbB_tx; (void)cbB_ty; (void)cbB_tz; (void)cbB_flat;\n");
     c->block_mode = 1;
     cg_emit_body(c, f);
     c->block_mode = 0;
@@ -75,41 +77,41 @@ static void emit_block_function(cg *c, const ptx_func *f)
     const char *n = f->cname;
     cg_printf(c, "__attribute__((visibility(\"default\"))) void %s_block(cb_thread *t, uint32_t first, uint32_t count)\n{\n",
               n);
-    cg_puts(c, "    const cb_block *cb_b = t->blk;\n"
-               "    volatile cb_thread *cb_vt = t; /* the running thread, for faults and the runtime */\n"
-               "    const uint32_t cb_ntid_x = cb_b->ntid.x, cb_ntid_y = cb_b->ntid.y, cb_ntid_z = cb_b->ntid.z;\n"
-               "    const uint32_t cb_ctaid_x = cb_b->ctaid.x, cb_ctaid_y = cb_b->ctaid.y, cb_ctaid_z = cb_b->ctaid.z;\n"
-               "    const uint32_t cb_nctaid_x = cb_b->nctaid.x, cb_nctaid_y = cb_b->nctaid.y, cb_nctaid_z = "
-               "cb_b->nctaid.z;\n"
-               "    unsigned char *cb_smem = cb_b->shared;\n");
+    cg_puts(c, "    const cb_block *cbB_b = t->blk;\n"
+               "    volatile cb_thread *cbB_vt = t; /* the running thread, for faults and the runtime */\n"
+               "    const uint32_t cbB_ntid_x = cbB_b->ntid.x, cbB_ntid_y = cbB_b->ntid.y, cbB_ntid_z = cbB_b->ntid.z;\n"
+               "    const uint32_t cbB_ctaid_x = cbB_b->ctaid.x, cbB_ctaid_y = cbB_b->ctaid.y, cbB_ctaid_z = cbB_b->ctaid.z;\n"
+               "    const uint32_t cbB_nctaid_x = cbB_b->nctaid.x, cbB_nctaid_y = cbB_b->nctaid.y, cbB_nctaid_z = "
+               "cbB_b->nctaid.z;\n"
+               "    unsigned char *cbB_smem = cbB_b->shared;\n");
     /* The copy lets the compiler keep parameters in registers across the
      * kernel's stores (-fno-strict-aliasing: any store may alias the runtime's
      * buffer, never this local array, whose address does not escape). */
-    cg_printf(c, "    _Alignas(16) unsigned char cb_pbuf[%llu];\n", (unsigned long long)(pbytes ? pbytes : 1));
+    cg_printf(c, "    _Alignas(16) unsigned char cbB_pbuf[%llu];\n", (unsigned long long)(pbytes ? pbytes : 1));
     if (pbytes)
-        cg_printf(c, "    memcpy(cb_pbuf, cb_b->params, %llu);\n", (unsigned long long)pbytes);
-    cg_puts(c, "    uint32_t cb_tx = first % cb_ntid_x, cb_ty = first / cb_ntid_x % cb_ntid_y;\n"
-               "    uint32_t cb_tz = first / cb_ntid_x / cb_ntid_y, cb_flat = first, cb_end = first + count;\n"
-               "    while (cb_flat < cb_end) {\n"
-               "        uint32_t cb_n = cb_ntid_x - cb_tx;\n"
-               "        if (cb_n > cb_end - cb_flat)\n"
-               "            cb_n = cb_end - cb_flat;\n"
-               "        cb_vt->tid.y = cb_ty;\n"
-               "        cb_vt->tid.z = cb_tz;\n"
-               "        for (uint32_t cb_i = 0; cb_i < cb_n; cb_i++) {\n"
-               "            cb_vt->tid.x = cb_tx + cb_i;\n");
+        cg_printf(c, "    memcpy(cbB_pbuf, cbB_b->params, %llu);\n", (unsigned long long)pbytes);
+    cg_puts(c, "    uint32_t cbB_tx = first % cbB_ntid_x, cbB_ty = first / cbB_ntid_x % cbB_ntid_y;\n"
+               "    uint32_t cbB_tz = first / cbB_ntid_x / cbB_ntid_y, cbB_flat = first, cbB_end = first + count;\n"
+               "    while (cbB_flat < cbB_end) {\n"
+               "        uint32_t cbB_n = cbB_ntid_x - cbB_tx;\n"
+               "        if (cbB_n > cbB_end - cbB_flat)\n"
+               "            cbB_n = cbB_end - cbB_flat;\n"
+               "        cbB_vt->tid.y = cbB_ty;\n"
+               "        cbB_vt->tid.z = cbB_tz;\n"
+               "        for (uint32_t cbB_i = 0; cbB_i < cbB_n; cbB_i++) {\n"
+               "            cbB_vt->tid.x = cbB_tx + cbB_i;\n");
     if (entry_calls(f))
-        cg_puts(c, "            cb_vt->flat = cb_flat + cb_i;\n"
-                   "            cb_vt->lane = (cb_flat + cb_i) & 31u;\n"
-                   "            cb_vt->warp = (cb_flat + cb_i) >> 5;\n");
-    cg_printf(c, "            %s_body(t, cb_pbuf, cb_smem, " BLOCK_DIMS ", cb_tx + cb_i, cb_ty, cb_tz, cb_flat + cb_i);\n",
+        cg_puts(c, "            cbB_vt->flat = cbB_flat + cbB_i;\n"
+                   "            cbB_vt->lane = (cbB_flat + cbB_i) & 31u;\n"
+                   "            cbB_vt->warp = (cbB_flat + cbB_i) >> 5;\n");
+    cg_printf(c, "            %s_body(t, cbB_pbuf, cbB_smem, " BLOCK_DIMS ", cbB_tx + cbB_i, cbB_ty, cbB_tz, cbB_flat + cbB_i);\n",
               n);
     cg_puts(c, "        }\n"
-               "        cb_flat += cb_n;\n"
-               "        cb_tx = 0;\n"
-               "        if (++cb_ty == cb_ntid_y) {\n"
-               "            cb_ty = 0;\n"
-               "            cb_tz++;\n"
+               "        cbB_flat += cbB_n;\n"
+               "        cbB_tx = 0;\n"
+               "        if (++cbB_ty == cbB_ntid_y) {\n"
+               "            cbB_ty = 0;\n"
+               "            cbB_tz++;\n"
                "        }\n"
                "    }\n"
                "}\n");
