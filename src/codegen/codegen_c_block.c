@@ -15,7 +15,8 @@
  *       and runs threads first .. first+count-1 (flat order) through the
  *       inlined body, tid.x the induction variable of the inner loop;
  *   void cbk_<k>(cb_thread *t)
- *       the per-thread entry of kernel_abi.h: cbk_<k>_block(t, t->flat, 1).
+ *       the per-thread entry of kernel_abi.h: the same loop (cbk_<k>_run)
+ *       for the one thread *t names.
  *
  * Identity for faults and runtime calls: before each thread, the loop
  * stores its tid into *t (and flat/lane/warp when the kernel calls a
@@ -75,8 +76,8 @@ static void emit_block_function(cg *c, const ptx_func *f)
 {
     uint64_t pbytes = entry_param_bytes(f);
     const char *n = f->cname;
-    cg_printf(c, "__attribute__((visibility(\"default\"))) void %s_block(cb_thread *t, uint32_t first, uint32_t count)\n{\n",
-              n);
+    cg_printf(c, "static void %s_run(cb_thread *t, uint32_t first, uint32_t count, uint32_t cbB_tx, uint32_t cbB_ty, "
+                 "uint32_t cbB_tz)\n{\n", n);
     cg_puts(c, "    const cb_block *cbB_b = t->blk;\n"
                "    volatile cb_thread *cbB_vt = t; /* the running thread, for faults and the runtime */\n"
                "    const uint32_t cbB_ntid_x = cbB_b->ntid.x, cbB_ntid_y = cbB_b->ntid.y, cbB_ntid_z = cbB_b->ntid.z;\n"
@@ -90,8 +91,7 @@ static void emit_block_function(cg *c, const ptx_func *f)
     cg_printf(c, "    _Alignas(16) unsigned char cbB_pbuf[%llu];\n", (unsigned long long)(pbytes ? pbytes : 1));
     if (pbytes)
         cg_printf(c, "    memcpy(cbB_pbuf, cbB_b->params, %llu);\n", (unsigned long long)pbytes);
-    cg_puts(c, "    uint32_t cbB_tx = first % cbB_ntid_x, cbB_ty = first / cbB_ntid_x % cbB_ntid_y;\n"
-               "    uint32_t cbB_tz = first / cbB_ntid_x / cbB_ntid_y, cbB_flat = first, cbB_end = first + count;\n"
+    cg_puts(c, "    uint32_t cbB_flat = first, cbB_end = first + count;\n"
                "    while (cbB_flat < cbB_end) {\n"
                "        uint32_t cbB_n = cbB_ntid_x - cbB_tx;\n"
                "        if (cbB_n > cbB_end - cbB_flat)\n"
@@ -115,7 +115,14 @@ static void emit_block_function(cg *c, const ptx_func *f)
                "        }\n"
                "    }\n"
                "}\n");
-    cg_printf(c, "__attribute__((visibility(\"default\"))) void %s(cb_thread *t) { %s_block(t, t->flat, 1); }\n", n, n);
+    /* The block entry splits first into (x, y, z); the per-thread entry has
+     * them in *t already (three divisions less per call). */
+    cg_printf(c, "__attribute__((visibility(\"default\"))) void %s_block(cb_thread *t, uint32_t first, uint32_t count)\n{\n"
+                 "    const cb_block *b = t->blk;\n"
+                 "    %s_run(t, first, count, first %% b->ntid.x, first / b->ntid.x %% b->ntid.y, "
+                 "first / b->ntid.x / b->ntid.y);\n}\n", n, n);
+    cg_printf(c, "__attribute__((visibility(\"default\"))) void %s(cb_thread *t) { %s_run(t, t->flat, 1, t->tid.x, "
+                 "t->tid.y, t->tid.z); }\n", n, n);
 }
 
 void cg_emit_plain_entry(cg *c, const ptx_func *f)
