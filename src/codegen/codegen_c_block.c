@@ -7,13 +7,18 @@
  *
  *   static inline always_inline void cbk_<k>_body(t, <hoisted values>, cbB_tx, cbB_ty, cbB_tz, cbB_flat)
  *       the kernel's body, reading %tid/%ntid/%ctaid/%nctaid/%laneid/%warpid
- *       from its arguments, .param values from a private copy (cbB_pbuf) and
- *       shared memory from cbB_smem (codegen_c.c's block_mode); `ret` and
- *       `exit` return from it, i.e. go on with the next thread;
- *   void cbk_<k>_block(cb_thread *t, uint32_t first, uint32_t count)
- *       loads the block's values into locals once, copies the parameters,
- *       and runs threads first .. first+count-1 (flat order) through the
+ *       from its arguments, .param values through a restrict pointer
+ *       (cbB_pbuf: the parameters are never written while a kernel runs, so
+ *       the compiler may keep them in registers across the kernel's stores,
+ *       which -fno-strict-aliasing otherwise forbids) and shared memory
+ *       from cbB_smem (codegen_c.c's block_mode); `ret` and `exit` return
+ *       from it, i.e. go on with the next thread;
+ *   static void cbk_<k>_run(t, params, first, count, x, y, z)
+ *       loads the block's values into locals once and runs threads first ..
+ *       first+count-1 (flat order, the first one at (x, y, z)) through the
  *       inlined body, tid.x the induction variable of the inner loop;
+ *   void cbk_<k>_block(cb_thread *t, uint32_t first, uint32_t count)
+ *       kernel_abi.h's block entry: cbk_<k>_run from first's (x, y, z);
  *   void cbk_<k>(cb_thread *t)
  *       the per-thread entry of kernel_abi.h: the same loop (cbk_<k>_run)
  *       for the one thread *t names.
@@ -28,18 +33,6 @@
 #include "codegen/codegen.h"
 
 #include <string.h>
-
-/* Bytes of f's packed .param buffer (what the block entry copies). */
-static uint64_t entry_param_bytes(const ptx_func *f)
-{
-    uint64_t end = 0;
-    for (uint32_t i = f->nrets; i < f->nrets + f->nparams; i++) {
-        const ptx_var *v = &f->vars[i];
-        if (v->offset + v->size > end)
-            end = v->offset + v->size;
-    }
-    return end;
-}
 
 /* 1 when f contains a call (its callees read the thread from *t). */
 static int entry_calls(const ptx_func *f)
@@ -58,7 +51,7 @@ static void emit_body_function(cg *c, const ptx_func *f)
      * kernel's instructions by it. */
     cg_printf(c, "\n/* line %u: .entry %s */\n", f->line, f->name);
     cg_printf(c,
-              "static inline __attribute__((always_inline)) void %s_body(cb_thread *t, const unsigned char *cbB_pbuf, "
+              "static inline __attribute__((always_inline)) void %s_body(cb_thread *t, const unsigned char *restrict cbB_pbuf, "
               "unsigned char *cbB_smem,\n    uint32_t cbB_ntid_x, uint32_t cbB_ntid_y, uint32_t cbB_ntid_z, uint32_t "
               "cbB_ctaid_x, uint32_t cbB_ctaid_y, uint32_t cbB_ctaid_z,\n    uint32_t cbB_nctaid_x, uint32_t cbB_nctaid_y, "
               "uint32_t cbB_nctaid_z, uint32_t cbB_tx, uint32_t cbB_ty, uint32_t cbB_tz, uint32_t cbB_flat)\n{\n",
@@ -74,10 +67,9 @@ static void emit_body_function(cg *c, const ptx_func *f)
 
 static void emit_block_function(cg *c, const ptx_func *f)
 {
-    uint64_t pbytes = entry_param_bytes(f);
     const char *n = f->cname;
-    cg_printf(c, "static void %s_run(cb_thread *t, uint32_t first, uint32_t count, uint32_t cbB_tx, uint32_t cbB_ty, "
-                 "uint32_t cbB_tz)\n{\n", n);
+    cg_printf(c, "static void %s_run(cb_thread *t, const unsigned char *restrict cbB_pbuf, uint32_t first, "
+                 "uint32_t count,\n    uint32_t cbB_tx, uint32_t cbB_ty, uint32_t cbB_tz)\n{\n", n);
     cg_puts(c, "    const cb_block *cbB_b = t->blk;\n"
                "    volatile cb_thread *cbB_vt = t; /* the running thread, for faults and the runtime */\n"
                "    const uint32_t cbB_ntid_x = cbB_b->ntid.x, cbB_ntid_y = cbB_b->ntid.y, cbB_ntid_z = cbB_b->ntid.z;\n"
@@ -85,12 +77,6 @@ static void emit_block_function(cg *c, const ptx_func *f)
                "    const uint32_t cbB_nctaid_x = cbB_b->nctaid.x, cbB_nctaid_y = cbB_b->nctaid.y, cbB_nctaid_z = "
                "cbB_b->nctaid.z;\n"
                "    unsigned char *cbB_smem = cbB_b->shared;\n");
-    /* The copy lets the compiler keep parameters in registers across the
-     * kernel's stores (-fno-strict-aliasing: any store may alias the runtime's
-     * buffer, never this local array, whose address does not escape). */
-    cg_printf(c, "    _Alignas(16) unsigned char cbB_pbuf[%llu];\n", (unsigned long long)(pbytes ? pbytes : 1));
-    if (pbytes)
-        cg_printf(c, "    memcpy(cbB_pbuf, cbB_b->params, %llu);\n", (unsigned long long)pbytes);
     cg_puts(c, "    uint32_t cbB_flat = first, cbB_end = first + count;\n"
                "    while (cbB_flat < cbB_end) {\n"
                "        uint32_t cbB_n = cbB_ntid_x - cbB_tx;\n"
@@ -119,9 +105,9 @@ static void emit_block_function(cg *c, const ptx_func *f)
      * them in *t already (three divisions less per call). */
     cg_printf(c, "__attribute__((visibility(\"default\"))) void %s_block(cb_thread *t, uint32_t first, uint32_t count)\n{\n"
                  "    const cb_block *b = t->blk;\n"
-                 "    %s_run(t, first, count, first %% b->ntid.x, first / b->ntid.x %% b->ntid.y, "
+                 "    %s_run(t, b->params, first, count, first %% b->ntid.x, first / b->ntid.x %% b->ntid.y, "
                  "first / b->ntid.x / b->ntid.y);\n}\n", n, n);
-    cg_printf(c, "__attribute__((visibility(\"default\"))) void %s(cb_thread *t) { %s_run(t, t->flat, 1, t->tid.x, "
+    cg_printf(c, "__attribute__((visibility(\"default\"))) void %s(cb_thread *t) { %s_run(t, t->blk->params, t->flat, 1, t->tid.x, "
                  "t->tid.y, t->tid.z); }\n", n, n);
 }
 
