@@ -46,9 +46,8 @@ _Noreturn void cg_fail(cg *c, const char *reason);
 
 /* Emits f's locals and instructions (the inside of its braces). */
 void cg_emit_body(cg *c, const ptx_func *f);
-/* Emits kernel f (cname cbk_<k>) as a thread-loop block entry cbk_<k>_block
- * around an inlined body, and cbk_<k> as a call of it for one thread
- * (codegen_c_block.c). */
+/* Emits, for kernel f (cname cbk_<k>), the thread-loop block entry
+ * cbk_<k>_block around an inlined copy of its body (codegen_c_block.c). */
 void cg_emit_plain_entry(cg *c, const ptx_func *f);
 
 /* The C type that holds a PTX type ("uint32_t", "float", "int" for pred). */

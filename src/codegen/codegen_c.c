@@ -638,8 +638,7 @@ static void emit_module(cg *c, const unsigned char *plain)
         if (m->funcs[i].is_entry) {
             if (plain && plain[k])
                 cg_emit_plain_entry(c, &m->funcs[i]);
-            else
-                emit_function(c, &m->funcs[i]);
+            emit_function(c, &m->funcs[i]);
             k++;
         }
 }

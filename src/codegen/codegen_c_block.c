@@ -19,9 +19,9 @@
  *       inlined body, tid.x the induction variable of the inner loop;
  *   void cbk_<k>_block(cb_thread *t, uint32_t first, uint32_t count)
  *       kernel_abi.h's block entry: cbk_<k>_run from first's (x, y, z);
- *   void cbk_<k>(cb_thread *t)
- *       the per-thread entry of kernel_abi.h: the same loop (cbk_<k>_run)
- *       for the one thread *t names.
+ * and then codegen_c.c emits cbk_<k>, the per-thread entry, as for any
+ * kernel (the runtime's path without block entries, and the fallback; a
+ * one-thread call of cbk_<k>_run cost about twice as much per thread).
  *
  * Identity for faults and runtime calls: before each thread, the loop
  * stores its tid into *t (and flat/lane/warp when the kernel calls a
@@ -101,14 +101,10 @@ static void emit_block_function(cg *c, const ptx_func *f)
                "        }\n"
                "    }\n"
                "}\n");
-    /* The block entry splits first into (x, y, z); the per-thread entry has
-     * them in *t already (three divisions less per call). */
     cg_printf(c, "__attribute__((visibility(\"default\"))) void %s_block(cb_thread *t, uint32_t first, uint32_t count)\n{\n"
                  "    const cb_block *b = t->blk;\n"
                  "    %s_run(t, b->params, first, count, first %% b->ntid.x, first / b->ntid.x %% b->ntid.y, "
                  "first / b->ntid.x / b->ntid.y);\n}\n", n, n);
-    cg_printf(c, "__attribute__((visibility(\"default\"))) void %s(cb_thread *t) { %s_run(t, t->blk->params, t->flat, 1, t->tid.x, "
-                 "t->tid.y, t->tid.z); }\n", n, n);
 }
 
 void cg_emit_plain_entry(cg *c, const ptx_func *f)
