@@ -8,7 +8,7 @@
  *   entry_call   cbk_0 once per CUDA thread, as block_exec.c's plain loop
  *                without block entries (CUBRIDGE_BLOCK_ENTRY=0)
  *   block_call   cbk_0_block once per 256 threads, as block_exec.c's plain
- *                loop with them (kernel ABI 6; skipped, printing nothing,
+ *                loop with them (kernel ABI 7; skipped, printing nothing,
  *                when the object has no cbk_0_block)
  *   scalar_loop  the same sum as a plain C loop, auto-vectorisation off
  *   vector_loop  the same loop as the compiler vectorises it (-O2/-O3)

@@ -1,5 +1,5 @@
 /* test_errors_block_entry.c: faults and traps inside a kernel that runs
- * through its generated block entry (kernel_abi.h, ABI 6: one call runs many
+ * through its generated block entry (kernel_abi.h, ABI 7: one call runs many
  * threads) name the thread that faulted, not the first or the last of the
  * call, in a 3-D block whose 384 threads span two 256-thread calls; and the
  * same with CUBRIDGE_BLOCK_ENTRY=0 (one call per thread). Also: the code

@@ -151,7 +151,7 @@ static int plain_row(cpu_launch *L, cb_thread *t, cb_kernel_entry entry, uint32_
     return 0;
 }
 
-/* Runs the block through the kernel's block entry (kernel_abi.h, ABI 6),
+/* Runs the block through the kernel's block entry (kernel_abi.h, ABI 7),
  * 256 threads a call, checking for a failed launch between calls. */
 static void plain_chunks(cpu_launch *L, cb_thread *t)
 {

@@ -7,7 +7,7 @@
  *
  * Execution model (DESIGN.md, "Execution model of the CPU backend"):
  *   - one call of a kernel's entry function runs ONE CUDA thread to completion
- *     (a block entry, ABI 6 below, runs several, one after the other);
+ *     (a block entry, ABI 7 below, runs several, one after the other);
  *   - a kernel whose info says needs_fibers runs each thread on its own fiber,
  *     and the runtime callbacks below (bar_sync, shfl, vote ...) may switch
  *     fibers before they return; other kernels run as a plain loop;
@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CB_KERNEL_ABI_VERSION 6
+#define CB_KERNEL_ABI_VERSION 7
 
 typedef struct cb_dim3 {
     uint32_t x, y, z;
@@ -214,7 +214,7 @@ typedef struct cb_runtime {
  *   void cbk_<i>(cb_thread *t);                   the entry of kernel i (cb_kernel_info order)
  *   const uint32_t cb_module_abi_version = CB_KERNEL_ABI_VERSION;
  *
- * ---- ABI 6: block entries ----
+ * ---- ABI 7: block entries ----
  * and, optionally, for a kernel without barriers or warp collectives:
  *
  *   void cbk_<i>_block(cb_thread *t, uint32_t first, uint32_t count);
