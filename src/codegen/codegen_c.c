@@ -423,8 +423,8 @@ void cg_address(cg *c, const ptx_operand *o, ptx_space sp)
     } else if (v->role == PTX_ROLE_module) {
         cg_printf(c, "(cb_module_globals[%u] + %lld)", v->index, off);
     } else if (c->f->is_entry && v->role == PTX_ROLE_param) {
-        /* a block entry reads its own copy (values only: a parameter's
-         * address, emit_symbol_address, stays in t->blk->params) */
+        /* a block entry reads them through its restrict pointer to the same
+         * buffer (codegen_c_block.c) */
         cg_printf(c, "(%s + %llu + %lld)", c->block_mode ? "(unsigned char *)cbB_pbuf" : "(unsigned char *)t->blk->params",
                   (unsigned long long)v->offset, off);
     } else {
