@@ -4,8 +4,12 @@
  *   entry_overhead KERNEL.so [reps]
  * KERNEL.so is the JIT cache's object for bench_vectoradd.cu (the one whose
  * .c next to it defines the vector_add entry as cbk_0). It times c = a + b on
- * 2^24 floats three ways and prints "RESULT <key> <ns per element>":
+ * 2^24 floats four ways and prints "RESULT <key> <ns per element>":
  *   entry_call   cbk_0 once per CUDA thread, as block_exec.c's plain loop
+ *                without block entries (CUBRIDGE_BLOCK_ENTRY=0)
+ *   block_call   cbk_0_block once per 256 threads, as block_exec.c's plain
+ *                loop with them (kernel ABI 7; skipped, printing nothing,
+ *                when the object has no cbk_0_block)
  *   scalar_loop  the same sum as a plain C loop, auto-vectorisation off
  *   vector_loop  the same loop as the compiler vectorises it (-O2/-O3)
  * Build: cc -O2 -std=c11 -I src bench/c/entry_overhead.c -ldl -o entry_overhead */
@@ -52,6 +56,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "entry_overhead: %s\n", dlerror());
         return 1;
     }
+    cb_kernel_block_entry block = (cb_kernel_block_entry)dlsym(dl, "cbk_0_block");
     const int n = 1 << 24, threads = 256;
     float *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *c = malloc(n * sizeof *c);
     for (int i = 0; i < n; i++) {
@@ -71,7 +76,7 @@ int main(int argc, char **argv)
     cb_thread t;
     memset(&t, 0, sizeof t);
     t.blk = &blk;
-    double best[3] = {1e9, 1e9, 1e9};
+    double best[4] = {1e9, 1e9, 1e9, 1e9};
     for (int r = 0; r < reps; r++) {
         memset(c, 0, n * sizeof *c);
         double t0 = now_s();
@@ -95,12 +100,29 @@ int main(int argc, char **argv)
         double t2 = now_s();
         vector_add(a, b, c, n);
         double t3 = now_s();
-        double v[3] = {t1 - t0, t2 - t1, t3 - t2};
-        for (int k = 0; k < 3; k++)
+        double t4 = t3, t5 = t3;
+        if (block) {
+            memset(c, 0, n * sizeof *c);
+            t4 = now_s();
+            for (uint32_t bx = 0; bx < (uint32_t)(n / threads); bx++) {
+                blk.ctaid.x = bx;
+                block(&t, 0, threads);
+            }
+            t5 = now_s();
+            for (int i = 0; i < n; i += 4099)
+                if (c[i] != a[i] + b[i]) {
+                    fprintf(stderr, "entry_overhead: block entry: wrong result at %d\n", i);
+                    return 1;
+                }
+        }
+        double v[4] = {t1 - t0, t2 - t1, t3 - t2, t5 - t4};
+        for (int k = 0; k < 4; k++)
             if (v[k] < best[k])
                 best[k] = v[k];
     }
     printf("RESULT entry_call %.3f\nRESULT scalar_loop %.3f\nRESULT vector_loop %.3f\n", best[0] / n * 1e9,
            best[1] / n * 1e9, best[2] / n * 1e9);
+    if (block)
+        printf("RESULT block_call %.3f\n", best[3] / n * 1e9);
     return 0;
 }

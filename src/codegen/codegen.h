@@ -15,6 +15,11 @@
  * Returns 0 and a malloc'd NUL-terminated source in *out (length in *outlen),
  * or -1 with "file:line: near 'tok': reason" in err. */
 int cb_codegen_c(const ptx_module *m, char **out, size_t *outlen, char *err, size_t errlen);
+/* The same, and for each kernel k (entry order) with plain[k] != 0 (one
+ * without barriers or warp collectives), also a block entry
+ * cbk_<k>_block (codegen_c_block.c). plain may be NULL: none. */
+int cb_codegen_c_plain(const ptx_module *m, const unsigned char *plain, char **out, size_t *outlen, char *err,
+                       size_t errlen);
 
 /* The helper functions that every C translation unit carries (codegen_c_prelude.c). */
 extern const char cb_codegen_c_prelude[];
@@ -30,6 +35,7 @@ typedef struct cg {
     char *err;
     size_t errlen;
     jmp_buf fail;
+    int block_mode;             /* emitting a block entry's body (codegen_c_block.c) */
 } cg;
 
 /* Appends formatted text; fails the translation when out of memory. */
@@ -37,6 +43,12 @@ void cg_printf(cg *c, const char *fmt, ...) __attribute__((format(printf, 2, 3))
 void cg_puts(cg *c, const char *s);
 /* Fails the translation at the current instruction. Does not return. */
 _Noreturn void cg_fail(cg *c, const char *reason);
+
+/* Emits f's locals and instructions (the inside of its braces). */
+void cg_emit_body(cg *c, const ptx_func *f);
+/* Emits, for kernel f (cname cbk_<k>), the thread-loop block entry
+ * cbk_<k>_block around an inlined copy of its body (codegen_c_block.c). */
+void cg_emit_plain_entry(cg *c, const ptx_func *f);
 
 /* The C type that holds a PTX type ("uint32_t", "float", "int" for pred). */
 const char *cg_ctype(ptx_type t);

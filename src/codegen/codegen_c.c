@@ -196,11 +196,37 @@ static void read_reg(cg *c, int32_t r, int neg, ptx_type ty)
     }
 }
 
+/* In a block entry's body (codegen_c_block.c) the block's dimensions and the
+ * thread's indices are locals: cbB_tx cbB_ty cbB_tz cbB_flat, cbB_ntid_x ...
+ * Returns 1 when it emitted o. */
+static int read_special_block(cg *c, const ptx_operand *o, char comp)
+{
+    switch (o->special) {
+    case PTX_SREG_tid: cg_printf(c, "cbB_t%c", comp); return 1;
+    case PTX_SREG_ntid: cg_printf(c, "cbB_ntid_%c", comp); return 1;
+    case PTX_SREG_ctaid: cg_printf(c, "cbB_ctaid_%c", comp); return 1;
+    case PTX_SREG_nctaid: cg_printf(c, "cbB_nctaid_%c", comp); return 1;
+    case PTX_SREG_laneid: cg_puts(c, "(cbB_flat & 31u)"); return 1;
+    case PTX_SREG_warpid: cg_puts(c, "(cbB_flat >> 5)"); return 1;
+    case PTX_SREG_nwarpid: cg_puts(c, "((cbB_ntid_x * cbB_ntid_y * cbB_ntid_z + 31u) / 32u)"); return 1;
+    case PTX_SREG_lanemask_eq: cg_puts(c, "(1u << (cbB_flat & 31u))"); return 1;
+    case PTX_SREG_lanemask_lt: cg_puts(c, "((1u << (cbB_flat & 31u)) - 1u)"); return 1;
+    case PTX_SREG_lanemask_le: cg_puts(c, "((2u << (cbB_flat & 31u)) - 1u)"); return 1;
+    case PTX_SREG_lanemask_ge: cg_puts(c, "(~((1u << (cbB_flat & 31u)) - 1u))"); return 1;
+    case PTX_SREG_lanemask_gt: cg_puts(c, "(~((2u << (cbB_flat & 31u)) - 1u))"); return 1;
+    default: return 0;
+    }
+}
+
 static void read_special(cg *c, const ptx_operand *o, ptx_type ty)
 {
     static const char comps[] = "?xyz";
     char comp = comps[o->comp & 3];
     cg_printf(c, "((%s)", cg_ctype(ty));
+    if (c->block_mode && read_special_block(c, o, comp)) {
+        cg_puts(c, ")");
+        return;
+    }
     switch (o->special) {
     case PTX_SREG_tid: cg_printf(c, "t->tid.%c", comp); break;
     case PTX_SREG_ntid: cg_printf(c, "t->blk->ntid.%c", comp); break;
@@ -366,7 +392,7 @@ void cg_address(cg *c, const ptx_operand *o, ptx_space sp)
     long long off = (long long)o->offset;
     if (o->reg >= 0) {
         if (sp == PTX_SPACE_shared) {
-            cg_puts(c, "(t->blk->shared + (uint32_t)(");
+            cg_puts(c, c->block_mode ? "(cbB_smem + (uint32_t)(" : "(t->blk->shared + (uint32_t)(");
             read_reg(c, o->reg, 0, PTX_TYPE_u64);
             cg_printf(c, " + %lldull))", off);
         } else {
@@ -378,7 +404,8 @@ void cg_address(cg *c, const ptx_operand *o, ptx_space sp)
     }
     if (o->sym.kind == PTX_SYM_none) {
         if (sp == PTX_SPACE_shared)
-            cg_printf(c, "(t->blk->shared + (uint32_t)%lluull)", (unsigned long long)(o->imm + (uint64_t)off));
+            cg_printf(c, "(%s + (uint32_t)%lluull)", c->block_mode ? "cbB_smem" : "t->blk->shared",
+                      (unsigned long long)(o->imm + (uint64_t)off));
         else
             cg_printf(c, "((unsigned char *)(uintptr_t)%lluull)", (unsigned long long)(o->imm + (uint64_t)off));
         return;
@@ -387,15 +414,19 @@ void cg_address(cg *c, const ptx_operand *o, ptx_space sp)
                        : o->sym.kind == PTX_SYM_func_var ? &c->f->vars[o->sym.index] : NULL;
     if (!v)
         cg_fail(c, "bad address");
+    const char *smem = c->block_mode ? "cbB_smem" : "t->blk->shared";
     if (v->space == PTX_SPACE_shared) {
         if (v->is_extern)
-            cg_printf(c, "(t->blk->shared + cb_dyn_smem(t) + %lld)", off);
+            cg_printf(c, "(%s + cb_dyn_smem(t) + %lld)", smem, off);
         else
-            cg_printf(c, "(t->blk->shared + %llu + %lld)", (unsigned long long)v->offset, off);
+            cg_printf(c, "(%s + %llu + %lld)", smem, (unsigned long long)v->offset, off);
     } else if (v->role == PTX_ROLE_module) {
         cg_printf(c, "(cb_module_globals[%u] + %lld)", v->index, off);
     } else if (c->f->is_entry && v->role == PTX_ROLE_param) {
-        cg_printf(c, "((unsigned char *)t->blk->params + %llu + %lld)", (unsigned long long)v->offset, off);
+        /* a block entry reads them through its restrict pointer to the same
+         * buffer (codegen_c_block.c) */
+        cg_printf(c, "(%s + %llu + %lld)", c->block_mode ? "(unsigned char *)cbB_pbuf" : "(unsigned char *)t->blk->params",
+                  (unsigned long long)v->offset, off);
     } else {
         cg_printf(c, "(%s + %lld)", v->cname, off);
     }
@@ -486,13 +517,10 @@ static void emit_labels_at(cg *c, const ptx_func *f, uint32_t k)
             cg_printf(c, "%s: ;\n", f->labels[i].cname);
 }
 
-static void emit_function(cg *c, const ptx_func *f)
+void cg_emit_body(cg *c, const ptx_func *f)
 {
     c->f = f;
     c->in = NULL;
-    cg_printf(c, "\n/* line %u: %s %s */\n", f->line, f->is_entry ? ".entry" : ".func", f->name);
-    emit_signature(c, f);
-    cg_puts(c, "\n{\n");
     emit_locals(c, f);
     for (uint32_t k = 0; k < f->ninstrs; k++) {
         const ptx_instr *in = &f->instrs[k];
@@ -509,6 +537,16 @@ static void emit_function(cg *c, const ptx_func *f)
     }
     emit_labels_at(c, f, f->ninstrs);
     c->in = NULL;
+}
+
+static void emit_function(cg *c, const ptx_func *f)
+{
+    c->f = f;
+    c->in = NULL;
+    cg_printf(c, "\n/* line %u: %s %s */\n", f->line, f->is_entry ? ".entry" : ".func", f->name);
+    emit_signature(c, f);
+    cg_puts(c, "\n{\n");
+    cg_emit_body(c, f);
     cg_puts(c, "}\n");
 }
 
@@ -553,7 +591,7 @@ static void emit_module_tables(cg *c)
     cg_puts(c, "    return 0;\n}\n");
 }
 
-static void emit_module(cg *c)
+static void emit_module(cg *c, const unsigned char *plain)
 {
     const ptx_module *m = c->m;
     uint32_t nglobals = 0;
@@ -596,12 +634,22 @@ static void emit_module(cg *c)
     for (uint32_t i = 0; i < m->nfuncs; i++)
         if (m->funcs[i].defined && !m->funcs[i].is_entry)
             emit_function(c, &m->funcs[i]);
-    for (uint32_t i = 0; i < m->nfuncs; i++)
-        if (m->funcs[i].is_entry)
+    for (uint32_t i = 0, k = 0; i < m->nfuncs; i++)
+        if (m->funcs[i].is_entry) {
+            if (plain && plain[k])
+                cg_emit_plain_entry(c, &m->funcs[i]);
             emit_function(c, &m->funcs[i]);
+            k++;
+        }
 }
 
 int cb_codegen_c(const ptx_module *m, char **out, size_t *outlen, char *err, size_t errlen)
+{
+    return cb_codegen_c_plain(m, NULL, out, outlen, err, errlen);
+}
+
+int cb_codegen_c_plain(const ptx_module *m, const unsigned char *plain, char **out, size_t *outlen, char *err,
+                       size_t errlen)
 {
     cg *c = calloc(1, sizeof *c);
     if (!c) {
@@ -617,7 +665,7 @@ int cb_codegen_c(const ptx_module *m, char **out, size_t *outlen, char *err, siz
         *out = NULL;
         return -1;
     }
-    emit_module(c);
+    emit_module(c, plain);
     *out = c->buf;
     *outlen = c->len;
     free(c);

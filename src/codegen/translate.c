@@ -268,6 +268,22 @@ static int fill_relocs(const ptx_module *m, cb_translation *tr)
     return 0;
 }
 
+/* tr->source from m: kernels without barriers or warp collectives also get
+ * a block entry (codegen_c_block.c). */
+static int emit_source(const ptx_module *m, cb_translation *tr, char *err, size_t errlen)
+{
+    unsigned char *plain = malloc(tr->nkernels ? tr->nkernels : 1);
+    if (!plain) {
+        ptx_format_error(err, errlen, m->file, 0, NULL, 0, "out of memory");
+        return -1;
+    }
+    for (uint32_t k = 0; k < tr->nkernels; k++)
+        plain[k] = !tr->kernels[k].needs_fibers;
+    int rc = cb_codegen_c_plain(m, plain, &tr->source, &tr->source_len, err, errlen);
+    free(plain);
+    return rc;
+}
+
 int cb_translate_ptx(const char *ptx, size_t len, const char *source_name, cb_dialect dialect,
                      cb_translation **out, char *err, size_t errlen)
 {
@@ -304,7 +320,7 @@ int cb_translate_ptx(const char *ptx, size_t len, const char *source_name, cb_di
         ptx_format_error(err, errlen, source_name, 0, NULL, 0, "out of memory or parameters too large");
         goto done;
     }
-    if (cb_codegen_c(m, &tr->source, &tr->source_len, err, errlen) < 0)
+    if (emit_source(m, tr, err, errlen) < 0)
         goto done;
     rc = 0;
 done:

@@ -322,9 +322,15 @@ static void flow_instr(flow *fl, const cb_translation *tr, uint32_t k, const ins
         cb_inspect_elem t = instr_type(in, 1, &w);
         int tag = -1;
         if (has_part(in, "param")) {
+            /* t->blk->params, or a block entry's cbB_pbuf (codegen_c_block.c) */
             const char *p = code ? strstr(code, "t->blk->params + ") : NULL;
+            size_t skip = 17;
+            if (!p || (size_t)(p - code) >= codelen) {
+                p = code ? strstr(code, "cbB_pbuf + ") : NULL;
+                skip = 11;
+            }
             if (p && (size_t)(p - code) < codelen) {
-                unsigned long long a = strtoull(p + 17, (char **)&p, 10);
+                unsigned long long a = strtoull(p + skip, (char **)&p, 10);
                 long long b = 0;
                 if (strncmp(p, " + ", 3) == 0)
                     b = strtoll(p + 3, NULL, 10);

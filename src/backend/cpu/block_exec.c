@@ -151,11 +151,27 @@ static int plain_row(cpu_launch *L, cb_thread *t, cb_kernel_entry entry, uint32_
     return 0;
 }
 
+/* Runs the block through the kernel's block entry (kernel_abi.h, ABI 7),
+ * 256 threads a call, checking for a failed launch between calls. */
+static void plain_chunks(cpu_launch *L, cb_thread *t)
+{
+    for (uint32_t first = 0; first < L->nthreads; first += 256) {
+        uint32_t n = L->nthreads - first < 256 ? L->nthreads - first : 256;
+        L->block_entry(t, first, n);
+        if (atomic_load_explicit(&L->failed, memory_order_relaxed))
+            return;
+    }
+}
+
 static void plain_body(void *arg)
 {
     cpu_block *b = arg;
     cpu_launch *L = b->launch;
     cb_thread *t = &b->plain;
+    if (L->block_entry) {
+        plain_chunks(L, t);
+        return;
+    }
     cb_kernel_entry entry = L->entry;
     uint32_t flat = 0;
     for (uint32_t z = 0; z < L->block.z; z++)

@@ -3,7 +3,9 @@
  *
  * Environment: CUBRIDGE_THREADS (workers, default the number of CPUs),
  * CUBRIDGE_STACK_SIZE (fiber stack bytes, K/M suffixes, default 256K),
- * CUBRIDGE_HOST_CC and CUBRIDGE_CACHE_DIR (jit_cache.c).
+ * CUBRIDGE_BLOCK_ENTRY (0: run plain kernels one call per thread even when
+ * the module has block entries, kernel_abi.h), CUBRIDGE_HOST_CC and
+ * CUBRIDGE_CACHE_DIR (jit_cache.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,7 +111,22 @@ static void cpu_module_unload(cb_backend *self, void *module)
         return;
     cb_dl_close(m->dl);
     free(m->entries);
+    free(m->blocks);
     free(m);
+}
+
+/* The block entry "<sym>_block" of a kernel that runs as a plain loop, or
+ * NULL: the module has none (hand-written C, an older code generator), the
+ * kernel needs fibers, or CUBRIDGE_BLOCK_ENTRY=0. */
+static cb_kernel_block_entry block_entry_of(const cpu_module *m, const cb_kernel_info *k, const char *sym)
+{
+    const char *off = getenv("CUBRIDGE_BLOCK_ENTRY");
+    if (k->needs_fibers || (off && !strcmp(off, "0")))
+        return NULL;
+    char name[96];
+    if ((size_t)snprintf(name, sizeof name, "%s_block", sym) >= sizeof name)
+        return NULL;
+    return (cb_kernel_block_entry)cb_dl_sym(m->dl, name);
 }
 
 /* Checks the loaded object's ABI, fills its global slots and finds the
@@ -144,6 +161,7 @@ static CUresult module_bind(cpu_module *m, const uint64_t *global_addrs, char *e
             snprintf(err, errlen, "kernel %s: entry %s is missing from the compiled module", tr->kernels[i].name, sym);
             return CUDA_ERROR_NOT_FOUND;
         }
+        m->blocks[i] = block_entry_of(m, &tr->kernels[i], sym);
     }
     return CUDA_SUCCESS;
 }
@@ -171,7 +189,13 @@ static CUresult cpu_module_load(cb_backend *self, const cb_translation *tr, cons
     cpu_module *m = calloc(1, sizeof *m);
     if (m)
         m->entries = calloc(tr->nkernels ? tr->nkernels : 1, sizeof *m->entries);
-    if (!m || !m->entries) {
+    if (m)
+        m->blocks = calloc(tr->nkernels ? tr->nkernels : 1, sizeof *m->blocks);
+    if (!m || !m->entries || !m->blocks) {
+        if (m) {
+            free(m->entries);
+            free(m->blocks);
+        }
         free(m);
         free(so);
         return CUDA_ERROR_OUT_OF_MEMORY;
@@ -249,6 +273,7 @@ static CUresult cpu_launch_kernel(cb_backend *self, void *module, uint32_t kerne
     L->module = m;
     L->info = info;
     L->entry = m->entries[kernel];
+    L->block_entry = m->blocks[kernel];
     L->grid = (cb_dim3){cfg->grid[0], cfg->grid[1], cfg->grid[2]};
     L->block = (cb_dim3){cfg->block[0], cfg->block[1], cfg->block[2]};
     L->nthreads = (uint32_t)nthreads;

@@ -63,6 +63,7 @@ typedef struct cpu_module {
     const cb_translation *tr;
     cb_dl *dl;
     cb_kernel_entry *entries;    /* one per kernel */
+    cb_kernel_block_entry *blocks; /* one per kernel: its block entry, or NULL */
 } cpu_module;
 
 /* ---- launches and the pool (scheduler.c) --------------------------------- */
@@ -76,6 +77,7 @@ typedef struct cpu_launch {
     const cpu_module *module;
     const cb_kernel_info *info;
     cb_kernel_entry entry;
+    cb_kernel_block_entry block_entry; /* NULL: run entry per thread */
     cb_dim3 grid, block;
     uint32_t nthreads;           /* per block */
     uint32_t static_smem;        /* rounded up to 16 */

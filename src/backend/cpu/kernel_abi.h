@@ -6,7 +6,8 @@
  * <stdint.h>/<stddef.h>/<string.h>/<math.h>.
  *
  * Execution model (DESIGN.md, "Execution model of the CPU backend"):
- *   - one call of a kernel's entry function runs ONE CUDA thread to completion;
+ *   - one call of a kernel's entry function runs ONE CUDA thread to completion
+ *     (a block entry, ABI 7 below, runs several, one after the other);
  *   - a kernel whose info says needs_fibers runs each thread on its own fiber,
  *     and the runtime callbacks below (bar_sync, shfl, vote ...) may switch
  *     fibers before they return; other kernels run as a plain loop;
@@ -23,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CB_KERNEL_ABI_VERSION 6
+#define CB_KERNEL_ABI_VERSION 7
 
 typedef struct cb_dim3 {
     uint32_t x, y, z;
@@ -212,7 +213,22 @@ typedef struct cb_runtime {
  *                                                 filled by the loader before any launch
  *   void cbk_<i>(cb_thread *t);                   the entry of kernel i (cb_kernel_info order)
  *   const uint32_t cb_module_abi_version = CB_KERNEL_ABI_VERSION;
+ *
+ * ---- ABI 7: block entries ----
+ * and, optionally, for a kernel without barriers or warp collectives:
+ *
+ *   void cbk_<i>_block(cb_thread *t, uint32_t first, uint32_t count);
+ *
+ * which runs threads first .. first+count-1 (flat index, count >= 1, within
+ * the block) of the block t->blk one after the other, as count calls of
+ * cbk_<i> would. t is the runtime's record of the running thread: on entry
+ * only t->blk (and t->rt_thread) matter; before each thread the entry writes
+ * its tid (and, when the kernel calls functions, flat/lane/warp) into *t, so
+ * that a fault, an assert or a trap inside names that thread. It reads the
+ * block's values and parameters once per call. Absent: the runtime calls
+ * cbk_<i> per thread. CUBRIDGE_BLOCK_ENTRY=0 makes it do so anyway.
  */
 typedef void (*cb_kernel_entry)(cb_thread *t);
+typedef void (*cb_kernel_block_entry)(cb_thread *t, uint32_t first, uint32_t count);
 
 #endif
