@@ -61,25 +61,42 @@ void cb_cpu_launch_fail(cpu_launch *L, CUresult result, const char *fmt, ...)
     cb_mutex_unlock(&L->error_lock);
 }
 
-/* Takes the next block; -1 when none are left or the launch failed. */
-static int64_t launch_claim(cpu_launch *L)
+/* Takes the next run of blocks, [*first, *first + n), and returns n; 0 when
+ * none are left or the launch failed. A run is a share of what is left
+ * (1/4 per worker, at most 64 blocks): neighbouring blocks, which touch
+ * neighbouring memory, run on one core, one atomic serves many small
+ * blocks, and the runs shrink to single blocks as the grid drains so the
+ * last blocks still spread over the workers. */
+static uint64_t launch_claim(cpu_launch *L, int nworkers, uint64_t *first)
 {
     if (atomic_load_explicit(&L->failed, memory_order_relaxed))
-        return -1;
-    uint64_t i = atomic_fetch_add(&L->next_block, 1);
-    return i < L->nblocks ? (int64_t)i : -1;
+        return 0;
+    uint64_t next = atomic_load_explicit(&L->next_block, memory_order_relaxed);
+    if (next >= L->nblocks)
+        return 0;
+    uint64_t n = (L->nblocks - next) / (4 * (uint64_t)(nworkers > 0 ? nworkers : 1));
+    n = n < 1 ? 1 : n > 64 ? 64 : n;
+    uint64_t i = atomic_fetch_add(&L->next_block, n);
+    if (i >= L->nblocks)
+        return 0;
+    *first = i;
+    return n < L->nblocks - i ? n : L->nblocks - i;
 }
 
 /* Runs blocks of L on w until none are left. */
 static void launch_work(pool_ext *px, cpu_worker *w, cpu_launch *L)
 {
-    int64_t b;
+    uint64_t first = 0, n;
     cb_watchdog_enter(px->watchdog, w, L);
     if (L->cooperative)
         cb_cpu_coop_work(w, L);
     else
-        while ((b = launch_claim(L)) >= 0)
-            cb_cpu_run_block(w, L, (uint64_t)b);
+        while ((n = launch_claim(L, px->pool.nworkers, &first)) > 0)
+            for (uint64_t b = first; b < first + n; b++) {
+                if (atomic_load_explicit(&L->failed, memory_order_relaxed))
+                    break;
+                cb_cpu_run_block(w, L, b);
+            }
     cb_watchdog_leave(px->watchdog, w);
 }
 
