@@ -13,8 +13,9 @@
  *     lane >> 2, threadID_in_group = lane & 3), one rule per element width
  *     for m16n8kK and m8n8kK (cb_mma_pos); m8n8k4 .f16 is four independent
  *     products, one per quad pair (cb_mma_pos_qp);
- *   - mma.sp: the ISA's sparse A positions, with metadata per the model of
- *     docs/ptx.md (cb_sp_col: the ISA draws it only in figures);
+ *   - mma.sp: the ISA's sparse A positions, with the metadata layout of
+ *     docs/ptx.md (cb_sp_col: the ISA draws it only in figures; every
+ *     sparse type was checked against an H200, tests/data/ptx/mma);
  *   - wmma: the ISA leaves the layout unspecified, so cubridge picks one:
  *     slot j of lane l holds element (l * slots + j) mod (rows * cols) of the
  *     matrix, row-major in its logical shape. wmma.load/store move each
@@ -98,11 +99,14 @@ const char cb_codegen_c_prelude_mma[] =
 "  if (w == 16) { int p = i >> 1; *r = g + 8 * (p & 1); *cb = 4 * t + 16 * (p >> 1); *slot = i & 1; return; }\n"
 "  if (w == 32) { *r = g + 8 * (i & 1); *cb = 2 * t + 8 * (i >> 1); *slot = 0; return; }\n"
 "  int q = i >> 2, e = i & 3; *r = g + 8 * (q & 1); *cb = 8 * t + 32 * (q >> 1) + 4 * (e >> 1); *slot = e & 1; }\n"
-"/* the column of a sparse A element: its chunk's metadata comes from lane 4*(r%8) + sel*nthr + chunk/4, bits\n"
-"   16*(r>=8) + 4*(chunk%4) (nthr: metadata lanes per group of four); two 2-bit indices (tf32: one, in halves) */\n"
+"/* the column of a sparse A element (layouts confirmed on an H200): its chunk's metadata nibble comes from lane\n"
+"   4*(r%8) + sel*nthr + o (nthr: metadata lanes per group of four); 16- and 32-bit types: o = chunk/4, bits\n"
+"   16*(r>=8) + 4*(chunk%4); 8-bit types: o = (r>=8) + 2*(chunk/8), bits 4*(chunk%8). Two 2-bit indices (tf32:\n"
+"   one, in halves) */\n"
 "CB_INL int cb_sp_col(void *const d[32], int w, int K, int sel, int r, int cb, int slot) {\n"
-"  int cw = w == 32 ? 2 : 4, ch = cb / cw, nthr = K / cw / 4, lane = 4 * (r & 7) + (nthr == 4 ? 0 : sel * nthr) + (ch >> 2);\n"
-"  cb_mx *x = CB_MX(d, lane & 31); uint32_t nib = x ? (uint32_t)(x->e >> (16 * (r >= 8) + 4 * (ch & 3))) & 15u : 0;\n"
+"  int cw = w == 32 ? 2 : 4, ch = cb / cw, nthr = K / cw / 4, hi = r >= 8, lane = 4 * (r & 7) + (nthr == 4 ? 0 : sel * nthr), bit;\n"
+"  if (w == 8) { lane += hi + 2 * (ch >> 3); bit = 4 * (ch & 7); } else { lane += ch >> 2; bit = 16 * hi + 4 * (ch & 3); }\n"
+"  cb_mx *x = CB_MX(d, lane & 31); uint32_t nib = x ? (uint32_t)(x->e >> bit) & 15u : 0;\n"
 "  return cb + (w == 32 ? (int)(nib & 3) >> 1 : (int)(nib >> (2 * slot)) & 3); }\n"
 "/* one mma: form 0 m16n8kK, 1 m8n8kK, 2 m8n8k4 .f16 (quad pairs), 3 sparse m16n8kK */\n"
 "CB_INL void cb_mma_do(void *const d[32], uint32_t lanes, const int *f) {\n"

@@ -15,8 +15,8 @@
  * NaN, the largest finite values). The reference is the documented
  * arithmetic (docs/ptx.md): exact products summed in double in k order, plus
  * C, rounded once (f64: an fma chain from C; integers exact). The sparse
- * metadata layout follows the model in docs/ptx.md, which a GPU run of
- * tests/data/ptx/mma settles. */
+ * metadata layout is the one of docs/ptx.md, which test_cpu_mma_golden
+ * checks against an H200's results. */
 #include "test_cpu_util.h"
 
 #include <math.h>
@@ -409,14 +409,16 @@ static void run_trial(const mcase *mc, void *mod, int trial)
         for (int i = 0; i < nb; i++) in[l][w++] = b_of[l][i];
         for (int i = 0; i < nc; i++) in[l][w++] = c_of[l][i];
     }
-    if (mc->form == 3) {   /* metadata: row r, chunk ch from lane 4(r%8) + sel*nthr + ch/4, bits 16(r>=8) + 4(ch%4) */
-        int cw = width(mc->at) == 32 ? 2 : 4, chunks = mc->k / cw, nthr = chunks / 4;
+    if (mc->form == 3) {   /* metadata: row r, chunk ch from lane 4(r%8) + sel*nthr + o, bits b, where */
+        /* 16/32-bit types: o = ch/4, b = 16(r>=8) + 4(ch%4); 8-bit types: o = (r>=8) + 2(ch/8), b = 4(ch%8) */
+        int cw = width(mc->at) == 32 ? 2 : 4, chunks = mc->k / cw, nthr = chunks / 4, w8 = width(mc->at) == 8;
         for (int r = 0; r < 16; r++)
             for (int ch = 0; ch < chunks; ch++) {
-                int lane = 4 * (r % 8) + (nthr == 4 ? 0 : mc->sel * nthr) + ch / 4;
+                int lane = 4 * (r % 8) + (nthr == 4 ? 0 : mc->sel * nthr) + (w8 ? (r >= 8) + 2 * (ch / 8) : ch / 4);
+                int bit = w8 ? 4 * (ch % 8) : 16 * (r >= 8) + 4 * (ch % 4);
                 int pair = idx_of[r][ch];
                 uint32_t nib = cw == 2 ? ((pair & 3) ? 0xeu : 0x4u) : (uint32_t)pair;
-                in[lane][40] |= (uint64_t)nib << (16 * (r >= 8) + 4 * (ch % 4));
+                in[lane][40] |= (uint64_t)nib << bit;
             }
         /* the other lanes' metadata is garbage the instruction must ignore */
         for (int l = 0; l < 32; l++) {
