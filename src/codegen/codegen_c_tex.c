@@ -31,7 +31,11 @@
  *     from one of the two: the hardware averages three); acube layer c
  *     picks faces 6c..6c+5;
  *   - read mode: integer formats read as normalized floats unless the
- *     object says CU_TRSF_READ_AS_INTEGER; missing channels read as 0.
+ *     object says CU_TRSF_READ_AS_INTEGER; missing channels read as 0;
+ *   - half formats: texels widen exactly to float; a result that involved
+ *     linear (or linear mip) filtering is rounded to fp16, nearest even, at
+ *     the end (an H200 returned -1.32226562 where the 1/256-weight sum is
+ *     -1.32177734, the tie between two halves).
  * Surfaces take x in bytes (suld.b/sust.b) or in elements (sust.p); .trap
  * (the default) traps out of range, .clamp clamps to the edge, .zero loads 0
  * and drops stores.
@@ -147,12 +151,21 @@ const char cb_codegen_c_prelude_tex[] =
 "    cb_tx_at_lod(o, 0, x + q[mj][0] * t, y + q[mj][1] * t, z + q[mj][2] * t, layer, lod, g, iv);\n"
 "    for (int c = 0; c < 4; c++) s[c] += g[c]; }\n"
 "  for (int c = 0; c < 4; c++) f[c] = (float)(s[c] / n); }\n"
+"/* a filtered result of a half-format texture rounded to fp16 (nearest even), as an H200 returns it;\n"
+"   point sampling (texels are already halves) is left alone */\n"
+"CB_INL void cb_tx_half_out(const cb_texobj *o, float f[4]) {\n"
+"  if (o->format != 0x10 || (o->flags & 1u) || (o->filter != 1 && (o->mip_filter != 1 || o->num_levels <= 1))) return;\n"
+"  for (int c = 0; c < 4; c++) f[c] = (float)cb_hd(0, cb_dh(0, (double)f[c], 0)); }\n"
 "/* tex with float coordinates; mode 0 plain (lod 0), 1 .base, 2 .level, 3 .grad */\n"
-"CB_INL void cb_tx_fetch(const cb_texobj *o, int mode, float x, float y, float z, int64_t layer, float lod,\n"
-"                        const float dx[3], const float dy[3], float f[4], int32_t iv[4]) {\n"
+"CB_INL void cb_tx_fetch_f32(const cb_texobj *o, int mode, float x, float y, float z, int64_t layer, float lod,\n"
+"                            const float dx[3], const float dy[3], float f[4], int32_t iv[4]) {\n"
 "  if (mode == 1 || o->num_levels <= 1) { cb_tx_at_level(o, 0, 0, x, y, z, layer, f, iv); return; }\n"
 "  if (mode == 3) { cb_tx_grad(o, x, y, z, layer, dx, dy, f, iv); return; }\n"
 "  cb_tx_at_lod(o, 0, x, y, z, layer, mode == 2 ? lod : 0.0f, f, iv); }\n"
+"/* cb_tx_fetch_f32, then half-format results rounded (cb_tx_half_out) */\n"
+"CB_INL void cb_tx_fetch(const cb_texobj *o, int mode, float x, float y, float z, int64_t layer, float lod,\n"
+"                        const float dx[3], const float dy[3], float f[4], int32_t iv[4]) {\n"
+"  cb_tx_fetch_f32(o, mode, x, y, z, layer, lod, dx, dy, f, iv); cb_tx_half_out(o, f); }\n"
 "/* tex with integer coordinates: the texel of level lod (clamped to the levels) */\n"
 "CB_INL void cb_tx_fetch_int(const cb_texobj *o, int32_t lod, int64_t x, int64_t y, int64_t z, int64_t layer, float f[4], int32_t iv[4]) {\n"
 "  uint32_t l = lod < 0 ? 0u : (uint32_t)lod >= o->num_levels ? o->num_levels - 1 : (uint32_t)lod;\n"
@@ -192,8 +205,8 @@ const char cb_codegen_c_prelude_tex[] =
 "CB_INL int64_t cb_tx_cube_layer(const cb_texobj *o, int64_t c) { int64_t n = o->layers >= 6 ? o->layers / 6 : 1;\n"
 "  return 6 * (c < 0 ? 0 : c >= n ? n - 1 : c); }\n"
 "/* tex.cube/acube: modes as cb_tx_fetch; gradients are direction derivatives (isotropic) */\n"
-"CB_INL void cb_tx_cube(const cb_texobj *o, int mode, float x, float y, float z, int64_t cube, float lod,\n"
-"                       const float dx[3], const float dy[3], float f[4], int32_t iv[4]) {\n"
+"CB_INL void cb_tx_cube_f32(const cb_texobj *o, int mode, float x, float y, float z, int64_t cube, float lod,\n"
+"                           const float dx[3], const float dy[3], float f[4], int32_t iv[4]) {\n"
 "  float p[3] = {x, y, z}, u, v; int fc = cb_tx_cube_uv(p, &u, &v); int64_t layer = cb_tx_cube_layer(o, cube) + fc;\n"
 "  if (mode == 1 || o->num_levels <= 1) { cb_tx_at_level(o, 0, 1, u, v, 0, layer, f, iv); return; }\n"
 "  if (mode == 3) { double m = cb_tx_cube_part(p, fc, 0), s = cb_tx_cube_part(p, fc, 1), t = cb_tx_cube_part(p, fc, 2), r = 0;\n"
@@ -204,6 +217,10 @@ const char cb_codegen_c_prelude_tex[] =
 "    lod = (float)log2(r); }\n"
 "  else if (mode == 0) lod = 0.0f;\n"
 "  cb_tx_at_lod(o, 1, u, v, 0, layer, lod, f, iv); }\n"
+"/* cb_tx_cube_f32, then half-format results rounded (cb_tx_half_out) */\n"
+"CB_INL void cb_tx_cube(const cb_texobj *o, int mode, float x, float y, float z, int64_t cube, float lod,\n"
+"                       const float dx[3], const float dy[3], float f[4], int32_t iv[4]) {\n"
+"  cb_tx_cube_f32(o, mode, x, y, z, cube, lod, dx, dy, f, iv); cb_tx_half_out(o, f); }\n"
 "/* tld4: component comp of the four texels of a bilinear footprint at unnormalized (ux, uy) of level 0 */\n"
 "CB_INL void cb_tx_gather(const cb_texobj *o, int comp, float ux, float uy, int64_t layer, float f[4], int32_t iv[4]) {\n"
 "  float bx = ux - 0.5f, by = uy - 0.5f;\n"

@@ -16,8 +16,9 @@
  *   - PTX kernels: txq (num_mipmap_levels, level sizes, array_size of a cube
  *     array, addr_mode_0), tex.level with a residency predicate, LOD bias
  *     and clamps, tex.base, integer-coordinate tex.level, tex.grad with
- *     anisotropy, tex.grad.cube, .v2.f16x2 and .v4.f16 results, tld4 on a2d and cube, and
- *     sust.p into float, u8 and half arrays. */
+ *     anisotropy, tex.grad.cube, .v2.f16x2 and .v4.f16 results, tld4 on a2d and cube,
+ *     sust.p into float, u8 and half arrays, and linear filtering of a half
+ *     texture rounded to fp16 (the H200 value). */
 #include "driver/driver.h"
 
 #include <math.h>
@@ -602,6 +603,52 @@ static void test_half_results_gather_and_cube(void)
     EXPECT(cuArrayDestroy(acs), CUDA_SUCCESS);
 }
 
+/* Linear filtering of a 2 x 2 half texture holding -3.5, 1.125 / 1.875, -1.125 at
+ * weights a = 111/256, b = 21/256 (texture_advanced's first half value that is
+ * not a half): the 1/256-weight sum is -1.32177734375, a tie between two
+ * halves; an H200 returned -1.322265625 (nearest even), and so must the
+ * sampler. Point sampling and a float texture with the same texels are not rounded. */
+static void test_half_linear_rounding(void)
+{
+    const uint16_t bits[4] = {0xc300, 0x3c80, 0x3f80, 0xbc80};   /* -3.5, 1.125, 1.875, -1.125 */
+    CUDA_ARRAY3D_DESCRIPTOR d = desc3(2, 2, 0, CU_AD_FORMAT_HALF, 1, 0);
+    CUarray a = NULL;
+    EXPECT(cuArray3DCreate_v2(&a, &d), CUDA_SUCCESS);
+    CUDA_MEMCPY2D cp;
+    memset(&cp, 0, sizeof cp);
+    cp.srcMemoryType = CU_MEMORYTYPE_HOST;
+    cp.srcHost = bits;
+    cp.srcPitch = 4;
+    cp.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    cp.dstArray = a;
+    cp.WidthInBytes = 4;
+    cp.Height = 2;
+    EXPECT(cuMemcpy2D_v2(&cp), CUDA_SUCCESS);
+    float fl[4] = {-3.5f, 1.125f, 1.875f, -1.125f};
+    CUarray af = float_array(2, 2, 0, 0, 1, fl);
+    CUDA_RESOURCE_DESC res;
+    memset(&res, 0, sizeof res);
+    res.resType = CU_RESOURCE_TYPE_ARRAY;
+    float x = 0.5f + 111.0f / 256, y = 0.5f + 21.0f / 256, lod = 0;
+    uint32_t zero = 0;
+    const struct { CUarray arr; int linear; float want; } cases[] = {
+        {a, 1, -1.322265625f}, {a, 0, -3.5f}, {af, 1, -1.32177734375f},
+    };
+    for (int k = 0; k < 3; k++) {
+        res.res.array.hArray = cases[k].arr;
+        CUtexObject t = tex_over(&res, 0, cases[k].linear, 0, 0, 0, 0, 0);
+        void *args[] = {&t, &dout, &x, &y, &lod, &zero, &zero, &zero};
+        launch("lv", args);
+        float got[3] = {0, 0, 0};
+        EXPECT(cuMemcpyDtoH_v2(got, dout, sizeof got), CUDA_SUCCESS);
+        CHECK(got[0] == cases[k].want && got[2] == cases[k].want, "half rounding case %d: got %.9g, %.9g want %.9g", k,
+              (double)got[0], (double)got[2], (double)cases[k].want);
+        EXPECT(cuTexObjectDestroy(t), CUDA_SUCCESS);
+    }
+    EXPECT(cuArrayDestroy(a), CUDA_SUCCESS);
+    EXPECT(cuArrayDestroy(af), CUDA_SUCCESS);
+}
+
 /* sust.p of {vals} at element (1, 1) of a 3 x 2 array of format f with ch channels; returns its bytes. */
 static void store_formatted(CUarray_format f, unsigned ch, const uint32_t vals[4], unsigned char *elem, size_t eb)
 {
@@ -678,6 +725,7 @@ int main(void)
         test_cube_gradients();
         test_seamless_cube();
         test_formatted_stores();
+        test_half_linear_rounding();
         EXPECT(cuModuleUnload(kmod), CUDA_SUCCESS);
     }
     EXPECT(cuMemFree_v2(dout), CUDA_SUCCESS);
