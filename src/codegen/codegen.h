@@ -92,6 +92,9 @@ int cg_emit_int_minmax(cg *c, const ptx_instr *in, int is_max);
 int cg_emit_prmt_mode(cg *c, const ptx_instr *in);
 /* cvt.pack.sat (two or three sources packed into a word): emits and returns 1; 0 without .pack. */
 int cg_emit_cvt_pack(cg *c, const ptx_instr *in);
+/* Prints ", V": what cvt from float type st to integer type dt gives for a NaN on the H200
+ * (f64 sources: the destination's sign bit; f32/f16/bf16: 0, or the sign bit for 64-bit). */
+void cg_f2i_nan(cg *c, ptx_type dt, ptx_type st);
 /* The helpers of the warp collectives of codegen_c_warp.c. */
 extern const char cb_codegen_c_prelude_warp[];
 /* Emitters of ops.def rows that live in codegen_c_warp.c. */

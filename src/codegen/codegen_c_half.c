@@ -278,9 +278,10 @@ static void emit_cvt_from_half(cg *c, const ptx_instr *in, ptx_type dt, ptx_type
         /* .ftz applies to an f32 result: a bf16 subnormal stays subnormal in f32 and is flushed */
         const char *sat = ptx_has(in, PTX_MOD_sat) ? (dt == PTX_TYPE_f32 ? "cb_sat32" : "cb_sat64") : "";
         int ftz = dt == PTX_TYPE_f32 && ptx_has(in, PTX_MOD_ftz);
-        cg_printf(c, "%s%s(cb_h2%s(%d, ", ftz ? "cb_ftz32(" : "", sat, cg_tname(dt), t);
+        /* with .ftz a NaN becomes the canonical one (bf16 -> f32 otherwise keeps the payload) */
+        cg_printf(c, "%s%s(cb_h2%s(%d, ", ftz ? "cb_cn32(cb_ftz32(" : "", sat, cg_tname(dt), t);
         bits(c, in, 1, 0);
-        cg_puts(c, ftz ? ")))" : "))");
+        cg_puts(c, ftz ? "))))" : "))");
     } else if (ptx_type_kind(dt) == 'u' || ptx_type_kind(dt) == 's') {
         const char *rnd = ptx_has(in, PTX_MOD_rni) ? "rint" : ptx_has(in, PTX_MOD_rmi) ? "floor"
                           : ptx_has(in, PTX_MOD_rpi) ? "ceil" : "trunc";
@@ -293,6 +294,7 @@ static void emit_cvt_from_half(cg *c, const ptx_instr *in, ptx_type dt, ptx_type
             cg_printf(c, ", %lld, %lld", -(1ll << (8 * ds - 1)), (1ll << (8 * ds - 1)) - 1);
         else if (ds < 8)
             cg_printf(c, ", %lluull", (1ull << (8 * ds)) - 1);
+        cg_f2i_nan(c, dt, st);
         cg_puts(c, ")");
     } else {
         cg_fail(c, "unsupported conversion");
@@ -311,10 +313,12 @@ static void emit_cvt_tf32(cg *c, const ptx_instr *in, ptx_type st)
     cg_read(c, &in->ops[1], PTX_TYPE_b32);
     cg_puts(c, "; double cb_x = ");
     read_as_double(c, in, 1, st);
-    /* a NaN keeps its bits (truncated, not quieted) */
-    cg_printf(c, "; cb_x != cb_x ? cb_b & ~0x1fffu : (uint32_t)cb_round_fmt(%scb_x, 8, 10, %d, 0) << 13; })",
-              ptx_has(in, PTX_MOD_satfinite) ? "fabs(cb_x) > 3.40116213e38 ? copysign(3.40116213e38, cb_x) : " : "",
-              m);
+    /* a NaN keeps its bits (truncated, not quieted); with .satfinite the H200 then takes one
+       tf32 unit off the magnitude, as it does for an infinity (0x7fc000e5 -> 0x7fbfe000) */
+    int sf = ptx_has(in, PTX_MOD_satfinite);
+    cg_printf(c, "; cb_x != cb_x ? (cb_b & ~0x1fffu)%s : (uint32_t)cb_round_fmt(%scb_x, 8, 10, %d, 0) << 13; })",
+              sf ? " - 0x2000u" : "",
+              sf ? "fabs(cb_x) > 3.40116213e38 ? copysign(3.40116213e38, cb_x) : " : "", m);
     dst_close(c, in, PTX_TYPE_b32);
 }
 

@@ -112,6 +112,14 @@ static void emit_arith(cg *c, const ptx_instr *in, const char *op, const char *r
     } else {
         need_float(c, ty);
         const char *mode = fround(in);
+        int nan64 = ty == PTX_TYPE_f64 && op[0] != '/';
+        if (nan64) {   /* the GPU's NaN operand order; see cb_nan64 */
+            cg_puts(c, "cb_nan64(");
+            rd(c, in, 1, ty);
+            cg_puts(c, ", ");
+            rd(c, in, 2, ty);
+            cg_puts(c, ", ");
+        }
         ares_open(c, in, ty);
         if (mode) {
             cg_printf(c, "%s%s(", rhelper, ty == PTX_TYPE_f32 ? "32" : "64");
@@ -125,6 +133,8 @@ static void emit_arith(cg *c, const ptx_instr *in, const char *op, const char *r
             rd(c, in, 2, ty);
         }
         ares_close(c, in, ty);
+        if (nan64)
+            cg_puts(c, ")");
     }
     dst_close(c, in, ty);
 }
@@ -357,6 +367,17 @@ static void emit_prefetchu(cg *c, const ptx_instr *in) { emit_prefetch(c, in); }
 
 /* ---- conversion ---------------------------------------------------------------------- */
 
+void cg_f2i_nan(cg *c, ptx_type dt, ptx_type st)
+{
+    unsigned bits = 8 * ptx_type_size(dt);
+    if (st != PTX_TYPE_f64 && bits < 64)
+        cg_puts(c, ", 0");
+    else if (is_signed(dt))
+        cg_printf(c, ", %s", bits == 64 ? "INT64_MIN" : bits == 32 ? "INT32_MIN" : bits == 16 ? "INT16_MIN" : "INT8_MIN");
+    else
+        cg_printf(c, ", %lluull", 1ull << (bits - 1));
+}
+
 static void cvt_float_to_int(cg *c, const ptx_instr *in, ptx_type dt, ptx_type st)
 {
     const char *rnd = ptx_has(in, PTX_MOD_rni) ? "rint" : ptx_has(in, PTX_MOD_rmi) ? "floor"
@@ -381,6 +402,7 @@ static void cvt_float_to_int(cg *c, const ptx_instr *in, ptx_type dt, ptx_type s
         else
             cg_printf(c, ", %lluull", (1ull << (8 * ds)) - 1);
     }
+    cg_f2i_nan(c, dt, st);
     cg_puts(c, ")");
 }
 
@@ -448,12 +470,18 @@ static void emit_cvt(cg *c, const ptx_instr *in)
         if (dt == st) {
             const char *f = ptx_has(in, PTX_MOD_rni) ? "rint" : ptx_has(in, PTX_MOD_rzi) ? "trunc"
                             : ptx_has(in, PTX_MOD_rmi) ? "floor" : ptx_has(in, PTX_MOD_rpi) ? "ceil" : "";
-            cg_printf(c, "%s%s(", f, *f && dt == PTX_TYPE_f32 ? "f" : "");
+            /* cvt.rXi.f32.f32 of a NaN gives the canonical NaN on the GPU (f64 keeps the payload) */
+            int cn = *f && dt == PTX_TYPE_f32;
+            cg_printf(c, "%s%s%s(", cn ? "cb_cn32(" : "", f, cn ? "f" : "");
             rd(c, in, 1, st);
-            cg_puts(c, ")");
+            cg_puts(c, cn ? "))" : ")");
         } else if (dt == PTX_TYPE_f64) {
-            cg_puts(c, "(double)");
+            /* cvt.ftz.f64.f32 makes a NaN the canonical f32 NaN first (0x7fffffffe0000000) */
+            int cn = ptx_has(in, PTX_MOD_ftz);
+            cg_puts(c, cn ? "(double)cb_cn32(" : "(double)");
             rd(c, in, 1, st);
+            if (cn)
+                cg_puts(c, ")");
         } else if (fround(in)) {
             cg_puts(c, "cb_cvt_f32_f64_r(");
             rd(c, in, 1, st);
@@ -706,7 +734,7 @@ static void emit_abs(cg *c, const ptx_instr *in)
     } else {
         need_float(c, ty);
         ares_open(c, in, ty);
-        cg_puts(c, ty == PTX_TYPE_f32 ? "fabsf(" : "fabs(");
+        cg_puts(c, ty == PTX_TYPE_f32 ? "fabsf(" : "cb_abs64(");
         rd(c, in, 1, ty);
         cg_puts(c, ")");
         ares_close(c, in, ty);
@@ -725,8 +753,9 @@ static void emit_neg(cg *c, const ptx_instr *in)
     } else {
         need_float(c, ty);
         ares_open(c, in, ty);
-        cg_puts(c, "-");
+        cg_puts(c, ty == PTX_TYPE_f32 ? "-(" : "cb_neg64(");
         rd(c, in, 1, ty);
+        cg_puts(c, ")");
         ares_close(c, in, ty);
     }
     dst_close(c, in, ty);

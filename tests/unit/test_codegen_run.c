@@ -221,7 +221,8 @@ static void test_fmath(const char *file)
     launch(&m, "conv", DIM(1, 1, 1), DIM(M, 1, 1), 0, cargs);
     int want_o[M] = {1, -2, INT32_MAX, INT32_MIN, 0, 0, 0, 0};
     unsigned want_u[M] = {1, 0, 3000000000u, 0, 0, 0, 0, 0};
-    long long want_l[M] = {INT64_MAX, INT64_MIN, 2, -2, 0, 123456789, 0, 7};
+    /* cvt.rzi.s64.f64 of a NaN gives INT64_MIN on the H200 (docs/ptx-conformance.md) */
+    long long want_l[M] = {INT64_MAX, INT64_MIN, 2, -2, INT64_MIN, 123456789, 0, 7};
     bad = 0;
     for (int i = 0; i < M; i++) {
         bad += o[i] != want_o[i];
@@ -525,7 +526,7 @@ static void test_edge(void)
     const void *args[] = {&po, &pi};
     launch(&m, "edge", DIM(1, 1, 1), DIM(1, 1, 1), 0, args);
     static const struct { int off; uint32_t want; const char *what; } cases[] = {
-        {0, 0xffffffffu, "div.u32 by 0"}, {4, 0xffffffffu, "div.s32 by 0"}, {8, 7, "rem.u32 by 0"},
+        {0, 0xffffffffu, "div.u32 by 0"}, {4, 0xffffffffu, "div.s32 by 0"}, {8, 0xffffffffu, "rem.u32 by 0"},
         {12, 0x80000000u, "INT_MIN / -1"}, {16, 0, "INT_MIN % -1"}, {20, 0, "shl by 33"},
         {24, 0, "shr.u by 33"}, {28, 0xffffffffu, "shr.s by 33"}, {32, 0xf8000000u, "shr.s by 4"},
         {36, 0, "cvt NaN -> s32"}, {40, 0x7fffffffu, "cvt 1e10 -> s32"}, {44, 0, "cvt -2.5 -> u32"},
