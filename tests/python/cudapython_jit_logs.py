@@ -4,7 +4,7 @@ CUDA_ERROR_INVALID_PTX and the error log names the line and the reason;
 a SASS-only image fails with CUDA_ERROR_NO_BINARY_FOR_GPU."""
 import ctypes
 
-from cbpy import check, compile_ptx, init_context
+from cbpy import skip_under_passthrough, check, compile_ptx, init_context
 from cuda.bindings import driver
 
 GOOD = r"""extern "C" __global__ void k(int *p) { p[threadIdx.x] = threadIdx.x; }"""
@@ -22,6 +22,7 @@ def load_ex(image):
 
 
 def main():
+    skip_under_passthrough("cudapython_jit_logs", "cubridge's own JIT logs")
     dev, ctx = init_context()
     ptx = compile_ptx(GOOD, dev)
     (res, mod), info, err = load_ex(ptx)

@@ -6,7 +6,7 @@ LTO-IR input is refused with a reason in the error log."""
 import ctypes
 
 import numpy as np
-from cbpy import args_of, check, compile_ptx, init_context
+from cbpy import skip_under_passthrough, args_of, check, compile_ptx, init_context
 from cuda.bindings import driver
 
 LIB = r"""
@@ -22,6 +22,7 @@ extern "C" __global__ void apply(const float *x, float *y, int n) {
 
 
 def main():
+    skip_under_passthrough("cudapython_link", "cubridge's own JIT linker")
     dev, ctx = init_context()
     ptx_lib = compile_ptx(LIB, dev, b"lib.cu", (b"-rdc=true",))
     ptx_main = compile_ptx(MAIN, dev, b"main.cu", (b"-rdc=true",))

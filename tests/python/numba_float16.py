@@ -23,9 +23,15 @@ def main():
     half_ops[(a.size + 127) // 128, 128](a, b, fma, ops, mx)
     want_fma = (a.astype(np.float64) * b + a).astype(np.float16)
     assert np.array_equal(fma, want_fma), np.flatnonzero(fma != want_fma)
-    # each operator rounds to half, as the GPU does
-    want_ops = (((a + b).astype(np.float16) * a).astype(np.float16) - b).astype(np.float16)
-    assert np.array_equal(ops, want_ops), np.flatnonzero(ops != want_ops)
+    # each operator rounds to half; the PTX's mul.f16 and sub.f16 carry no
+    # rounding modifier, so a compiler may contract them into one fma (ptxas
+    # does on an H200: its results differ from these exactly where the fused
+    # ones do; cubridge does not contract), so the whole array is one or the other
+    s = (a + b).astype(np.float16)
+    want_ops = ((s * a).astype(np.float16) - b).astype(np.float16)
+    want_fused = (s.astype(np.float64) * a - b).astype(np.float16)
+    assert np.array_equal(ops, want_ops) or np.array_equal(ops, want_fused), \
+        (np.flatnonzero(ops != want_ops), np.flatnonzero(ops != want_fused))
     assert np.array_equal(mx, np.maximum(a, b))
     print("numba_float16: ok")
 
