@@ -23,12 +23,22 @@ static struct {
     cb_device devices[CB_MAX_DEVICES];
 } cb_process = {.once = CB_ONCE_INIT, .result = CUDA_ERROR_NOT_INITIALIZED};
 
-/* Reads CUBRIDGE_SM ("86" -> 8.6, "120" -> 12.0); default 86. 8.6 is an
- * architecture for which nvcc's defaults embed PTX (compute_75 and up), so
- * fatbins built for it hand over their PTX. */
+/* Process-wide: the compute capability used when CUBRIDGE_SM is unset
+ * (cb_init_default_sm), written before the first cb_init. */
+static _Atomic int default_sm = 86;
+
+void cb_init_default_sm(int sm)
+{
+    if (sm >= 30 && sm <= 129)
+        default_sm = sm;
+}
+
+/* Reads CUBRIDGE_SM ("86" -> 8.6, "120" -> 12.0); default 86 (or what
+ * cb_init_default_sm set). 8.6 is an architecture for which nvcc's defaults
+ * embed PTX (compute_75 and up), so fatbins built for it hand over their PTX. */
 static void init_compute_capability(cb_device *d)
 {
-    int sm = 86;
+    int sm = default_sm;
     const char *s = getenv("CUBRIDGE_SM");
     if (s && *s) {
         char *end;
@@ -36,7 +46,7 @@ static void init_compute_capability(cb_device *d)
         if (*end == '\0' && v >= 30 && v <= 129)
             sm = (int)v;
         else
-            cb_log(CB_LOG_WARN, "CUBRIDGE_SM=%s is not a compute capability like 86; using 86", s);
+            cb_log(CB_LOG_WARN, "CUBRIDGE_SM=%s is not a compute capability like 86; using %d", s, sm);
     }
     d->cc_major = sm / 10;
     d->cc_minor = sm % 10;

@@ -431,9 +431,16 @@ static CUresult cbc_cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
 
 /* ---- the CPU side ---------------------------------------------------------- */
 
-/* cubridge's primary context (its CPU backend runs the references). */
+/* cubridge's primary context (its CPU backend runs the references). Its
+ * device reports the real GPU 0's compute capability (unless CUBRIDGE_SM
+ * says otherwise), so the reference translates the PTX the GPU runs. */
 static CUresult reference_context(cb_context **out)
 {
+    int major = 0, minor = 0;
+    if (!cb_initialized() &&
+        CBC_REAL(cuDeviceGetAttribute)(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0) == CUDA_SUCCESS &&
+        CBC_REAL(cuDeviceGetAttribute)(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0) == CUDA_SUCCESS)
+        cb_init_default_sm(major * 10 + minor);
     CUresult r = cb_init(0);
     if (r != CUDA_SUCCESS)
         return r;
