@@ -127,13 +127,20 @@ static void note_shared_use(const ptx_module *m, const ptx_func *fn, const ptx_o
         *end = v->offset + v->size;
 }
 
-/* static_smem, local_bytes, needs_fibers and a register estimate for kernel k. */
+static int is_texture_access(const ptx_instr *in)
+{
+    return in->op == PTX_OP_tex || in->op == PTX_OP_tld4 || in->op == PTX_OP_txq || in->op == PTX_OP_suld ||
+           in->op == PTX_OP_sust;
+}
+
+/* static_smem, local_bytes, needs_fibers, uses_textures and a register
+ * estimate for kernel k. */
 static void describe_kernel(const ptx_module *m, uint32_t k, cb_kernel_info *ki, unsigned char *reach)
 {
     memset(reach, 0, m->nfuncs);
     mark_reachable(m, k, reach);
     uint64_t end = 0, local = 0;
-    int dynamic = 0, fibers = 0;
+    int dynamic = 0, fibers = 0, textures = 0;
     uint32_t regs = 0;
     for (uint32_t f = 0; f < m->nfuncs; f++) {
         if (!reach[f])
@@ -149,6 +156,7 @@ static void describe_kernel(const ptx_module *m, uint32_t k, cb_kernel_info *ki,
         for (uint32_t i = 0; i < fn->ninstrs; i++) {
             const ptx_instr *in = &fn->instrs[i];
             fibers |= is_collective(in);
+            textures |= is_texture_access(in);
             for (uint32_t j = 0; j < in->nops; j++)
                 note_shared_use(m, fn, &in->ops[j], &end, &dynamic);
         }
@@ -157,6 +165,7 @@ static void describe_kernel(const ptx_module *m, uint32_t k, cb_kernel_info *ki,
     ki->static_smem = (uint32_t)(dynamic ? align_up(end, 16) : end);
     ki->local_bytes = (uint32_t)(local > 0xffffffffu ? 0xffffffffu : local);
     ki->needs_fibers = fibers;
+    ki->uses_textures = textures;
     ki->num_regs = regs < 16 ? 16 : regs > 255 ? 255 : regs;
 }
 

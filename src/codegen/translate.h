@@ -36,6 +36,7 @@ typedef struct cb_kernel_info {
     uint32_t local_bytes;     /* per-thread .local bytes (depots), informational */
     uint32_t num_regs;        /* an estimate for cuFuncGetAttribute(NUM_REGS) */
     int needs_fibers;         /* 1 if it, or a function it calls, uses a barrier or warp collective */
+    int uses_textures;        /* 1 if it, or a function it calls, reads or writes texture/surface objects */
     uint32_t maxntid[3];      /* .maxntid, 0 if absent */
     uint32_t reqntid[3];      /* .reqntid, 0 if absent */
     uint32_t minnctapersm;    /* .minnctapersm, 0 if absent */

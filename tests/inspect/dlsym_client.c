@@ -21,7 +21,12 @@
  *
  * With the mock's MOCK_LIBCUDA_FAULT set, the kernel "faults" on the GPU: the
  * launch call must still succeed (under verify too), and the fault surfaces,
- * sticky, at the next synchronisation ("dlsym client: fault: PASS"). */
+ * sticky, at the next synchronisation ("dlsym client: fault: PASS").
+ *
+ *   dlsym_client LIBCUDA MOCK --texture
+ *
+ * The normal sequence, then a launch of a kernel that reads a texture
+ * object: it runs (the mock scales y), and verify skips its check. */
 #include <cuda.h>
 #include <dlfcn.h>
 #include <stdio.h>
@@ -52,6 +57,16 @@ static const char ptx[] =
     "  ld.global.f32 %f2, [%rd4];\n  mul.f32 %f3, %f2, %f1;\n  st.global.f32 [%rd4], %f3;\n"
     "DONE:\n  ret;\n}\n";
 
+/* A kernel that fetches from a texture object (a GPU handle): verify must
+ * skip it with the reason, not run the CPU reference on the handle. */
+static const char tex_ptx[] =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry scale(.param .u64 y, .param .f32 a, .param .u32 n, .param .u64 t)\n{\n"
+    "  .reg .b32 %r<2>;\n  .reg .f32 %f<5>;\n  .reg .b64 %rd<3>;\n"
+    "  ld.param.u64 %rd1, [y];\n  ld.param.u64 %rd2, [t];\n  mov.u32 %r1, %tid.x;\n"
+    "  tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd2, {%r1}];\n"
+    "  st.global.f32 [%rd1], %f1;\n  ret;\n}\n";
+
 /* No real driver: every entry point answers CUDA_ERROR_NO_DEVICE. */
 static int no_driver(void)
 {
@@ -68,8 +83,10 @@ static int no_driver(void)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3 && !(argc == 4 && strcmp(argv[3], "--fault") == 0)) {
-        fprintf(stderr, "usage: dlsym_client LIBCUDA MOCK [--fault]\n");
+    int fault = argc == 4 && strcmp(argv[3], "--fault") == 0;
+    int texture = argc == 4 && strcmp(argv[3], "--texture") == 0;
+    if (argc != 3 && !fault && !texture) {
+        fprintf(stderr, "usage: dlsym_client LIBCUDA MOCK [--fault|--texture]\n");
         return 2;
     }
     driver = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
@@ -106,7 +123,7 @@ int main(int argc, char **argv)
     unsigned n = N;
     void *args[] = {&y, &a, &n};
     CHECK(SYM(cuLaunchKernel)(fn, (N + 63) / 64, 1, 1, 64, 1, 1, 0, NULL, args, NULL) == CUDA_SUCCESS);
-    if (argc == 4) {
+    if (fault) {
         CHECK(SYM(cuCtxSynchronize)() == CUDA_ERROR_LAUNCH_FAILED);
         CHECK(SYM(cuCtxSynchronize)() == CUDA_ERROR_LAUNCH_FAILED);
         if (failures)
@@ -121,6 +138,17 @@ int main(int argc, char **argv)
             CHECK(host[i] == (float)i * 1.5f);
             break;
         }
+    if (texture) {
+        CUmodule tmod = NULL;
+        CUfunction tfn = NULL;
+        unsigned long long tex = 1; /* a GPU's texture handle: a small integer */
+        void *targs[] = {&y, &a, &n, &tex};
+        CHECK(SYM(cuModuleLoadDataEx)(&tmod, tex_ptx, 0, NULL, NULL) == CUDA_SUCCESS);
+        CHECK(SYM(cuModuleGetFunction)(&tfn, tmod, "scale") == CUDA_SUCCESS);
+        CHECK(SYM(cuLaunchKernel)(tfn, 1, 1, 1, 64, 1, 1, 0, NULL, targs, NULL) == CUDA_SUCCESS);
+        CHECK(SYM(cuCtxSynchronize)() == CUDA_SUCCESS);
+        CHECK(SYM(cuModuleUnload)(tmod) == CUDA_SUCCESS);
+    }
     CHECK(SYM(cuMemFree_v2)(y) == CUDA_SUCCESS);
     CHECK(SYM(cuModuleUnload)(mod) == CUDA_SUCCESS);
 

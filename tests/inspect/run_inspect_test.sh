@@ -154,6 +154,15 @@ EOF
     env CUBRIDGE_REAL_LIBCUDA="$MOCK" MOCK_LIBCUDA_FAULT=1 "$CUBRIDGE" inspect --backend cuda --verify --report "$D/f" -- \
         "$D/dlsym_client" "$LIB/libcuda.so.1" "$MOCK" --fault > "$D/f.txt" 2>&1 || fail "fault under verify: $(tail -5 $D/f.txt)"
     grep -q "dlsym client: fault: PASS" "$D/f.txt" || fail "fault: no PASS line"
+    # a kernel that reads a texture object: run, and its check skipped with the reason
+    env CUBRIDGE_REAL_LIBCUDA="$MOCK" "$CUBRIDGE" inspect --backend cuda --verify --report "$D/x" -- \
+        "$D/dlsym_client" "$LIB/libcuda.so.1" "$MOCK" --texture > "$D/x.txt" 2>&1 || fail "texture under verify: $(tail -5 $D/x.txt)"
+    python3 - "$D/x/report.json" <<'EOF' || fail "texture: report.json"
+import json, sys
+l = json.load(open(sys.argv[1]))["launches"]
+assert len(l) == 2 and l[0]["verdict"] == "PASS", l
+assert l[1]["verdict"] == "SKIPPED" and "texture or surface objects" in json.dumps(l[1]), l[1]
+EOF
     ;;
 pass)
     for p in saxpy vector_add matmul_tiled streams_events half_precision atomics_int device_globals graph_capture; do

@@ -188,6 +188,12 @@ static CUresult checked_launch(const real_launch *L)
         return r;
     cb_function *f = cbc_reference_function(L->f, note, sizeof note);
     unsigned char params[CB_MAX_PARAM_BYTES];
+    if (f && f->info->uses_textures) {
+        snprintf(note, sizeof note,
+                 "%s uses texture or surface objects: their handles are the GPU's, which the CPU reference "
+                 "cannot read", f->info->name);
+        f = NULL;
+    }
     if (f && cb_launch_pack_params(f, L->params, L->extra, params) != CUDA_SUCCESS) {
         snprintf(note, sizeof note, "cannot pack the arguments in the layout of %s", f->info->name);
         f = NULL;
