@@ -437,9 +437,10 @@ static CUresult cbc_cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
 static CUresult reference_context(cb_context **out)
 {
     int major = 0, minor = 0;
-    if (!cb_initialized() &&
-        CBC_REAL(cuDeviceGetAttribute)(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0) == CUDA_SUCCESS &&
-        CBC_REAL(cuDeviceGetAttribute)(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0) == CUDA_SUCCESS)
+    __typeof__(&cuDeviceGetAttribute) attribute = CBC_REAL(cuDeviceGetAttribute); /* NULL if the driver lacks it */
+    if (!cb_initialized() && attribute &&
+        attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0) == CUDA_SUCCESS &&
+        attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0) == CUDA_SUCCESS)
         cb_init_default_sm(major * 10 + minor);
     CUresult r = cb_init(0);
     if (r != CUDA_SUCCESS)
