@@ -77,20 +77,28 @@ CB_EXPORT CUresult cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *pArrayDescript
     return CUDA_SUCCESS;
 }
 
-CB_EXPORT CUresult cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pResDesc,
-                                     const CUDA_TEXTURE_DESC *pTexDesc, const CUDA_RESOURCE_VIEW_DESC *pResViewDesc)
+/* cuTexObjectCreate (surface 0) and cuSurfObjectCreate (surface 1): the
+ * new object's handle into *out. */
+static CUresult object_create(unsigned long long *out, const CUDA_RESOURCE_DESC *res, const CUDA_TEXTURE_DESC *tex,
+                              const CUDA_RESOURCE_VIEW_DESC *view, int surface)
 {
     cb_context *ctx;
     CUresult r = usable(&ctx);
     if (r != CUDA_SUCCESS)
         return r;
-    if (!pTexObject)
+    if (!out)
         return CUDA_ERROR_INVALID_VALUE;
     unsigned long long h;
-    r = cb_texobj_create(pResDesc, pTexDesc, pResViewDesc, 0, &h);
+    r = cb_texobj_create(res, tex, view, surface, &h);
     if (r == CUDA_SUCCESS)
-        *pTexObject = h;
+        *out = h;
     return r;
+}
+
+CB_EXPORT CUresult cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pResDesc,
+                                     const CUDA_TEXTURE_DESC *pTexDesc, const CUDA_RESOURCE_VIEW_DESC *pResViewDesc)
+{
+    return object_create(pTexObject, pResDesc, pTexDesc, pResViewDesc, 0);
 }
 
 CB_EXPORT CUresult cuTexObjectDestroy(CUtexObject texObject)
@@ -113,17 +121,7 @@ CB_EXPORT CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *pTexDesc, CUtexO
 
 CB_EXPORT CUresult cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc)
 {
-    cb_context *ctx;
-    CUresult r = usable(&ctx);
-    if (r != CUDA_SUCCESS)
-        return r;
-    if (!pSurfObject)
-        return CUDA_ERROR_INVALID_VALUE;
-    unsigned long long h;
-    r = cb_texobj_create(pResDesc, NULL, NULL, 1, &h);
-    if (r == CUDA_SUCCESS)
-        *pSurfObject = h;
-    return r;
+    return object_create(pSurfObject, pResDesc, NULL, NULL, 1);
 }
 
 CB_EXPORT CUresult cuSurfObjectDestroy(CUsurfObject surfObject)
