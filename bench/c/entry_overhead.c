@@ -20,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "backend/cpu/kernel_abi.h"
+#include "codegen/c/kernel_abi.h"
 
 static double now_s(void)
 {

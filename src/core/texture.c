@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/cpu/kernel_abi.h"
+#include "codegen/c/kernel_abi.h"
 #include "core/memory.h"
 #include "platform/thread.h"
 

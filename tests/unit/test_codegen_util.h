@@ -11,7 +11,7 @@
 #pragma GCC diagnostic ignored "-Wunused-function"
 
 #include "codegen/translate.h"
-#include "backend/cpu/kernel_abi.h"
+#include "codegen/c/kernel_abi.h"
 
 #include <dlfcn.h>
 #include <math.h>

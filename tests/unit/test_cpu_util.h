@@ -14,7 +14,7 @@
 
 #include "backend/backend.h"
 #include "backend/cpu/cpu_backend.h"
-#include "backend/cpu/kernel_abi.h"
+#include "codegen/c/kernel_abi.h"
 #include "kernel_abi_text.h"
 #include "platform/fs.h"
 

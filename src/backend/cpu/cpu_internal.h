@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "backend/backend.h"
-#include "backend/cpu/kernel_abi.h"
+#include "codegen/c/kernel_abi.h"
 #include "platform/dl.h"
 #include "platform/fault.h"
 #include "platform/fiber.h"
