@@ -15,7 +15,7 @@
 #include "backend/backend.h"
 #include "backend/cpu/cpu_backend.h"
 #include "codegen/c/kernel_abi.h"
-#include "kernel_abi_text.h"
+#include "codegen/c/kernel_abi_text.h"
 #include "platform/fs.h"
 
 static int tu_failures;

@@ -1,9 +1,10 @@
 /* kernel_abi.h: the contract between generated kernel C and the CPU runtime.
  *
- * This header is embedded verbatim at the top of every translation unit that
- * src/codegen emits for the CPU dialect (see codegen_c.c), so it must compile
- * on its own with nothing but a C11 compiler: no cuda.h, no libc beyond
- * <stdint.h>/<stddef.h>/<string.h>/<math.h>.
+ * It belongs to the C dialect (src/codegen/c), which embeds it verbatim at the
+ * top of every translation unit it emits (kernel_abi_text.c), so it must
+ * compile on its own with nothing but a C11 compiler: no cuda.h, no libc
+ * beyond <stdint.h>/<stddef.h>/<string.h>/<math.h>. A backend that runs C
+ * units (src/backend/cpu) includes it from here.
  *
  * Execution model (DESIGN.md, "Execution model of the CPU backend"):
  *   - one call of a kernel's entry function runs ONE CUDA thread to completion

@@ -8,7 +8,7 @@
  * themselves are emitted by codegen_c_ops.c.
  */
 #include "codegen/codegen.h"
-#include "kernel_abi_text.h"
+#include "codegen/c/kernel_abi_text.h"
 
 #include <stdarg.h>
 #include <stdio.h>
