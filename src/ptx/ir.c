@@ -142,6 +142,22 @@ void ptx_format_error(char *err, size_t errlen, const char *file, uint32_t line,
         snprintf(err, errlen, "%s:%u: %s", file ? file : "<ptx>", line, reason);
 }
 
+void ptx_format_instr_error(char *err, size_t errlen, const char *file, const ptx_instr *in, const char *reason)
+{
+    const char *s = in->text;
+    size_t n = 0;
+    if (s[0] == '@') {   /* skip the guard: name the opcode */
+        while (s[n] && s[n] != ' ' && s[n] != '\t')
+            n++;
+        while (s[n] == ' ' || s[n] == '\t')
+            n++;
+        s += n;
+    }
+    for (n = 0; s[n] && s[n] != ' ' && s[n] != '\t' && s[n] != ';'; n++)
+        ;
+    ptx_format_error(err, errlen, file, in->line, s, n, reason);
+}
+
 void ptx_module_free(ptx_module *m)
 {
     if (!m)

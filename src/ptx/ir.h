@@ -287,5 +287,9 @@ static inline void ptx_set_mod(ptx_instr *in, ptx_mod m)
 /* Writes "file:line: near 'tok': reason" into err (tok may be NULL). */
 void ptx_format_error(char *err, size_t errlen, const char *file, uint32_t line, const char *tok,
                       size_t toklen, const char *reason);
+/* The same for instruction in: "file:line: near 'opcode': reason", naming the
+ * opcode as written (its first word after any guard). The verifier and the
+ * emitters report through it. */
+void ptx_format_instr_error(char *err, size_t errlen, const char *file, const ptx_instr *in, const char *reason);
 
 #endif

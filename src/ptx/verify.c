@@ -16,24 +16,10 @@ typedef struct verifier {
 
 static int bad(verifier *v, const char *reason)
 {
-    const ptx_instr *in = v->in;
-    size_t n = 0;
-    if (in) {
-        /* point at the opcode, not at a guard */
-        const char *s = in->text;
-        if (s[0] == '@') {
-            while (s[n] && s[n] != ' ' && s[n] != '\t')
-                n++;
-            while (s[n] == ' ' || s[n] == '\t')
-                n++;
-            s += n;
-        }
-        for (n = 0; s[n] && s[n] != ' ' && s[n] != '\t' && s[n] != ';'; n++)
-            ;
-        ptx_format_error(v->err, v->errlen, v->m->file, in->line, s, n, reason);
-    } else {
+    if (v->in)
+        ptx_format_instr_error(v->err, v->errlen, v->m->file, v->in, reason);
+    else
         ptx_format_error(v->err, v->errlen, v->m->file, v->f ? v->f->line : 0, NULL, 0, reason);
-    }
     return -1;
 }
 

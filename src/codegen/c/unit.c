@@ -56,24 +56,11 @@ void cg_puts(cg *c, const char *s)
 
 _Noreturn void cg_fail(cg *c, const char *reason)
 {
-    const ptx_instr *in = c->in;
-    if (in) {
-        const char *s = in->text;
-        size_t n = 0;
-        if (s[0] == '@') {   /* skip the guard: name the opcode */
-            while (s[n] && s[n] != ' ' && s[n] != '\t')
-                n++;
-            while (s[n] == ' ' || s[n] == '\t')
-                n++;
-            s += n;
-        }
-        for (n = 0; s[n] && s[n] != ' ' && s[n] != '\t' && s[n] != ';'; n++)
-            ;
-        ptx_format_error(c->err, c->errlen, c->m->file, in->line, s, n, reason);
-    } else {
+    if (c->in)
+        ptx_format_instr_error(c->err, c->errlen, c->m->file, c->in, reason);
+    else
         ptx_format_error(c->err, c->errlen, c->m->file, c->f ? c->f->line : 0,
                          c->f ? c->f->name : NULL, c->f ? strlen(c->f->name) : 0, reason);
-    }
     longjmp(c->fail, 1);
 }
 
