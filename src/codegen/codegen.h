@@ -66,8 +66,6 @@ void cg_dst_close(cg *c, const ptx_operand *o, ptx_type ty);
 /* Emits an "unsigned char *" expression for memory operand o in space sp
  * (PTX_SPACE_none = generic). */
 void cg_address(cg *c, const ptx_operand *o, ptx_space sp);
-/* The state space named by an instruction's modifiers (none = generic). */
-ptx_space cg_space(const ptx_instr *in);
 /* The helpers for f16/bf16 and their pairs (codegen_c_prelude_half.c). */
 extern const char cb_codegen_c_prelude_half[];
 /* The comparison of a set/setp as a C expression over A and B ("(A < B)");
@@ -125,13 +123,6 @@ void emit_mbarrier(cg *c, const ptx_instr *in);
 void cg_emit_cp_async_mbarrier_arrive(cg *c, const ptx_instr *in);
 /* cp.async.bulk.shared::{cluster,cta}.global.mbarrier::complete_tx::bytes: the copy, then complete-tx. */
 void cg_emit_cp_async_bulk(cg *c, const ptx_instr *in);
-/* Whether in is mbarrier.test_wait/try_wait, which may park the thread (needs fibers). */
-int cg_mbarrier_is_wait(const ptx_instr *in);
-/* Whether in is wmma.mma (a warp collective; wmma.load/store are not). */
-int cg_wmma_is_collective(const ptx_instr *in);
-/* Whether in is a warp convergence point (ld/st.volatile of shared or
- * generic memory: see cb_runtime.warp_converge). */
-int cg_is_converge_point(const ptx_instr *in);
 /* One instruction's C; the dispatch is the table built from ops.def. */
 void cg_emit_instr(cg *c, const ptx_instr *in);
 

@@ -66,15 +66,6 @@ static int layout_params(ptx_func *f, uint32_t *bytes)
     return 0;
 }
 
-static int is_collective(const ptx_instr *in)
-{
-    return in->op == PTX_OP_bar || in->op == PTX_OP_barrier || in->op == PTX_OP_shfl || in->op == PTX_OP_vote ||
-           in->op == PTX_OP_activemask || in->op == PTX_OP_match || in->op == PTX_OP_redux ||
-           in->op == PTX_OP_elect || in->op == PTX_OP_nanosleep || in->op == PTX_OP_mma ||
-           in->op == PTX_OP_ldmatrix || in->op == PTX_OP_stmatrix || cg_wmma_is_collective(in) ||
-           cg_is_converge_point(in) || cg_mbarrier_is_wait(in);
-}
-
 /* Marks in reach[] every function that f calls, directly or not. */
 static void mark_reachable(const ptx_module *m, uint32_t f, unsigned char *reach)
 {
@@ -127,12 +118,6 @@ static void note_shared_use(const ptx_module *m, const ptx_func *fn, const ptx_o
         *end = v->offset + v->size;
 }
 
-static int is_texture_access(const ptx_instr *in)
-{
-    return in->op == PTX_OP_tex || in->op == PTX_OP_tld4 || in->op == PTX_OP_txq || in->op == PTX_OP_suld ||
-           in->op == PTX_OP_sust;
-}
-
 /* static_smem, local_bytes, needs_fibers, uses_textures and a register
  * estimate for kernel k. */
 static void describe_kernel(const ptx_module *m, uint32_t k, cb_kernel_info *ki, unsigned char *reach)
@@ -155,8 +140,9 @@ static void describe_kernel(const ptx_module *m, uint32_t k, cb_kernel_info *ki,
         }
         for (uint32_t i = 0; i < fn->ninstrs; i++) {
             const ptx_instr *in = &fn->instrs[i];
-            fibers |= is_collective(in);
-            textures |= is_texture_access(in);
+            unsigned flags = ptx_instr_flags(in);
+            fibers |= (flags & PTX_OPF_WAITS) != 0;
+            textures |= (flags & PTX_OPF_TEXTURE) != 0;
             for (uint32_t j = 0; j < in->nops; j++)
                 note_shared_use(m, fn, &in->ops[j], &end, &dynamic);
         }

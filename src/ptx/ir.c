@@ -115,6 +115,43 @@ int ptx_mod_find(const char *s, size_t n)
     return -1;
 }
 
+unsigned ptx_instr_flags(const ptx_instr *in)
+{
+    unsigned f = ptx_ops[in->op].flags;
+    if (!(f & PTX_OPF_BY_FORM))
+        return f;
+    ptx_space sp;
+    switch (in->op) {
+    case PTX_OP_wmma:   /* wmma.load/store are per lane here; wmma.mma meets the warp */
+        if (ptx_has(in, PTX_MOD_mma))
+            f |= PTX_OPF_COLLECTIVE;
+        break;
+    case PTX_OP_mbarrier:
+        if (ptx_has(in, PTX_MOD_test_wait) || ptx_has(in, PTX_MOD_try_wait))
+            f |= PTX_OPF_PARKS;
+        break;
+    case PTX_OP_ld:
+    case PTX_OP_st:
+        sp = ptx_instr_space(in);
+        if (ptx_has(in, PTX_MOD_volatile) && (sp == PTX_SPACE_shared || sp == PTX_SPACE_none))
+            f |= PTX_OPF_CONVERGE;
+        break;
+    default:
+        break;
+    }
+    return f;
+}
+
+ptx_space ptx_instr_space(const ptx_instr *in)
+{
+    if (ptx_has(in, PTX_MOD_global)) return PTX_SPACE_global;
+    if (ptx_has(in, PTX_MOD_shared) || ptx_has(in, PTX_MOD_shared_cta)) return PTX_SPACE_shared;
+    if (ptx_has(in, PTX_MOD_local)) return PTX_SPACE_local;
+    if (ptx_has(in, PTX_MOD_param)) return PTX_SPACE_param;
+    if (ptx_has(in, PTX_MOD_const)) return PTX_SPACE_const;
+    return PTX_SPACE_none;
+}
+
 static const char *const special_names[PTX_NSPECIALS] = {
 #define PTX_SPECIAL_ROW(n) [PTX_SREG_##n] = #n,
     PTX_SPECIAL_LIST(PTX_SPECIAL_ROW)

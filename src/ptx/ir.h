@@ -52,7 +52,16 @@ int ptx_type_is_float(ptx_type t);
 
 /* ---- opcodes and modifiers (the tables in ops.def and mods.def) ------------- */
 
-enum { PTX_OPF_DST = 1, PTX_OPF_MEM = 2, PTX_OPF_LABEL = 4, PTX_OPF_CALL = 8 };
+/* Operand shapes and opcode properties; ops.def's header says what each means. */
+enum {
+    PTX_OPF_DST = 1, PTX_OPF_MEM = 2, PTX_OPF_LABEL = 4, PTX_OPF_CALL = 8,
+    PTX_OPF_COLLECTIVE = 1u << 4, PTX_OPF_PARKS = 1u << 5, PTX_OPF_BY_FORM = 1u << 6,
+    PTX_OPF_CONVERGE = 1u << 7, /* set by ptx_instr_flags only, never in ops.def */
+    PTX_OPF_FRAGMENT = 1u << 8, PTX_OPF_BITS = 1u << 9, PTX_OPF_TEXTURE = 1u << 10, PTX_OPF_CARRY = 1u << 11,
+};
+/* The properties under which a thread may wait for other threads: a kernel
+ * that reaches one runs its threads on fibers (cb_kernel_info.needs_fibers). */
+#define PTX_OPF_WAITS (PTX_OPF_COLLECTIVE | PTX_OPF_PARKS | PTX_OPF_CONVERGE)
 
 #define OP(id, name, minops, maxops, types, flags) PTX_OP_##id,
 typedef enum ptx_opcode { PTX_OP_LIST_START = -1,
@@ -283,6 +292,14 @@ static inline void ptx_set_mod(ptx_instr *in, ptx_mod m)
 {
     in->mods[m / 64] |= (uint64_t)1 << (m % 64);
 }
+
+/* The flags of instruction in: its row's in ops.def, refined by its modifiers
+ * for BY_FORM rows (wmma.mma is COLLECTIVE, mbarrier.test_wait/try_wait PARKS,
+ * ld/st.volatile of shared or generic memory CONVERGE: a warp convergence
+ * point, docs/ptx.md "Legacy warp-synchronous code"). */
+unsigned ptx_instr_flags(const ptx_instr *in);
+/* The state space named by an instruction's modifiers (PTX_SPACE_none: generic). */
+ptx_space ptx_instr_space(const ptx_instr *in);
 
 /* Writes "file:line: near 'tok': reason" into err (tok may be NULL). */
 void ptx_format_error(char *err, size_t errlen, const char *file, uint32_t line, const char *tok,

@@ -412,9 +412,9 @@ int cg_emit_half(cg *c, const ptx_instr *in)
     case PTX_OP_ex2: emit_hunary(c, in, "cb_hex2"); return 1;
     case PTX_OP_tanh: emit_hunary(c, in, "cb_htanh"); return 1;
     case PTX_OP_setp: emit_hsetp(c, in); return 1;
-    case PTX_OP_mov: case PTX_OP_ld: case PTX_OP_st: case PTX_OP_ldu: case PTX_OP_selp:
-        return 0;   /* plain bits */
     default:
+        if (ptx_ops[in->op].flags & PTX_OPF_BITS)
+            return 0;   /* plain bits */
         cg_fail(c, "this instruction does not take a half-precision type");
     }
 }

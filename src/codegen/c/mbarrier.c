@@ -289,11 +289,6 @@ void emit_mbarrier(cg *c, const ptx_instr *in)
     }
 }
 
-int cg_mbarrier_is_wait(const ptx_instr *in)
-{
-    return in->op == PTX_OP_mbarrier && (ptx_has(in, PTX_MOD_test_wait) || ptx_has(in, PTX_MOD_try_wait));
-}
-
 void cg_emit_cp_async_mbarrier_arrive(cg *c, const ptx_instr *in)
 {
     if (!ptx_has(in, PTX_MOD_arrive) || in->nops != 1 || in->ntypes != 1 || in->types[0] != PTX_TYPE_b64)

@@ -539,7 +539,7 @@ static void emit_wmma_ldst(cg *c, const ptx_instr *in, const mshape *s)
         pack_regs(c, regs, "d", nregs, w == 64);
     cg_puts(c, "    cb_wmma_ldst(cb_m.d, ");
     cg_printf(c, "%d, %d, %d, %d, t->lane, ", w, slots, rows, cols);
-    cg_address(c, mem, cg_space(in));
+    cg_address(c, mem, ptx_instr_space(in));
     cg_puts(c, ", ");
     if (in->nops == 3)
         cg_read(c, &in->ops[2], PTX_TYPE_u32);
@@ -602,11 +602,6 @@ void emit_wmma(cg *c, const ptx_instr *in)
         cg_fail(c, "wmma needs .load, .store or .mma");
 }
 
-int cg_wmma_is_collective(const ptx_instr *in)
-{
-    return in->op == PTX_OP_wmma && ptx_has(in, PTX_MOD_mma);
-}
-
 /* ---- ldmatrix / stmatrix ------------------------------------------------------------------ */
 
 static void emit_ldst_matrix(cg *c, const ptx_instr *in, int store)
@@ -616,7 +611,7 @@ static void emit_ldst_matrix(cg *c, const ptx_instr *in, int store)
         in->ntypes != 1 || in->types[0] != PTX_TYPE_b16 || in->nops != 2)
         cg_fail(c, store ? "stmatrix needs .sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared}.b16 [p], r"
                          : "ldmatrix needs .sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared}.b16 r, [p]");
-    ptx_space sp = cg_space(in);
+    ptx_space sp = ptx_instr_space(in);
     if (sp != PTX_SPACE_shared && sp != PTX_SPACE_none)
         cg_fail(c, "ldmatrix/stmatrix work on shared memory");
     const ptx_operand *mem = &in->ops[store ? 0 : 1], *regs = &in->ops[store ? 1 : 0];

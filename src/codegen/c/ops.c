@@ -222,7 +222,7 @@ static int ordered_access(const ptx_instr *in)
  * an atom.cas/atom.exch of global or generic memory (see cb_runtime.spin). */
 static int is_spin_point(const ptx_instr *in)
 {
-    ptx_space sp = cg_space(in);
+    ptx_space sp = ptx_instr_space(in);
     if (sp != PTX_SPACE_global && sp != PTX_SPACE_none)
         return 0;
     if (in->op == PTX_OP_ld)
@@ -237,7 +237,7 @@ static void emit_spin_point(cg *c, const ptx_instr *in, const ptx_operand *a)
     if (!is_spin_point(in))
         return;
     cg_puts(c, "if (t->blk->grid_ws) t->blk->rt->spin(t, ");
-    cg_address(c, a, cg_space(in));
+    cg_address(c, a, ptx_instr_space(in));
     cg_puts(c, ");\n    ");
 }
 
@@ -251,11 +251,11 @@ static void emit_load(cg *c, const ptx_instr *in)
     const ptx_operand *d = &in->ops[0];
     if ((n > 1) != (d->kind == PTX_OPD_vec) || (n > 1 && d->nelems != (uint32_t)n))
         cg_fail(c, "vector width does not match the operand");
-    if (cg_is_converge_point(in))
+    if (ptx_instr_flags(in) & PTX_OPF_CONVERGE)
         cg_puts(c, "t->blk->rt->warp_converge(t);\n    ");
     emit_spin_point(c, in, &in->ops[1]);
     cg_puts(c, "unsigned char *cb_p = ");
-    cg_address(c, &in->ops[1], cg_space(in));
+    cg_address(c, &in->ops[1], ptx_instr_space(in));
     cg_puts(c, ";\n");
     for (int i = 0; i < n; i++) {
         const ptx_operand *e = n > 1 ? &d->elems[i] : d;
@@ -281,10 +281,10 @@ static void emit_st(cg *c, const ptx_instr *in)
     if ((n > 1) != (v->kind == PTX_OPD_vec) || (n > 1 && v->nelems != (uint32_t)n))
         cg_fail(c, "vector width does not match the operand");
     const char *st = ordered_access(in) ? "cb_stv_" : "cb_st_";
-    if (cg_is_converge_point(in))
+    if (ptx_instr_flags(in) & PTX_OPF_CONVERGE)
         cg_puts(c, "t->blk->rt->warp_converge(t);\n    ");
     cg_puts(c, "unsigned char *cb_p = ");
-    cg_address(c, &in->ops[0], cg_space(in));
+    cg_address(c, &in->ops[0], ptx_instr_space(in));
     cg_puts(c, ";\n");
     for (int i = 0; i < n; i++) {
         const ptx_operand *e = n > 1 ? &v->elems[i] : v;
@@ -300,7 +300,7 @@ static void emit_cvta(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     dst_open(c, in, ty);
-    if (cg_space(in) == PTX_SPACE_shared) {
+    if (ptx_instr_space(in) == PTX_SPACE_shared) {
         if (ptx_has(in, PTX_MOD_to)) {
             cg_read(c, &in->ops[1], PTX_TYPE_u64);
             cg_puts(c, " - (uint64_t)(uintptr_t)t->blk->shared");
@@ -332,7 +332,7 @@ static uint64_t max_param_bytes(const ptx_module *m)
  * global is everything else. */
 static void emit_isspacep(cg *c, const ptx_instr *in)
 {
-    ptx_space sp = cg_space(in);
+    ptx_space sp = ptx_instr_space(in);
     cg_puts(c, "uint64_t cb_a = ");
     cg_read(c, &in->ops[1], PTX_TYPE_u64);
     cg_puts(c, ";\n    int cb_local = 0");
@@ -1378,7 +1378,7 @@ static void emit_atomic(cg *c, const ptx_instr *in, int has_dst)
     else
         cg_puts(c, "(void)(");
     cg_printf(c, "cb_atom_%s_%s(", op, tn);
-    cg_address(c, &in->ops[m], cg_space(in));
+    cg_address(c, &in->ops[m], ptx_instr_space(in));
     for (int i = m + 1; i < in->nops; i++) {
         cg_puts(c, ", ");
         cg_read(c, &in->ops[i], vt);
@@ -1518,10 +1518,7 @@ static emit_fn *const emitters[PTX_NOPS] = {
 
 void cg_emit_instr(cg *c, const ptx_instr *in)
 {
-    int matrix = in->op == PTX_OP_tex || in->op == PTX_OP_tld4 || in->op == PTX_OP_txq || in->op == PTX_OP_suld ||
-                 in->op == PTX_OP_sust || in->op == PTX_OP_cp || in->op == PTX_OP_mma || in->op == PTX_OP_wmma || in->op == PTX_OP_ldmatrix ||
-                 in->op == PTX_OP_stmatrix;   /* their half types name fragments, not arithmetic */
-    if (!matrix && cg_emit_half(c, in))
+    if (!(ptx_ops[in->op].flags & PTX_OPF_FRAGMENT) && cg_emit_half(c, in))
         return;
     emitters[in->op](c, in);
 }

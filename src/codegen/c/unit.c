@@ -106,16 +106,6 @@ const char *cg_tname(ptx_type t)
     }
 }
 
-ptx_space cg_space(const ptx_instr *in)
-{
-    if (ptx_has(in, PTX_MOD_global)) return PTX_SPACE_global;
-    if (ptx_has(in, PTX_MOD_shared) || ptx_has(in, PTX_MOD_shared_cta)) return PTX_SPACE_shared;
-    if (ptx_has(in, PTX_MOD_local)) return PTX_SPACE_local;
-    if (ptx_has(in, PTX_MOD_param)) return PTX_SPACE_param;
-    if (ptx_has(in, PTX_MOD_const)) return PTX_SPACE_const;
-    return PTX_SPACE_none;
-}
-
 /* ---- literals ------------------------------------------------------------------------ */
 
 static void emit_f32_bits(cg *c, uint32_t b)
@@ -458,7 +448,7 @@ static int uses_carry(const ptx_func *f)
 {
     for (uint32_t i = 0; i < f->ninstrs; i++) {
         const ptx_instr *in = &f->instrs[i];
-        if (ptx_has(in, PTX_MOD_cc) || in->op == PTX_OP_addc || in->op == PTX_OP_subc || in->op == PTX_OP_madc)
+        if (ptx_has(in, PTX_MOD_cc) || (ptx_ops[in->op].flags & PTX_OPF_CARRY))
             return 1;
     }
     return 0;

@@ -37,16 +37,6 @@ const char cb_codegen_c_prelude_warp[] =
 "CB_WFN cb_wfn_elect(void *const d[32], uint32_t lanes) { uint32_t leader = (uint32_t)__builtin_ctz(lanes);\n"
 "  CB_FOR_LANES(l, lanes) { CB_WX(d, l)->r = leader; CB_WX(d, l)->p = l == leader; } }\n";
 
-int cg_is_converge_point(const ptx_instr *in)
-{
-    if (in->op != PTX_OP_ld && in->op != PTX_OP_st)
-        return 0;
-    if (!ptx_has(in, PTX_MOD_volatile))
-        return 0;
-    ptx_space sp = cg_space(in);
-    return sp == PTX_SPACE_shared || sp == PTX_SPACE_none;
-}
-
 /* The membermask operand i, or all lanes. */
 static void read_mask(cg *c, const ptx_instr *in, int i)
 {
