@@ -1,9 +1,10 @@
 /* ir.h: the typed PTX IR, and the entry points of the PTX front end.
  *
  * Pipeline: ptx_lex (lexer.c) -> ptx_parse (parser.c, builds this IR) ->
- * ptx_verify (verify.c). Everything a module owns lives in its arena and is
+ * ptx_verify (verify.c) -> the passes (src/passes), which annotate it ->
+ * a dialect's emitter (src/codegen). Everything a module owns lives in its arena and is
  * freed with ptx_module_free. Errors are "file:line: near 'token': reason".
- * Nothing outside src/ptx and src/codegen includes this header.
+ * Nothing outside src/ptx, src/passes and src/codegen includes this header.
  */
 #ifndef CB_PTX_IR_H
 #define CB_PTX_IR_H
@@ -161,8 +162,8 @@ typedef struct ptx_var {
     int is_array;
     unsigned char *init;   /* size bytes, or NULL */
     uint32_t line;
-    uint32_t index;        /* module globals: slot in cb_module_globals */
-    uint64_t offset;       /* .shared: offset in the window; kernel .param: packed offset */
+    uint32_t index;        /* module .global/.const: slot in cb_module_globals (pass_globals) */
+    uint64_t offset;       /* .shared: offset in the window (pass_shared); kernel .param: packed offset (pass_kernels) */
     int referenced;
 } ptx_var;
 
@@ -225,6 +226,22 @@ typedef struct ptx_label {
     uint32_t line;
 } ptx_label;
 
+/* What the passes (src/passes) find out about one .entry; ptx_func.kernel
+ * points at it. Lives in the module's arena. */
+typedef struct ptx_kernel {
+    uint32_t func;         /* its index in ptx_module.funcs */
+    uint32_t index;        /* its place among the module's entries: C symbol cbk_<index> (pass_kernels) */
+    uint32_t param_bytes;  /* the packed parameter buffer (pass_kernels; offsets in the param vars) */
+    uint32_t *callees;     /* the other functions it may run, directly or not, in module order (pass_reach) */
+    uint32_t ncallees;
+    int needs_fibers;      /* it or a callee has a PTX_OPF_WAITS instruction (pass_facts) */
+    int uses_textures;     /* ... a PTX_OPF_TEXTURE one (pass_facts) */
+    uint64_t local_bytes;  /* .local bytes of it and its callees (pass_facts) */
+    uint32_t num_regs;     /* an estimate for cuFuncGetAttribute(NUM_REGS) (pass_facts) */
+    uint64_t static_smem;  /* bytes of static .shared it uses; dynamic starts here (pass_shared) */
+    int dynamic_smem;      /* it uses .extern .shared (pass_shared) */
+} ptx_kernel;
+
 typedef struct ptx_func {
     const char *name;
     const char *cname;
@@ -244,9 +261,7 @@ typedef struct ptx_func {
     ptx_label *labels;
     uint32_t nlabels, cap_labels;
     uint32_t maxntid[3], reqntid[3], minnctapersm;
-    /* filled by the translator */
-    int uses_collectives;
-    int needs_fibers;
+    ptx_kernel *kernel;    /* .entry: filled by the passes; NULL for a .func */
 } ptx_func;
 
 /* An address in the initialiser of a module variable: the 8 bytes at offset
@@ -271,6 +286,10 @@ typedef struct ptx_module {
     uint32_t nfuncs, cap_funcs;
     ptx_reloc *relocs;     /* address initialisers, in declaration order */
     uint32_t nrelocs, cap_relocs;
+    /* filled by the passes (src/passes) */
+    ptx_kernel **kernels;  /* the entries, in module order (pass_kernels) */
+    uint32_t nkernels;
+    uint32_t nglobals;     /* slots of cb_module_globals (pass_globals) */
 } ptx_module;
 
 /* Parses PTX text into a module. Returns NULL with "file:line: near 'tok':

@@ -1,0 +1,44 @@
+/* passes.h: the middle of the compiler, passes over the PTX IR.
+ *
+ * Between the front end (src/ptx: lexer, parser, verifier) and a dialect's
+ * emitter (src/codegen), the passes read the IR and annotate it. Each one
+ * fills the fields that src/ptx/ir.h marks with its name (ptx_module,
+ * ptx_kernel, ptx_var). No pass emits code or knows which dialect will.
+ * cb_passes_run calls them in order, the way QBE's main.c calls its passes;
+ * each may rely on every one before it. One pass per file.
+ *
+ * The analyses of the fast CPU code generator go here too, after pass_reach:
+ * a control-flow graph per function, uniformity, and the regions between
+ * barriers.
+ */
+#ifndef CB_PASSES_H
+#define CB_PASSES_H
+
+#include "ptx/ir.h"
+
+#include <stddef.h>
+
+/* A pass: returns 0, or -1 with "file:line: reason" in err. */
+typedef int cb_pass(ptx_module *m, char *err, size_t errlen);
+
+/* Runs every pass below in order over a verified module (ptx_verify). */
+int cb_passes_run(ptx_module *m, char *err, size_t errlen);
+
+/* kernels.c: a ptx_kernel per .entry, numbered in module order (C name
+ * cbk_<index>), and each kernel's parameters packed in declaration order,
+ * each aligned to its .align (offsets in the param vars). */
+cb_pass pass_kernels;
+/* globals.c: a cb_module_globals slot per .global/.const variable, in
+ * declaration order. */
+cb_pass pass_globals;
+/* reach.c: per kernel, every function it may run through direct calls, and,
+ * once it or a callee calls through a pointer, every .func (conservatively). */
+cb_pass pass_reach;
+/* facts.c: per kernel, from it and its callees: needs_fibers (a thread may
+ * wait for others: PTX_OPF_WAITS), uses_textures, local_bytes, num_regs. */
+cb_pass pass_facts;
+/* shared.c: the static .shared layout and each kernel's static_smem and
+ * dynamic_smem. */
+cb_pass pass_shared;
+
+#endif
