@@ -113,20 +113,14 @@ static int fill_relocs(const ptx_module *m, cb_translation *tr)
     return 0;
 }
 
-/* tr->source from m: kernels without barriers or warp collectives also get
- * a block entry (codegen_c_block.c). */
-static int emit_source(const ptx_module *m, cb_translation *tr, char *err, size_t errlen)
+/* The dialects' tables, by cb_dialect. */
+static int find_target(cb_dialect d, cg_target *t)
 {
-    unsigned char *plain = malloc(tr->nkernels ? tr->nkernels : 1);
-    if (!plain) {
-        ptx_format_error(err, errlen, m->file, 0, NULL, 0, "out of memory");
-        return -1;
+    switch (d) {
+    case CB_DIALECT_C: cg_target_c_init(t); return 0;
+    case CB_DIALECT_OPENCL: cg_target_opencl_init(t); return 0;
+    default: return -1;
     }
-    for (uint32_t k = 0; k < tr->nkernels; k++)
-        plain[k] = !tr->kernels[k].needs_fibers;
-    int rc = cb_codegen_c_plain(m, plain, &tr->source, &tr->source_len, err, errlen);
-    free(plain);
-    return rc;
 }
 
 int cb_translate_ptx(const char *ptx, size_t len, const char *source_name, cb_dialect dialect,
@@ -137,7 +131,8 @@ int cb_translate_ptx(const char *ptx, size_t len, const char *source_name, cb_di
         err[0] = 0;
     if (!source_name)
         source_name = "<ptx>";
-    if (dialect != CB_DIALECT_C) {
+    cg_target target;
+    if (find_target(dialect, &target) < 0) {
         ptx_format_error(err, errlen, source_name, 0, NULL, 0, "dialect not supported");
         return -1;
     }
@@ -163,7 +158,7 @@ int cb_translate_ptx(const char *ptx, size_t len, const char *source_name, cb_di
         ptx_format_error(err, errlen, source_name, 0, NULL, 0, "out of memory");
         goto done;
     }
-    if (emit_source(m, tr, err, errlen) < 0)
+    if (cb_codegen_emit(&target, m, &tr->source, &tr->source_len, err, errlen) < 0)
         goto done;
     rc = 0;
 done:

@@ -262,10 +262,29 @@ static void test_layout(void)
     cb_translation_free(t);
 }
 
+/* Only the C dialect emits code: the OpenCL one is a skeleton that says so,
+ * an unknown one is refused, and bad PTX is reported before either. */
+static void test_dialects(void)
+{
+    const char *src = HEADER ".visible .entry k()\n{\n\tret;\n}\n";
+    char err[512];
+    cb_translation *t = (cb_translation *)1;
+    CHECK(cb_translate_ptx(src, strlen(src), "d.ptx", CB_DIALECT_OPENCL, &t, err, sizeof err) == -1 && t == NULL,
+          "OpenCL must fail");
+    CHECK(strstr(err, "d.ptx:0: the OpenCL dialect is not implemented") != NULL, "got \"%s\"", err);
+    CHECK(cb_translate_ptx(src, strlen(src), "d.ptx", (cb_dialect)7, &t, err, sizeof err) == -1 && t == NULL,
+          "dialect 7 must fail");
+    CHECK(strstr(err, "dialect not supported") != NULL, "got \"%s\"", err);
+    const char *bad = HEADER ".visible .entry k()\n{\n\tfrob.u32 %r1;\n}\n";
+    CHECK(cb_translate_ptx(bad, strlen(bad), "d.ptx", CB_DIALECT_OPENCL, &t, err, sizeof err) == -1, "bad PTX");
+    CHECK(strstr(err, "frob") != NULL, "the PTX error comes first: got \"%s\"", err);
+}
+
 int main(void)
 {
     test_errors();
     test_layout();
+    test_dialects();
     test_corpus();
     if (failures)
         fprintf(stderr, "test_ptx_parse: %d failures\n", failures);

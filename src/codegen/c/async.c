@@ -19,14 +19,14 @@
  * the rest is zero-filled; a true ignore-src predicate reads nothing and
  * zero-fills all.
  */
-#include "codegen/codegen.h"
+#include "codegen/c/c.h"
 
 static int is_pred_reg(cg *c, const ptx_operand *o)
 {
     return o->kind == PTX_OPD_reg && c->f->regs[o->reg].type == PTX_TYPE_pred;
 }
 
-void emit_cp(cg *c, const ptx_instr *in)
+void c_emit_cp(cg *c, const ptx_instr *in)
 {
     if (!ptx_has(in, PTX_MOD_async))
         cg_fail(c, "only cp.async is supported");

@@ -30,7 +30,7 @@
  * volatile pointer: the compiler may not sink or merge them, so what *t
  * says at a fault is the thread whose instructions faulted.
  */
-#include "codegen/codegen.h"
+#include "codegen/c/c.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * cvt to .tf32. cg_emit_instr hands an instruction here first; the helpers
  * the generated code calls are in codegen_c_prelude_half.c.
  */
-#include "codegen/codegen.h"
+#include "codegen/c/c.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -389,6 +389,8 @@ static int emit_hcvt(cg *c, const ptx_instr *in)
 
 int cg_emit_half(cg *c, const ptx_instr *in)
 {
+    if (ptx_ops[in->op].flags & PTX_OPF_FRAGMENT)   /* their half types name fragments, not arithmetic */
+        return 0;
     if (in->op == PTX_OP_cvt)
         return emit_hcvt(c, in);
     if (in->ntypes == 0)

@@ -2,7 +2,7 @@
  * after the core set: mul24, mad24, dp4a, dp2a, bmsk, szext, packed
  * 16-bit (u16x2/s16x2) and .relu min/max, prmt modes and cvt.pack.sat. Helpers: codegen_c_prelude_int.c.
  */
-#include "codegen/codegen.h"
+#include "codegen/c/c.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -35,7 +35,7 @@ static void product24(cg *c, const ptx_instr *in)
     cg_printf(c, ") >> %d)", hi ? 16 : 0);
 }
 
-void emit_mul24(cg *c, const ptx_instr *in)
+void c_emit_mul24(cg *c, const ptx_instr *in)
 {
     need_32(c, in);
     cg_dst_open(c, &in->ops[0], PTX_TYPE_u32);
@@ -43,7 +43,7 @@ void emit_mul24(cg *c, const ptx_instr *in)
     cg_dst_close(c, &in->ops[0], PTX_TYPE_u32);
 }
 
-void emit_mad24(cg *c, const ptx_instr *in)
+void c_emit_mad24(cg *c, const ptx_instr *in)
 {
     need_32(c, in);
     int sat = ptx_has(in, PTX_MOD_sat);
@@ -86,8 +86,8 @@ static void emit_dp(cg *c, const ptx_instr *in, int two)
     cg_dst_close(c, &in->ops[0], PTX_TYPE_u32);
 }
 
-void emit_dp4a(cg *c, const ptx_instr *in) { emit_dp(c, in, 0); }
-void emit_dp2a(cg *c, const ptx_instr *in) { emit_dp(c, in, 1); }
+void c_emit_dp4a(cg *c, const ptx_instr *in) { emit_dp(c, in, 0); }
+void c_emit_dp2a(cg *c, const ptx_instr *in) { emit_dp(c, in, 1); }
 
 /* .wrap or .clamp, exactly one. */
 static int wrap_mode(cg *c, const ptx_instr *in)
@@ -98,7 +98,7 @@ static int wrap_mode(cg *c, const ptx_instr *in)
     return wrap;
 }
 
-void emit_bmsk(cg *c, const ptx_instr *in)
+void c_emit_bmsk(cg *c, const ptx_instr *in)
 {
     if (ty0(in) != PTX_TYPE_b32)
         cg_fail(c, "bmsk needs .b32");
@@ -112,7 +112,7 @@ void emit_bmsk(cg *c, const ptx_instr *in)
     cg_dst_close(c, &in->ops[0], PTX_TYPE_u32);
 }
 
-void emit_szext(cg *c, const ptx_instr *in)
+void c_emit_szext(cg *c, const ptx_instr *in)
 {
     need_32(c, in);
     int wrap = wrap_mode(c, in);

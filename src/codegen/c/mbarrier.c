@@ -52,7 +52,7 @@
  * is an address in the executing CTA's own shared memory and the .cluster
  * scope is the .cta scope: those forms are honoured as such.
  */
-#include "codegen/codegen.h"
+#include "codegen/c/c.h"
 
 const char cb_codegen_c_prelude_mbarrier[] =
 "/* ---- mbarrier (codegen_c_mbarrier.c; the object's layout is in kernel_abi.h) ---- */\n"
@@ -263,7 +263,7 @@ static void emit_test(cg *c, const ptx_instr *in)
     cg_dst_close(c, &in->ops[0], PTX_TYPE_pred);
 }
 
-void emit_mbarrier(cg *c, const ptx_instr *in)
+void c_emit_mbarrier(cg *c, const ptx_instr *in)
 {
     int kind = mbar_kind(c, in);
     switch (kind) {

@@ -29,7 +29,7 @@
  * sums differently (the ISA does not pin it down), so results can differ from
  * a GPU in the last bits when partial sums are not exact (docs/ptx.md).
  */
-#include "codegen/codegen.h"
+#include "codegen/c/c.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -415,7 +415,7 @@ static int layouts_of(const ptx_instr *in, int *acol, int *bcol)
 
 /* mma.sync.aligned.shape.alayout.blayout{.satfinite}.dtype.atype.btype.ctype{.bop.popc} d, a, b, c
  * mma.sp{::ordered_metadata}.sync.aligned.shape.row.col.dtype.atype.btype.ctype d, a, b, c, e, sel */
-void emit_mma(cg *c, const ptx_instr *in)
+void c_emit_mma(cg *c, const ptx_instr *in)
 {
     const mshape *s = shape_of(in);
     int sparse = ptx_has(in, PTX_MOD_sp) || ptx_has(in, PTX_MOD_sp_ordered);
@@ -585,7 +585,7 @@ static void emit_wmma_mma(cg *c, const ptx_instr *in, const mshape *s)
     unpack_regs(c, &in->ops[0], "d", nregs_acc(dk, (uint32_t)nc), dk == 4);
 }
 
-void emit_wmma(cg *c, const ptx_instr *in)
+void c_emit_wmma(cg *c, const ptx_instr *in)
 {
     const mshape *s = shape_of(in);
     if (!ptx_has(in, PTX_MOD_sync) || !ptx_has(in, PTX_MOD_aligned) || !s ||
@@ -626,5 +626,5 @@ static void emit_ldst_matrix(cg *c, const ptx_instr *in, int store)
         unpack_regs(c, regs, "d", (uint32_t)n, 0);
 }
 
-void emit_ldmatrix(cg *c, const ptx_instr *in) { emit_ldst_matrix(c, in, 0); }
-void emit_stmatrix(cg *c, const ptx_instr *in) { emit_ldst_matrix(c, in, 1); }
+void c_emit_ldmatrix(cg *c, const ptx_instr *in) { emit_ldst_matrix(c, in, 0); }
+void c_emit_stmatrix(cg *c, const ptx_instr *in) { emit_ldst_matrix(c, in, 1); }

@@ -5,12 +5,10 @@
  * unsigned types so that overflow wraps without undefined behaviour; float
  * arithmetic stays in the PTX type (float for f32) and is never contracted.
  */
-#include "codegen/codegen.h"
+#include "codegen/c/c.h"
 
 #include <stdio.h>
 #include <string.h>
-
-typedef void emit_fn(cg *c, const ptx_instr *in);
 
 /* ---- small pieces ------------------------------------------------------------------- */
 
@@ -165,7 +163,7 @@ static void emit_carry_op(cg *c, const ptx_instr *in, int sub, int carry_in)
 
 /* ---- data movement ---------------------------------------------------------------- */
 
-static void emit_mov(cg *c, const ptx_instr *in)
+void c_emit_mov(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     const ptx_operand *d = &in->ops[0], *s = &in->ops[1];
@@ -268,10 +266,10 @@ static void emit_load(cg *c, const ptx_instr *in)
     }
 }
 
-static void emit_ld(cg *c, const ptx_instr *in) { emit_load(c, in); }
-static void emit_ldu(cg *c, const ptx_instr *in) { emit_load(c, in); }
+void c_emit_ld(cg *c, const ptx_instr *in) { emit_load(c, in); }
+void c_emit_ldu(cg *c, const ptx_instr *in) { emit_load(c, in); }
 
-static void emit_st(cg *c, const ptx_instr *in)
+void c_emit_st(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     int n = vec_width(in);
@@ -296,7 +294,7 @@ static void emit_st(cg *c, const ptx_instr *in)
     }
 }
 
-static void emit_cvta(cg *c, const ptx_instr *in)
+void c_emit_cvta(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     dst_open(c, in, ty);
@@ -330,7 +328,7 @@ static uint64_t max_param_bytes(const ptx_module *m)
 /* isspacep: shared is the block's window, const the module's .const variables,
  * param the kernel parameter buffer, local this function's .local depots;
  * global is everything else. */
-static void emit_isspacep(cg *c, const ptx_instr *in)
+void c_emit_isspacep(cg *c, const ptx_instr *in)
 {
     ptx_space sp = ptx_instr_space(in);
     cg_puts(c, "uint64_t cb_a = ");
@@ -354,16 +352,16 @@ static void emit_isspacep(cg *c, const ptx_instr *in)
     dst_close(c, in, PTX_TYPE_pred);
 }
 
-static void emit_prefetch(cg *c, const ptx_instr *in) { (void)in; cg_puts(c, "/* no effect on the CPU */\n"); }
+void c_emit_prefetch(cg *c, const ptx_instr *in) { (void)in; cg_puts(c, "/* no effect on the CPU */\n"); }
 
 /* createpolicy: a cache policy for .L2::cache_hint accesses; they ignore it on the CPU. */
-static void emit_createpolicy(cg *c, const ptx_instr *in)
+void c_emit_createpolicy(cg *c, const ptx_instr *in)
 {
     dst_open(c, in, PTX_TYPE_b64);
     cg_puts(c, "0");
     dst_close(c, in, PTX_TYPE_b64);
 }
-static void emit_prefetchu(cg *c, const ptx_instr *in) { emit_prefetch(c, in); }
+void c_emit_prefetchu(cg *c, const ptx_instr *in) { c_emit_prefetch(c, in); }
 
 /* ---- conversion ---------------------------------------------------------------------- */
 
@@ -447,7 +445,7 @@ static void cvt_int_to_int(cg *c, const ptx_instr *in, ptx_type dt, ptx_type st)
     }
 }
 
-static void emit_cvt(cg *c, const ptx_instr *in)
+void c_emit_cvt(cg *c, const ptx_instr *in)
 {
     if (cg_emit_cvt_pack(c, in))
         return;
@@ -499,7 +497,7 @@ static void emit_cvt(cg *c, const ptx_instr *in)
 
 /* ---- arithmetic -------------------------------------------------------------------------- */
 
-static void emit_add(cg *c, const ptx_instr *in)
+void c_emit_add(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     if (ptx_has(in, PTX_MOD_cc))
@@ -519,7 +517,7 @@ static void emit_add(cg *c, const ptx_instr *in)
     emit_arith(c, in, "+", "cb_add_r");
 }
 
-static void emit_sub(cg *c, const ptx_instr *in)
+void c_emit_sub(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     if (ptx_has(in, PTX_MOD_cc))
@@ -539,8 +537,8 @@ static void emit_sub(cg *c, const ptx_instr *in)
     emit_arith(c, in, "-", "cb_sub_r");
 }
 
-static void emit_addc(cg *c, const ptx_instr *in) { emit_carry_op(c, in, 0, 1); }
-static void emit_subc(cg *c, const ptx_instr *in) { emit_carry_op(c, in, 1, 1); }
+void c_emit_addc(cg *c, const ptx_instr *in) { emit_carry_op(c, in, 0, 1); }
+void c_emit_subc(cg *c, const ptx_instr *in) { emit_carry_op(c, in, 1, 1); }
 
 static ptx_type wide_type(cg *c, ptx_type t)
 {
@@ -584,7 +582,7 @@ static void int_product(cg *c, const ptx_instr *in, ptx_type ty, ptx_type *rt)
     }
 }
 
-static void emit_mul(cg *c, const ptx_instr *in)
+void c_emit_mul(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     if (!is_int(ty))
@@ -669,17 +667,17 @@ static void emit_mad_int(cg *c, const ptx_instr *in, int carry_in)
         cg_printf(c, "    cb_cf = (uint32_t)(cb_s >> %d) & 1u;\n", wide ? 64 : 32);
 }
 
-static void emit_mad(cg *c, const ptx_instr *in)
+void c_emit_mad(cg *c, const ptx_instr *in)
 {
     if (!is_int(ty0(in)))
         return emit_fma_like(c, in);
     emit_mad_int(c, in, 0);
 }
 
-static void emit_madc(cg *c, const ptx_instr *in) { emit_mad_int(c, in, 1); }
-static void emit_fma(cg *c, const ptx_instr *in) { emit_fma_like(c, in); }
+void c_emit_madc(cg *c, const ptx_instr *in) { emit_mad_int(c, in, 1); }
+void c_emit_fma(cg *c, const ptx_instr *in) { emit_fma_like(c, in); }
 
-static void emit_div(cg *c, const ptx_instr *in)
+void c_emit_div(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     if (ty == PTX_TYPE_f32 && ptx_has(in, PTX_MOD_approx)) {
@@ -708,7 +706,7 @@ static void emit_div(cg *c, const ptx_instr *in)
     dst_close(c, in, ty);
 }
 
-static void emit_rem(cg *c, const ptx_instr *in)
+void c_emit_rem(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     need_int(c, ty);
@@ -722,7 +720,7 @@ static void emit_rem(cg *c, const ptx_instr *in)
     dst_close(c, in, ty);
 }
 
-static void emit_abs(cg *c, const ptx_instr *in)
+void c_emit_abs(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     dst_open(c, in, ty);
@@ -742,7 +740,7 @@ static void emit_abs(cg *c, const ptx_instr *in)
     dst_close(c, in, ty);
 }
 
-static void emit_neg(cg *c, const ptx_instr *in)
+void c_emit_neg(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     dst_open(c, in, ty);
@@ -802,10 +800,10 @@ static void emit_minmax(cg *c, const ptx_instr *in, int is_max)
     dst_close(c, in, ty);
 }
 
-static void emit_min(cg *c, const ptx_instr *in) { emit_minmax(c, in, 0); }
-static void emit_max(cg *c, const ptx_instr *in) { emit_minmax(c, in, 1); }
+void c_emit_min(cg *c, const ptx_instr *in) { emit_minmax(c, in, 0); }
+void c_emit_max(cg *c, const ptx_instr *in) { emit_minmax(c, in, 1); }
 
-static void emit_sad(cg *c, const ptx_instr *in)
+void c_emit_sad(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     need_int(c, ty);
@@ -821,7 +819,7 @@ static void emit_sad(cg *c, const ptx_instr *in)
     dst_close(c, in, ty);
 }
 
-static void emit_copysign(cg *c, const ptx_instr *in)
+void c_emit_copysign(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     need_float(c, ty);
@@ -855,7 +853,7 @@ static void emit_unary_float(cg *c, const ptx_instr *in, const char *f32, const 
     dst_close(c, in, ty);
 }
 
-static void emit_rcp(cg *c, const ptx_instr *in)
+void c_emit_rcp(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     need_float(c, ty);
@@ -875,15 +873,15 @@ static void emit_rcp(cg *c, const ptx_instr *in)
     dst_close(c, in, ty);
 }
 
-static void emit_sqrt(cg *c, const ptx_instr *in) { emit_unary_float(c, in, "sqrtf", "sqrt", "cb_sqrt_r"); }
-static void emit_rsqrt(cg *c, const ptx_instr *in) { emit_unary_float(c, in, "1.0f / sqrtf", "1.0 / sqrt", NULL); }
-static void emit_sin(cg *c, const ptx_instr *in) { emit_unary_float(c, in, "sinf", "sin", NULL); }
-static void emit_cos(cg *c, const ptx_instr *in) { emit_unary_float(c, in, "cosf", "cos", NULL); }
-static void emit_lg2(cg *c, const ptx_instr *in) { emit_unary_float(c, in, "log2f", "log2", NULL); }
-static void emit_ex2(cg *c, const ptx_instr *in) { emit_unary_float(c, in, "exp2f", "exp2", NULL); }
-static void emit_tanh(cg *c, const ptx_instr *in) { emit_unary_float(c, in, "tanhf", "tanh", NULL); }
+void c_emit_sqrt(cg *c, const ptx_instr *in) { emit_unary_float(c, in, "sqrtf", "sqrt", "cb_sqrt_r"); }
+void c_emit_rsqrt(cg *c, const ptx_instr *in) { emit_unary_float(c, in, "1.0f / sqrtf", "1.0 / sqrt", NULL); }
+void c_emit_sin(cg *c, const ptx_instr *in) { emit_unary_float(c, in, "sinf", "sin", NULL); }
+void c_emit_cos(cg *c, const ptx_instr *in) { emit_unary_float(c, in, "cosf", "cos", NULL); }
+void c_emit_lg2(cg *c, const ptx_instr *in) { emit_unary_float(c, in, "log2f", "log2", NULL); }
+void c_emit_ex2(cg *c, const ptx_instr *in) { emit_unary_float(c, in, "exp2f", "exp2", NULL); }
+void c_emit_tanh(cg *c, const ptx_instr *in) { emit_unary_float(c, in, "tanhf", "tanh", NULL); }
 
-static void emit_testp(cg *c, const ptx_instr *in)
+void c_emit_testp(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     need_float(c, ty);
@@ -929,11 +927,11 @@ static void emit_logic(cg *c, const ptx_instr *in, const char *op)
     dst_close(c, in, ty);
 }
 
-static void emit_and(cg *c, const ptx_instr *in) { emit_logic(c, in, "&"); }
-static void emit_or(cg *c, const ptx_instr *in) { emit_logic(c, in, "|"); }
-static void emit_xor(cg *c, const ptx_instr *in) { emit_logic(c, in, "^"); }
+void c_emit_and(cg *c, const ptx_instr *in) { emit_logic(c, in, "&"); }
+void c_emit_or(cg *c, const ptx_instr *in) { emit_logic(c, in, "|"); }
+void c_emit_xor(cg *c, const ptx_instr *in) { emit_logic(c, in, "^"); }
 
-static void emit_not(cg *c, const ptx_instr *in)
+void c_emit_not(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     dst_open(c, in, ty);
@@ -948,7 +946,7 @@ static void emit_not(cg *c, const ptx_instr *in)
     dst_close(c, in, ty);
 }
 
-static void emit_cnot(cg *c, const ptx_instr *in)
+void c_emit_cnot(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     need_int(c, ty);
@@ -959,7 +957,7 @@ static void emit_cnot(cg *c, const ptx_instr *in)
     dst_close(c, in, ty);
 }
 
-static void emit_lop3(cg *c, const ptx_instr *in)
+void c_emit_lop3(cg *c, const ptx_instr *in)
 {
     dst_open(c, in, PTX_TYPE_b32);
     cg_puts(c, "cb_lop3(");
@@ -989,10 +987,10 @@ static void emit_shift(cg *c, const ptx_instr *in, const char *kind)
     dst_close(c, in, ty);
 }
 
-static void emit_shl(cg *c, const ptx_instr *in) { emit_shift(c, in, "shl"); }
-static void emit_shr(cg *c, const ptx_instr *in) { emit_shift(c, in, "shr"); }
+void c_emit_shl(cg *c, const ptx_instr *in) { emit_shift(c, in, "shl"); }
+void c_emit_shr(cg *c, const ptx_instr *in) { emit_shift(c, in, "shr"); }
 
-static void emit_shf(cg *c, const ptx_instr *in)
+void c_emit_shf(cg *c, const ptx_instr *in)
 {
     int left = ptx_has(in, PTX_MOD_l);
     if (!left && !ptx_has(in, PTX_MOD_r))
@@ -1034,11 +1032,11 @@ static void emit_bitcount(cg *c, const ptx_instr *in, const char *name)
     dst_close(c, in, PTX_TYPE_u32);
 }
 
-static void emit_popc(cg *c, const ptx_instr *in) { emit_bitcount(c, in, "popc"); }
-static void emit_clz(cg *c, const ptx_instr *in) { emit_bitcount(c, in, "clz"); }
-static void emit_bfind(cg *c, const ptx_instr *in) { emit_bitcount(c, in, "bfind"); }
+void c_emit_popc(cg *c, const ptx_instr *in) { emit_bitcount(c, in, "popc"); }
+void c_emit_clz(cg *c, const ptx_instr *in) { emit_bitcount(c, in, "clz"); }
+void c_emit_bfind(cg *c, const ptx_instr *in) { emit_bitcount(c, in, "bfind"); }
 
-static void emit_brev(cg *c, const ptx_instr *in)
+void c_emit_brev(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     unsigned w = 8 * ptx_type_size(ty);
@@ -1051,7 +1049,7 @@ static void emit_brev(cg *c, const ptx_instr *in)
     dst_close(c, in, ty);
 }
 
-static void emit_bfe(cg *c, const ptx_instr *in)
+void c_emit_bfe(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     need_int(c, ty);
@@ -1069,7 +1067,7 @@ static void emit_bfe(cg *c, const ptx_instr *in)
     dst_close(c, in, ty);
 }
 
-static void emit_bfi(cg *c, const ptx_instr *in)
+void c_emit_bfi(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     unsigned w = 8 * ptx_type_size(ty);
@@ -1088,7 +1086,7 @@ static void emit_bfi(cg *c, const ptx_instr *in)
     dst_close(c, in, ty);
 }
 
-static void emit_prmt(cg *c, const ptx_instr *in)
+void c_emit_prmt(cg *c, const ptx_instr *in)
 {
     if (cg_emit_prmt_mode(c, in))
         return;
@@ -1157,7 +1155,7 @@ static const char *bool_op(cg *c, const ptx_instr *in, int nops_with_c)
     return op;
 }
 
-static void emit_setp(cg *c, const ptx_instr *in)
+void c_emit_setp(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     const char *op = bool_op(c, in, 4);
@@ -1185,7 +1183,7 @@ static void emit_setp(cg *c, const ptx_instr *in)
     }
 }
 
-static void emit_set(cg *c, const ptx_instr *in)
+void c_emit_set(cg *c, const ptx_instr *in)
 {
     ptx_type dt = in->types[0], st = in->types[1];
     const char *op = bool_op(c, in, 4);
@@ -1206,7 +1204,7 @@ static void emit_set(cg *c, const ptx_instr *in)
     dst_close(c, in, dt);
 }
 
-static void emit_selp(cg *c, const ptx_instr *in)
+void c_emit_selp(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     dst_open(c, in, ty);
@@ -1218,7 +1216,7 @@ static void emit_selp(cg *c, const ptx_instr *in)
     dst_close(c, in, ty);
 }
 
-static void emit_slct(cg *c, const ptx_instr *in)
+void c_emit_slct(cg *c, const ptx_instr *in)
 {
     ptx_type dt = in->types[0], st = in->types[1];
     if (st != PTX_TYPE_s32 && st != PTX_TYPE_f32)
@@ -1235,7 +1233,7 @@ static void emit_slct(cg *c, const ptx_instr *in)
 
 /* ---- control flow --------------------------------------------------------------------- */
 
-static void emit_bra(cg *c, const ptx_instr *in)
+void c_emit_bra(cg *c, const ptx_instr *in)
 {
     cg_printf(c, "goto %s;\n", c->f->labels[in->ops[0].sym.index].cname);
 }
@@ -1295,7 +1293,7 @@ static void emit_builtin_call(cg *c, const ptx_instr *in, const char *name)
 
 /* A direct call, or an indirect one through a function pointer register (whose
  * C type comes from the call's buffers). Returns when the callee executed exit. */
-static void emit_call(cg *c, const ptx_instr *in)
+void c_emit_call(cg *c, const ptx_instr *in)
 {
     if (in->ops[1].kind == PTX_OPD_reg) {
         cg_puts(c, "((void (*)(cb_thread *, int *");
@@ -1316,17 +1314,17 @@ static void emit_call(cg *c, const ptx_instr *in)
     cg_puts(c, ");\n    if (*cb_x) return;\n");
 }
 
-static void emit_ret(cg *c, const ptx_instr *in) { (void)in; cg_puts(c, "return;\n"); }
+void c_emit_ret(cg *c, const ptx_instr *in) { (void)in; cg_puts(c, "return;\n"); }
 
 /* exit: a kernel returns; a .func sets the flag that every caller tests after the call. */
-static void emit_exit(cg *c, const ptx_instr *in)
+void c_emit_exit(cg *c, const ptx_instr *in)
 {
     (void)in;
     cg_puts(c, c->f->is_entry ? "return;\n" : "*cb_x = 1; return;\n");
 }
 
-static void emit_trap(cg *c, const ptx_instr *in) { (void)in; cg_puts(c, "t->blk->rt->trap(t);\n"); }
-static void emit_pmevent(cg *c, const ptx_instr *in) { (void)in; cg_puts(c, "/* pmevent: no effect */\n"); }
+void c_emit_trap(cg *c, const ptx_instr *in) { (void)in; cg_puts(c, "t->blk->rt->trap(t);\n"); }
+void c_emit_pmevent(cg *c, const ptx_instr *in) { (void)in; cg_puts(c, "/* pmevent: no effect */\n"); }
 
 /* ---- atomics ---------------------------------------------------------------------------- */
 
@@ -1390,20 +1388,20 @@ static void emit_atomic(cg *c, const ptx_instr *in, int has_dst)
         cg_puts(c, ");\n");
 }
 
-static void emit_atom(cg *c, const ptx_instr *in) { emit_atomic(c, in, 1); }
-static void emit_red(cg *c, const ptx_instr *in) { emit_atomic(c, in, 0); }
+void c_emit_atom(cg *c, const ptx_instr *in) { emit_atomic(c, in, 1); }
+void c_emit_red(cg *c, const ptx_instr *in) { emit_atomic(c, in, 0); }
 
-static void emit_membar(cg *c, const ptx_instr *in)
+void c_emit_membar(cg *c, const ptx_instr *in)
 {
     (void)in;
     cg_puts(c, "__atomic_thread_fence(__ATOMIC_SEQ_CST);\n");
 }
 
-static void emit_fence(cg *c, const ptx_instr *in) { emit_membar(c, in); }
+void c_emit_fence(cg *c, const ptx_instr *in) { c_emit_membar(c, in); }
 
 /* ---- collectives ------------------------------------------------------------------------ */
 
-static void emit_bar(cg *c, const ptx_instr *in)
+void c_emit_bar(cg *c, const ptx_instr *in)
 {
     if (ptx_has(in, PTX_MOD_warp)) {
         if (in->nops != 1)
@@ -1445,9 +1443,9 @@ static void emit_bar(cg *c, const ptx_instr *in)
     cg_puts(c, ");\n");
 }
 
-static void emit_barrier(cg *c, const ptx_instr *in) { emit_bar(c, in); }
+void c_emit_barrier(cg *c, const ptx_instr *in) { c_emit_bar(c, in); }
 
-static void emit_shfl(cg *c, const ptx_instr *in)
+void c_emit_shfl(cg *c, const ptx_instr *in)
 {
     const char *mode = ptx_has(in, PTX_MOD_up) ? "CB_SHFL_UP" : ptx_has(in, PTX_MOD_down) ? "CB_SHFL_DOWN"
                        : ptx_has(in, PTX_MOD_bfly) ? "CB_SHFL_BFLY" : ptx_has(in, PTX_MOD_idx) ? "CB_SHFL_IDX" : NULL;
@@ -1480,7 +1478,7 @@ static void emit_shfl(cg *c, const ptx_instr *in)
     }
 }
 
-static void emit_vote(cg *c, const ptx_instr *in)
+void c_emit_vote(cg *c, const ptx_instr *in)
 {
     const char *mode = ptx_has(in, PTX_MOD_all) ? "CB_VOTE_ALL" : ptx_has(in, PTX_MOD_any) ? "CB_VOTE_ANY"
                        : ptx_has(in, PTX_MOD_uni) ? "CB_VOTE_UNI" : ptx_has(in, PTX_MOD_ballot) ? "CB_VOTE_BALLOT"
@@ -1501,24 +1499,9 @@ static void emit_vote(cg *c, const ptx_instr *in)
     dst_close(c, in, rt);
 }
 
-static void emit_activemask(cg *c, const ptx_instr *in)
+void c_emit_activemask(cg *c, const ptx_instr *in)
 {
     dst_open(c, in, PTX_TYPE_b32);
     cg_puts(c, "t->blk->rt->activemask(t)");
     dst_close(c, in, PTX_TYPE_b32);
-}
-
-/* ---- dispatch: one emitter per row of ops.def ------------------------------------------- */
-
-static emit_fn *const emitters[PTX_NOPS] = {
-#define OP(id, name, minops, maxops, types, flags) [PTX_OP_##id] = emit_##id,
-#include "ptx/ops.def"
-#undef OP
-};
-
-void cg_emit_instr(cg *c, const ptx_instr *in)
-{
-    if (!(ptx_ops[in->op].flags & PTX_OPF_FRAGMENT) && cg_emit_half(c, in))
-        return;
-    emitters[in->op](c, in);
 }

@@ -7,7 +7,7 @@
  * mode switch), flush-to-zero, and atomics. All are static inline: unused
  * ones cost the C compiler almost nothing.
  */
-#include "codegen/codegen.h"
+#include "codegen/c/c.h"
 
 const char cb_codegen_c_prelude[] =
 "#include <math.h>\n"

@@ -9,7 +9,7 @@
  * t selects the format: 0 = f16 (e5m10), 1 = bf16 (e8m7). NaN results are
  * the canonical NaN 0x7fff.
  */
-#include "codegen/codegen.h"
+#include "codegen/c/c.h"
 
 const char cb_codegen_c_prelude_half[] =
 "/* ---- f16 / bf16 ---- */\n"

@@ -2,7 +2,7 @@
  * codegen_c_int.c (mul24/mad24, dp4a/dp2a, bmsk, szext, prmt modes, packed
  * 16-bit min/max, cvt.pack), emitted after the main prelude in every generated C unit.
  */
-#include "codegen/codegen.h"
+#include "codegen/c/c.h"
 
 const char cb_codegen_c_prelude_int[] =
 "/* ---- more integer instructions ---- */\n"

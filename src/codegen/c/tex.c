@@ -44,7 +44,7 @@
  * geometries, txq.channel_data_type/channel_order/num_samples and sampler
  * queries other than filter_mode and addr_mode_N.
  */
-#include "codegen/codegen.h"
+#include "codegen/c/c.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -389,7 +389,7 @@ static void check_result_type(cg *c, const ptx_instr *in, const char *what)
 
 /* ---- tex, tld4 -------------------------------------------------------------------------- */
 
-void emit_tex(cg *c, const ptx_instr *in)
+void c_emit_tex(cg *c, const ptx_instr *in)
 {
     tgeom g = geometry(c, in);
     if (in->ntypes != 2)
@@ -438,7 +438,7 @@ void emit_tex(cg *c, const ptx_instr *in)
     write_rgba(c, &in->ops[0], dt);
 }
 
-void emit_tld4(cg *c, const ptx_instr *in)
+void c_emit_tld4(cg *c, const ptx_instr *in)
 {
     tgeom g = geometry(c, in);
     int comp = ptx_has(in, PTX_MOD_r) ? 0 : ptx_has(in, PTX_MOD_g) ? 1 : ptx_has(in, PTX_MOD_b) ? 2
@@ -472,7 +472,7 @@ void emit_tld4(cg *c, const ptx_instr *in)
 
 /* txq.{width,height,depth,array_size,num_mipmap_levels,normalized_coords,filter_mode,addr_mode_N}.b32 d, [h]
  * and txq.level.{width,height,depth}.b32 d, [h], lod */
-void emit_txq(cg *c, const ptx_instr *in)
+void c_emit_txq(cg *c, const ptx_instr *in)
 {
     int level = ptx_has(in, PTX_MOD_level);
     int axis = ptx_has(in, PTX_MOD_width) ? 0 : ptx_has(in, PTX_MOD_height) ? 1 : ptx_has(in, PTX_MOD_depth) ? 2 : -1;
@@ -569,5 +569,5 @@ static void emit_surface(cg *c, const ptx_instr *in, int store)
         cg_printf(c, "    cb_su_store_p(cb_o, cb_p, cb_v, %d);\n", n);
 }
 
-void emit_suld(cg *c, const ptx_instr *in) { emit_surface(c, in, 0); }
-void emit_sust(cg *c, const ptx_instr *in) { emit_surface(c, in, 1); }
+void c_emit_suld(cg *c, const ptx_instr *in) { emit_surface(c, in, 0); }
+void c_emit_sust(cg *c, const ptx_instr *in) { emit_surface(c, in, 1); }

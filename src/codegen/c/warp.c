@@ -8,7 +8,7 @@
  * with all the lanes' cb_wx. The semantics therefore live here, in the
  * generated unit, and the runtime only provides the rendezvous.
  */
-#include "codegen/codegen.h"
+#include "codegen/c/c.h"
 
 #include <string.h>
 
@@ -79,7 +79,7 @@ static void write_results(cg *c, const ptx_operand *d, ptx_type ty)
 }
 
 /* match.any.sync.b32/b64 d, a, membermask; match.all.sync.b32/b64 d[|p], a, membermask */
-void emit_match(cg *c, const ptx_instr *in)
+void c_emit_match(cg *c, const ptx_instr *in)
 {
     ptx_type ty = in->ntypes ? in->types[0] : PTX_TYPE_none;
     int any = ptx_has(in, PTX_MOD_any), all = ptx_has(in, PTX_MOD_all);
@@ -95,7 +95,7 @@ void emit_match(cg *c, const ptx_instr *in)
 }
 
 /* redux.sync.{add,min,max}.{u32,s32} and redux.sync.{and,or,xor}.b32 d, a, membermask */
-void emit_redux(cg *c, const ptx_instr *in)
+void c_emit_redux(cg *c, const ptx_instr *in)
 {
     ptx_type ty = in->ntypes ? in->types[0] : PTX_TYPE_none;
     char k = ptx_type_kind(ty);
@@ -121,7 +121,7 @@ void emit_redux(cg *c, const ptx_instr *in)
 }
 
 /* elect.sync d|p, membermask */
-void emit_elect(cg *c, const ptx_instr *in)
+void c_emit_elect(cg *c, const ptx_instr *in)
 {
     if (!ptx_has(in, PTX_MOD_sync) || in->nops != 2 || in->ops[0].reg2 < 0)
         cg_fail(c, "elect needs .sync and d|p, membermask");
@@ -130,7 +130,7 @@ void emit_elect(cg *c, const ptx_instr *in)
 }
 
 /* nanosleep: a hint; the other threads of the block get to run. */
-void emit_nanosleep(cg *c, const ptx_instr *in)
+void c_emit_nanosleep(cg *c, const ptx_instr *in)
 {
     (void)in;
     cg_puts(c, "t->blk->rt->yield(t);\n");
