@@ -3,7 +3,7 @@
  * cvt to .tf32. cg_emit_instr hands an instruction here first; the helpers
  * the generated code calls are in codegen_c_prelude_half.c.
  */
-#include "codegen/c/c.h"
+#include "codegen/c/ops.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -52,8 +52,6 @@ static void bits(cg *c, const ptx_instr *in, int i, int pair)
     cg_read(c, &in->ops[i], pair ? PTX_TYPE_b32 : PTX_TYPE_b16);
 }
 
-static void dst_open(cg *c, const ptx_instr *in, ptx_type t) { cg_dst_open(c, &in->ops[0], t); }
-static void dst_close(cg *c, const ptx_instr *in, ptx_type t) { cg_dst_close(c, &in->ops[0], t); }
 
 /* add/sub/mul/fma: op 0..3 of cb_harith. */
 static void emit_harith(cg *c, const ptx_instr *in, int op)

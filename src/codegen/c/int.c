@@ -2,12 +2,10 @@
  * after the core set: mul24, mad24, dp4a, dp2a, bmsk, szext, packed
  * 16-bit (u16x2/s16x2) and .relu min/max, prmt modes and cvt.pack.sat. Helpers: codegen_c_prelude_int.c.
  */
-#include "codegen/c/c.h"
+#include "codegen/c/ops.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static ptx_type ty0(const ptx_instr *in) { return in->ntypes ? in->types[0] : PTX_TYPE_b32; }
 
 static void read_u32(cg *c, const ptx_instr *in, int i)
 {

@@ -1,0 +1,283 @@
+/* memory.c: the C emitters of data movement, atomics and memory ordering
+ * (mov ld ldu st cvta isspacep prefetch prefetchu createpolicy atom red
+ * membar fence; CB_DIALECT_C).
+ */
+#include "codegen/c/ops.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- data movement ---------------------------------------------------------------- */
+
+void c_emit_mov(cg *c, const ptx_instr *in)
+{
+    ptx_type ty = ty0(in);
+    const ptx_operand *d = &in->ops[0], *s = &in->ops[1];
+    if (d->kind == PTX_OPD_vec || s->kind == PTX_OPD_vec) {
+        const ptx_operand *v = d->kind == PTX_OPD_vec ? d : s;
+        unsigned size = ptx_type_size(ty), es = size / v->nelems;
+        if (!is_int(ty) && ty != PTX_TYPE_f32 && ty != PTX_TYPE_f64)
+            cg_fail(c, "bad vector mov");
+        if ((es != 1 && es != 2 && es != 4) || (d->kind == PTX_OPD_vec && s->kind == PTX_OPD_vec))
+            cg_fail(c, "bad vector mov");
+        ptx_type et = es == 1 ? PTX_TYPE_u8 : es == 2 ? PTX_TYPE_u16 : PTX_TYPE_u32;
+        ptx_type bt = size == 8 ? PTX_TYPE_u64 : size == 4 ? PTX_TYPE_u32 : PTX_TYPE_u16;
+        if (d->kind == PTX_OPD_vec) {   /* unpack */
+            cg_printf(c, "%s cb_v = ", utype(bt));
+            cg_read(c, s, bt);
+            cg_puts(c, ";\n");
+            for (uint32_t i = 0; i < v->nelems; i++) {
+                if (v->elems[i].kind == PTX_OPD_sink)
+                    continue;
+                cg_puts(c, "    ");
+                cg_dst_open(c, &v->elems[i], et);
+                cg_printf(c, "cb_v >> %u", 8 * es * i);
+                cg_dst_close(c, &v->elems[i], et);
+            }
+        } else {                         /* pack */
+            dst_open(c, in, bt);
+            cg_puts(c, "0");
+            for (uint32_t i = 0; i < v->nelems; i++) {
+                cg_printf(c, " | ((%s)", utype(bt));
+                cg_read(c, &v->elems[i], et);
+                cg_printf(c, " << %u)", 8 * es * i);
+            }
+            dst_close(c, in, bt);
+        }
+        return;
+    }
+    dst_open(c, in, ty);
+    cg_read(c, s, ty);
+    dst_close(c, in, ty);
+}
+
+static int vec_width(const ptx_instr *in)
+{
+    return ptx_has(in, PTX_MOD_v4) ? 4 : ptx_has(in, PTX_MOD_v2) ? 2 : 1;
+}
+
+static int ordered_access(const ptx_instr *in)
+{
+    return ptx_has(in, PTX_MOD_volatile) || ptx_has(in, PTX_MOD_relaxed) || ptx_has(in, PTX_MOD_acquire) ||
+           ptx_has(in, PTX_MOD_release);
+}
+
+/* Whether in may poll memory that another block writes: an ordered load or
+ * an atom.cas/atom.exch of global or generic memory (see cb_runtime.spin). */
+static int is_spin_point(const ptx_instr *in)
+{
+    ptx_space sp = ptx_instr_space(in);
+    if (sp != PTX_SPACE_global && sp != PTX_SPACE_none)
+        return 0;
+    if (in->op == PTX_OP_ld)
+        return ordered_access(in);
+    return in->op == PTX_OP_atom && (ptx_has(in, PTX_MOD_cas) || ptx_has(in, PTX_MOD_exch));
+}
+
+/* The spin point before in, whose address is operand a: one test outside
+ * cooperative launches. */
+static void emit_spin_point(cg *c, const ptx_instr *in, const ptx_operand *a)
+{
+    if (!is_spin_point(in))
+        return;
+    cg_puts(c, "if (t->blk->grid_ws) t->blk->rt->spin(t, ");
+    cg_address(c, a, ptx_instr_space(in));
+    cg_puts(c, ");\n    ");
+}
+
+static void emit_load(cg *c, const ptx_instr *in)
+{
+    ptx_type ty = ty0(in);
+    int n = vec_width(in);
+    if (ptx_type_size(ty) > 8 || ptx_type_kind(ty) == 'p')
+        cg_fail(c, "unsupported load type");
+    const char *ld = ordered_access(in) ? "cb_ldv_" : "cb_ld_";
+    const ptx_operand *d = &in->ops[0];
+    if ((n > 1) != (d->kind == PTX_OPD_vec) || (n > 1 && d->nelems != (uint32_t)n))
+        cg_fail(c, "vector width does not match the operand");
+    if (ptx_instr_flags(in) & PTX_OPF_CONVERGE)
+        cg_puts(c, "t->blk->rt->warp_converge(t);\n    ");
+    emit_spin_point(c, in, &in->ops[1]);
+    cg_puts(c, "unsigned char *cb_p = ");
+    cg_address(c, &in->ops[1], ptx_instr_space(in));
+    cg_puts(c, ";\n");
+    for (int i = 0; i < n; i++) {
+        const ptx_operand *e = n > 1 ? &d->elems[i] : d;
+        if (e->kind == PTX_OPD_sink)
+            continue;
+        cg_puts(c, "    ");
+        cg_dst_open(c, e, ty);
+        cg_printf(c, "%s%s(cb_p + %u)", ld, cg_tname(ty), i * ptx_type_size(ty));
+        cg_dst_close(c, e, ty);
+    }
+}
+
+void c_emit_ld(cg *c, const ptx_instr *in) { emit_load(c, in); }
+void c_emit_ldu(cg *c, const ptx_instr *in) { emit_load(c, in); }
+
+void c_emit_st(cg *c, const ptx_instr *in)
+{
+    ptx_type ty = ty0(in);
+    int n = vec_width(in);
+    if (ptx_type_size(ty) > 8 || ptx_type_kind(ty) == 'p')
+        cg_fail(c, "unsupported store type");
+    const ptx_operand *v = &in->ops[1];
+    if ((n > 1) != (v->kind == PTX_OPD_vec) || (n > 1 && v->nelems != (uint32_t)n))
+        cg_fail(c, "vector width does not match the operand");
+    const char *st = ordered_access(in) ? "cb_stv_" : "cb_st_";
+    if (ptx_instr_flags(in) & PTX_OPF_CONVERGE)
+        cg_puts(c, "t->blk->rt->warp_converge(t);\n    ");
+    cg_puts(c, "unsigned char *cb_p = ");
+    cg_address(c, &in->ops[0], ptx_instr_space(in));
+    cg_puts(c, ";\n");
+    for (int i = 0; i < n; i++) {
+        const ptx_operand *e = n > 1 ? &v->elems[i] : v;
+        if (e->kind == PTX_OPD_sink)
+            cg_fail(c, "cannot store a sink");
+        cg_printf(c, "    %s%s(cb_p + %u, ", st, cg_tname(ty), i * ptx_type_size(ty));
+        cg_read(c, e, ty);
+        cg_puts(c, ");\n");
+    }
+}
+
+void c_emit_cvta(cg *c, const ptx_instr *in)
+{
+    ptx_type ty = ty0(in);
+    dst_open(c, in, ty);
+    if (ptx_instr_space(in) == PTX_SPACE_shared) {
+        if (ptx_has(in, PTX_MOD_to)) {
+            cg_read(c, &in->ops[1], PTX_TYPE_u64);
+            cg_puts(c, " - (uint64_t)(uintptr_t)t->blk->shared");
+        } else {
+            cg_puts(c, "(uint64_t)(uintptr_t)(t->blk->shared + (uint32_t)");
+            cg_read(c, &in->ops[1], PTX_TYPE_u64);
+            cg_puts(c, ")");
+        }
+    } else {
+        cg_read(c, &in->ops[1], PTX_TYPE_u64);   /* global, const, local, param: host addresses */
+    }
+    dst_close(c, in, ty);
+}
+
+/* The bytes of kernel parameters: the largest kernel's (t->blk->params holds the running one's). */
+static uint64_t max_param_bytes(const ptx_module *m)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        for (uint32_t k = 0; m->funcs[i].is_entry && k < m->funcs[i].nparams; k++) {
+            const ptx_var *v = &m->funcs[i].vars[m->funcs[i].nrets + k];
+            n = v->offset + v->size > n ? v->offset + v->size : n;
+        }
+    return n;
+}
+
+/* isspacep: shared is the block's window, const the module's .const variables,
+ * param the kernel parameter buffer, local this function's .local depots;
+ * global is everything else. */
+void c_emit_isspacep(cg *c, const ptx_instr *in)
+{
+    ptx_space sp = ptx_instr_space(in);
+    cg_puts(c, "uint64_t cb_a = ");
+    cg_read(c, &in->ops[1], PTX_TYPE_u64);
+    cg_puts(c, ";\n    int cb_local = 0");
+    for (uint32_t i = 0; i < c->f->nvars; i++)
+        if (c->f->vars[i].space == PTX_SPACE_local)
+            cg_printf(c, " || cb_a - (uint64_t)(uintptr_t)%s < %lluu", c->f->vars[i].cname,
+                      (unsigned long long)c->f->vars[i].size);
+    cg_printf(c, ";\n    int cb_param = cb_a - (uint64_t)(uintptr_t)t->blk->params < %lluu;\n    ",
+              (unsigned long long)max_param_bytes(c->m));
+    dst_open(c, in, PTX_TYPE_pred);
+    switch (sp) {
+    case PTX_SPACE_shared: cg_puts(c, "cb_in_shared(t, cb_a)"); break;
+    case PTX_SPACE_const: cg_puts(c, "cb_in_const(cb_a)"); break;
+    case PTX_SPACE_param: cg_puts(c, "cb_param"); break;
+    case PTX_SPACE_local: cg_puts(c, "cb_local"); break;
+    case PTX_SPACE_global: cg_puts(c, "!cb_in_shared(t, cb_a) && !cb_in_const(cb_a) && !cb_param && !cb_local"); break;
+    default: cg_fail(c, "isspacep needs a state space");
+    }
+    dst_close(c, in, PTX_TYPE_pred);
+}
+
+void c_emit_prefetch(cg *c, const ptx_instr *in) { (void)in; cg_puts(c, "/* no effect on the CPU */\n"); }
+
+/* createpolicy: a cache policy for .L2::cache_hint accesses; they ignore it on the CPU. */
+void c_emit_createpolicy(cg *c, const ptx_instr *in)
+{
+    dst_open(c, in, PTX_TYPE_b64);
+    cg_puts(c, "0");
+    dst_close(c, in, PTX_TYPE_b64);
+}
+void c_emit_prefetchu(cg *c, const ptx_instr *in) { c_emit_prefetch(c, in); }
+
+/* ---- atomics ---------------------------------------------------------------------------- */
+
+static const char *atom_op(const ptx_instr *in)
+{
+    static const struct { ptx_mod mod; const char *name; } ops[] = {
+        {PTX_MOD_add, "add"}, {PTX_MOD_min, "min"}, {PTX_MOD_max, "max"}, {PTX_MOD_inc, "inc"},
+        {PTX_MOD_dec, "dec"}, {PTX_MOD_cas, "cas"}, {PTX_MOD_exch, "exch"}, {PTX_MOD_and, "and"},
+        {PTX_MOD_or, "or"}, {PTX_MOD_xor, "xor"},
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (ptx_has(in, ops[i].mod))
+            return ops[i].name;
+    return NULL;
+}
+
+/* The helper type suffix for an atomic, or NULL if the combination does not exist. */
+static const char *atom_type(const char *op, ptx_type ty)
+{
+    int bitwise = !strcmp(op, "and") || !strcmp(op, "or") || !strcmp(op, "xor") || !strcmp(op, "exch") ||
+                  !strcmp(op, "cas");
+    switch (ty) {
+    case PTX_TYPE_b32: return bitwise ? "u32" : NULL;
+    case PTX_TYPE_b64: return bitwise ? "u64" : NULL;
+    case PTX_TYPE_u32: return "u32";
+    case PTX_TYPE_s32: return strcmp(op, "inc") && strcmp(op, "dec") ? "s32" : NULL;
+    case PTX_TYPE_u64: return strcmp(op, "inc") && strcmp(op, "dec") ? "u64" : NULL;
+    case PTX_TYPE_s64: return strcmp(op, "inc") && strcmp(op, "dec") ? "s64" : NULL;
+    case PTX_TYPE_f32: return !strcmp(op, "add") || !strcmp(op, "exch") ? "f32" : NULL;
+    case PTX_TYPE_f64: return !strcmp(op, "add") ? "f64" : NULL;
+    default: return NULL;
+    }
+}
+
+static void emit_atomic(cg *c, const ptx_instr *in, int has_dst)
+{
+    ptx_type ty = ty0(in);
+    const char *op = atom_op(in);
+    const char *tn = op ? atom_type(op, ty) : NULL;
+    if (!op || !tn || vec_width(in) > 1)
+        cg_fail(c, "unsupported atomic operation");
+    int m = has_dst ? 1 : 0, ncas = !strcmp(op, "cas");
+    if (in->nops != m + 2 + ncas)
+        cg_fail(c, "wrong number of operands");
+    ptx_type vt = ptx_type_from_name(tn, 3);
+    emit_spin_point(c, in, &in->ops[m]);
+    if (has_dst)
+        dst_open(c, in, vt);
+    else
+        cg_puts(c, "(void)(");
+    cg_printf(c, "cb_atom_%s_%s(", op, tn);
+    cg_address(c, &in->ops[m], ptx_instr_space(in));
+    for (int i = m + 1; i < in->nops; i++) {
+        cg_puts(c, ", ");
+        cg_read(c, &in->ops[i], vt);
+    }
+    cg_puts(c, ")");
+    if (has_dst)
+        dst_close(c, in, vt);
+    else
+        cg_puts(c, ");\n");
+}
+
+void c_emit_atom(cg *c, const ptx_instr *in) { emit_atomic(c, in, 1); }
+void c_emit_red(cg *c, const ptx_instr *in) { emit_atomic(c, in, 0); }
+
+void c_emit_membar(cg *c, const ptx_instr *in)
+{
+    (void)in;
+    cg_puts(c, "__atomic_thread_fence(__ATOMIC_SEQ_CST);\n");
+}
+
+void c_emit_fence(cg *c, const ptx_instr *in) { c_emit_membar(c, in); }
