@@ -322,7 +322,7 @@ static void flow_instr(flow *fl, const cb_translation *tr, uint32_t k, const ins
         cb_inspect_elem t = instr_type(in, 1, &w);
         int tag = -1;
         if (has_part(in, "param")) {
-            /* t->blk->params, or a block entry's cbB_pbuf (codegen_c_block.c) */
+            /* t->blk->params, or a block entry's cbB_pbuf (src/codegen/c/block.c) */
             const char *p = code ? strstr(code, "t->blk->params + ") : NULL;
             size_t skip = 17;
             if (!p || (size_t)(p - code) >= codelen) {

@@ -923,7 +923,7 @@ static void parse_call_operands(parser *p, ptx_instr *in)
 }
 
 /* The bulk copies the CPU backend runs: global -> shared completing on an
- * mbarrier, as libcu++'s memcpy_async does on sm_90 (codegen_c_mbarrier.c). */
+ * mbarrier, as libcu++'s memcpy_async does on sm_90 (src/codegen/c/mbarrier.c). */
 static int is_supported_bulk_copy(const ptx_token *t)
 {
     static const char *const forms[] = {

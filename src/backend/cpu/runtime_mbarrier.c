@@ -2,7 +2,7 @@
  * waits, and telling a deadlock from a wait that is merely long.
  *
  * The generated code keeps the mbarrier object itself (its layout is in
- * kernel_abi.h, its semantics in src/codegen/codegen_c_mbarrier.c). A
+ * kernel_abi.h, its semantics in src/codegen/c/mbarrier.c). A
  * thread whose mbarrier.test_wait/try_wait finds its phase incomplete calls
  * mbar_wait and parks (THREAD_WAIT_MBAR) instead of spinning; an arrive that
  * completes a phase calls mbar_signal(addr, 1), which makes the threads

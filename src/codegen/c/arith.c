@@ -165,7 +165,7 @@ void c_emit_cvt(cg *c, const ptx_instr *in)
     int dfloat = ptx_type_is_float(dt), sfloat = ptx_type_is_float(st);
     if (in->ntypes != 2)
         cg_fail(c, "cvt takes two types");
-    /* conversions to or from f16/bf16/tf32 are in codegen_c_half.c */
+    /* conversions to or from f16/bf16/tf32 are in half.c */
     if (ptx_type_kind(dt) == 'h' || ptx_type_kind(st) == 'h' || ptx_type_kind(dt) == 'g' ||
         ptx_type_kind(st) == 'g' || dt == PTX_TYPE_tf32 || st == PTX_TYPE_tf32 || dt == PTX_TYPE_pred ||
         st == PTX_TYPE_pred || ptx_type_size(dt) > 8 || ptx_type_size(st) > 8 || in->nops != 2)

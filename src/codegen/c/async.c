@@ -1,4 +1,4 @@
-/* codegen_c_async.c: cp.async (CB_DIALECT_C).
+/* async.c: cp.async (CB_DIALECT_C).
  *
  * The CPU backend performs an asynchronous copy synchronously, when it is
  * issued: by the time cp.async.wait_group/wait_all (or the mbarrier-free
@@ -10,10 +10,10 @@
  *   cp.async.ca.shared{::cta}.global{hints} [dst], [src], cp-size{, ignore-src}{, policy}
  *   cp.async.cg ... with cp-size 16
  *   cp.async.commit_group; cp.async.wait_group N; cp.async.wait_all
- *   cp.async.mbarrier.arrive{.noinc}: see codegen_c_mbarrier.c (the copies
+ *   cp.async.mbarrier.arrive{.noinc}: see mbarrier.c (the copies
  *   being complete, the arrive-on it schedules happens at once)
  *   cp.async.bulk global -> shared with mbarrier::complete_tx::bytes: also
- *   codegen_c_mbarrier.c
+ *   mbarrier.c
  *
  * cp-size is 4, 8 or 16 bytes; src-size (at most cp-size) bytes are read and
  * the rest is zero-filled; a true ignore-src predicate reads nothing and

@@ -1,4 +1,4 @@
-/* codegen_c_block.c: the block entry of a plain kernel (CB_DIALECT_C).
+/* block.c: the block entry of a plain kernel (CB_DIALECT_C).
  *
  * A kernel without barriers or warp collectives (cb_kernel_info.needs_fibers
  * == 0) runs its threads one after the other, so its threads can be a loop
@@ -11,7 +11,7 @@
  *       (cbB_pbuf: the parameters are never written while a kernel runs, so
  *       the compiler may keep them in registers across the kernel's stores,
  *       which -fno-strict-aliasing otherwise forbids) and shared memory
- *       from cbB_smem (codegen_c.c's block_mode); `ret` and `exit` return
+ *       from cbB_smem (operands.c's block_mode); `ret` and `exit` return
  *       from it, i.e. go on with the next thread;
  *   static void cbk_<k>_run(t, params, first, count, x, y, z)
  *       loads the block's values into locals once and runs threads first ..
@@ -19,7 +19,7 @@
  *       inlined body, tid.x the induction variable of the inner loop;
  *   void cbk_<k>_block(cb_thread *t, uint32_t first, uint32_t count)
  *       kernel_abi.h's block entry: cbk_<k>_run from first's (x, y, z);
- * and then codegen_c.c emits cbk_<k>, the per-thread entry, as for any
+ * and then unit.c emits cbk_<k>, the per-thread entry, as for any
  * kernel (the runtime's path without block entries, and the fallback; a
  * one-thread call of cbk_<k>_run cost about twice as much per thread).
  *

@@ -1,7 +1,8 @@
-/* codegen_c_half.c: the C emitters for f16, bf16, f16x2 and bf16x2
+/* half.c: the C emitters for f16, bf16, f16x2 and bf16x2
  * (arithmetic, min/max, neg/abs, comparisons, conversions, ex2/tanh) and for
- * cvt to .tf32. cg_emit_instr hands an instruction here first; the helpers
- * the generated code calls are in codegen_c_prelude_half.c.
+ * cvt to .tf32. cg_emit_half is the dialect's by_type hook (target.c), which
+ * sees every instruction first; the helpers the generated code calls are in
+ * prelude_half.c.
  */
 #include "codegen/c/ops.h"
 

@@ -1,6 +1,6 @@
-/* codegen_c_int.c: emitters for the integer instructions added to ops.def
+/* int.c: emitters for the integer instructions added to ops.def
  * after the core set: mul24, mad24, dp4a, dp2a, bmsk, szext, packed
- * 16-bit (u16x2/s16x2) and .relu min/max, prmt modes and cvt.pack.sat. Helpers: codegen_c_prelude_int.c.
+ * 16-bit (u16x2/s16x2) and .relu min/max, prmt modes and cvt.pack.sat. Helpers: prelude_int.c.
  */
 #include "codegen/c/ops.h"
 

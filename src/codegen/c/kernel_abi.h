@@ -103,7 +103,7 @@ typedef struct cb_texobj {
 
 /* ---- ABI 6: the mbarrier object ----
  * PTX leaves the 64-bit mbarrier object opaque; cubridge's CPU backend lays it
- * out as below. The generated code (codegen_c_mbarrier.c) keeps its
+ * out as below. The generated code (src/codegen/c/mbarrier.c) keeps its
  * semantics; the runtime reads it only to describe a deadlock.
  *   bits  0..19  pending arrival count of the current phase
  *   bits 20..39  expected arrival count (what pending is reset to)

@@ -1,4 +1,4 @@
-/* codegen_c_mbarrier.c: the mbarrier family and cp.async.mbarrier.arrive
+/* mbarrier.c: the mbarrier family and cp.async.mbarrier.arrive
  * (CB_DIALECT_C).
  *
  *   mbarrier.init{.shared{::cta}}.b64 [addr], count
@@ -28,7 +28,7 @@
  * operation that completes a phase wakes the threads parked on it through
  * rt->mbar_signal; every other change is reported too, as progress.
  *
- * cp.async copies complete when issued (codegen_c_async.c), so the arrive-on
+ * cp.async copies complete when issued (async.c), so the arrive-on
  * that cp.async.mbarrier.arrive schedules for "when the thread's earlier
  * cp.asyncs complete" happens at once: with .noinc it is an arrive-on with
  * count 1; without it, the ISA first adds 1 to the pending count, and the
@@ -55,7 +55,7 @@
 #include "codegen/c/c.h"
 
 const char cb_codegen_c_prelude_mbarrier[] =
-"/* ---- mbarrier (codegen_c_mbarrier.c; the object's layout is in kernel_abi.h) ---- */\n"
+"/* ---- mbarrier (src/codegen/c/mbarrier.c; the object's layout is in kernel_abi.h) ---- */\n"
 "CB_INL void cb_mb_fail(cb_thread *t, const char *op, const char *why) {\n"
 "  char m[200]; size_t a = strlen(op), b = strlen(why); if (a > 80) a = 80; if (b > 110) b = 110;\n"
 "  memcpy(m, op, a); m[a] = ':'; m[a + 1] = ' '; memcpy(m + a + 2, why, b); m[a + 2 + b] = 0;\n"

@@ -1,4 +1,4 @@
-/* codegen_c_mma.c: warp-level matrix instructions (CB_DIALECT_C):
+/* mma.c: warp-level matrix instructions (CB_DIALECT_C):
  * mma.sync, mma.sp{::ordered_metadata}, wmma.load/store/mma, ldmatrix,
  * stmatrix.
  *

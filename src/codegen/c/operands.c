@@ -119,7 +119,7 @@ static void read_reg(cg *c, int32_t r, int neg, ptx_type ty)
     }
 }
 
-/* In a block entry's body (codegen_c_block.c) the block's dimensions and the
+/* In a block entry's body (block.c) the block's dimensions and the
  * thread's indices are locals: cbB_tx cbB_ty cbB_tz cbB_flat, cbB_ntid_x ...
  * Returns 1 when it emitted o. */
 static int read_special_block(cg *c, const ptx_operand *o, char comp)
@@ -347,7 +347,7 @@ void cg_address(cg *c, const ptx_operand *o, ptx_space sp)
         cg_printf(c, "(cb_module_globals[%u] + %lld)", v->index, off);
     } else if (c->f->is_entry && v->role == PTX_ROLE_param) {
         /* a block entry reads them through its restrict pointer to the same
-         * buffer (codegen_c_block.c) */
+         * buffer (block.c) */
         cg_printf(c, "(%s + %llu + %lld)", c->block_mode ? "(unsigned char *)cbB_pbuf" : "(unsigned char *)t->blk->params",
                   (unsigned long long)v->offset, off);
     } else {

@@ -1,4 +1,4 @@
-/* codegen_c_prelude.c: the helpers at the top of every generated C unit.
+/* prelude.c: the helpers at the top of every generated C unit.
  *
  * Each helper pins down one PTX semantic that plain C leaves undefined or
  * different: shifts past the width, division by zero, saturating float->int

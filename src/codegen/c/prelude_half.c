@@ -1,4 +1,4 @@
-/* codegen_c_prelude_half.c: helpers for f16, bf16 and their packed pairs,
+/* prelude_half.c: helpers for f16, bf16 and their packed pairs,
  * emitted after the main prelude in every generated C unit.
  *
  * Half values live in uint16_t (pairs in uint32_t, element 0 in the low

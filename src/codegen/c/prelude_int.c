@@ -1,5 +1,5 @@
-/* codegen_c_prelude_int.c: helpers for the integer instructions of
- * codegen_c_int.c (mul24/mad24, dp4a/dp2a, bmsk, szext, prmt modes, packed
+/* prelude_int.c: helpers for the integer instructions of
+ * int.c (mul24/mad24, dp4a/dp2a, bmsk, szext, prmt modes, packed
  * 16-bit min/max, cvt.pack), emitted after the main prelude in every generated C unit.
  */
 #include "codegen/c/c.h"

@@ -1,4 +1,4 @@
-/* codegen_c_tex.c: texture and surface instructions over texture/surface
+/* tex.c: texture and surface instructions over texture/surface
  * objects (CB_DIALECT_C): tex (plain, .base, .level, .grad), tld4, txq,
  * suld.b, sust.b and sust.p, in 1D, 2D, 3D, layered (a1d, a2d) and cube
  * (cube, acube) forms.

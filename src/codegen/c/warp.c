@@ -1,4 +1,4 @@
-/* codegen_c_warp.c: warp collectives built on the runtime's warp_exchange
+/* warp.c: warp collectives built on the runtime's warp_exchange
  * (match.sync, redux.sync, elect.sync), nanosleep, and the warp convergence
  * points of volatile accesses (CB_DIALECT_C).
  *

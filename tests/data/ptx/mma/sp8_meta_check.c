@@ -2,7 +2,7 @@
  * 8-bit types (s8/u8 m16n8k32/k64, e4m3 m16n8k64) against what a GPU
  * computed for the probes sp_s8_k32_s1, sp_u8s8_k64_s0 and sp_e4m3_k64_s0
  * (mma_golden.bin). A developer tool, not a test: it is how the layout of
- * cb_sp_col (src/codegen/codegen_c_mma.c, docs/ptx.md) was found.
+ * cb_sp_col (src/codegen/c/mma.c, docs/ptx.md) was found.
  *
  * The probes' inputs are recomputed from mma_inputs.h; A's non-zeros are
  * placed by the ISA's sparse fragment table (row g / g+8, columns 8t..8t+7,
