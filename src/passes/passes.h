@@ -37,8 +37,12 @@ cb_pass pass_reach;
 /* facts.c: per kernel, from it and its callees: needs_fibers (a thread may
  * wait for others: PTX_OPF_WAITS), uses_textures, local_bytes, num_regs. */
 cb_pass pass_facts;
-/* shared.c: the static .shared layout and each kernel's static_smem and
- * dynamic_smem. */
+/* shared.c: each kernel's static .shared layout (only what it and its
+ * callees name), static_smem and dynamic_smem; ptx_var.index of every static
+ * .shared variable, and func_slots for those that .func code names. */
 cb_pass pass_shared;
+/* The offset of static .shared variable v in kernel k's layout: 0 and
+ * *offset, or -1 when k can name no such variable. */
+int pass_shared_offset(const ptx_kernel *k, const ptx_var *v, uint32_t *offset);
 
 #endif

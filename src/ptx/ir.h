@@ -148,6 +148,8 @@ typedef enum ptx_role {
     PTX_ROLE_body,    /* declared in the body: .local depot, .shared, call-scope .param */
 } ptx_role;
 
+#define PTX_NO_SLOT 0xffffffffu   /* ptx_var.func_slot: none */
+
 typedef struct ptx_var {
     const char *name;
     const char *cname;     /* a C identifier, unique in its function (or module) */
@@ -162,8 +164,11 @@ typedef struct ptx_var {
     int is_array;
     unsigned char *init;   /* size bytes, or NULL */
     uint32_t line;
-    uint32_t index;        /* module .global/.const: slot in cb_module_globals (pass_globals) */
-    uint64_t offset;       /* .shared: offset in the window (pass_shared); kernel .param: packed offset (pass_kernels) */
+    uint32_t index;        /* module .global/.const: slot in cb_module_globals (pass_globals);
+                              static .shared: its number among them (pass_shared) */
+    uint32_t func_slot;    /* static .shared that a .func names: its place in the kernels'
+                              offset tables, else PTX_NO_SLOT (pass_shared) */
+    uint64_t offset;       /* kernel .param: packed offset (pass_kernels) */
     int referenced;
 } ptx_var;
 
@@ -226,6 +231,12 @@ typedef struct ptx_label {
     uint32_t line;
 } ptx_label;
 
+/* A static .shared variable's place in one kernel's layout. */
+typedef struct ptx_shared_place {
+    uint32_t var;          /* the variable's ptx_var.index */
+    uint32_t offset;       /* bytes from the start of the block's shared window */
+} ptx_shared_place;
+
 /* What the passes (src/passes) find out about one .entry; ptx_func.kernel
  * points at it. Lives in the module's arena. */
 typedef struct ptx_kernel {
@@ -238,6 +249,9 @@ typedef struct ptx_kernel {
     int uses_textures;     /* ... a PTX_OPF_TEXTURE one (pass_facts) */
     uint64_t local_bytes;  /* .local bytes of it and its callees (pass_facts) */
     uint32_t num_regs;     /* an estimate for cuFuncGetAttribute(NUM_REGS) (pass_facts) */
+    ptx_shared_place *shared; /* its static shared layout: the static .shared variables it or a
+                                 callee names, by ptx_var.index (pass_shared) */
+    uint32_t nshared;
     uint64_t static_smem;  /* bytes of static .shared it uses; dynamic starts here (pass_shared) */
     int dynamic_smem;      /* it uses .extern .shared (pass_shared) */
 } ptx_kernel;
@@ -290,6 +304,9 @@ typedef struct ptx_module {
     ptx_kernel **kernels;  /* the entries, in module order (pass_kernels) */
     uint32_t nkernels;
     uint32_t nglobals;     /* slots of cb_module_globals (pass_globals) */
+    uint32_t nshared;      /* static .shared variables (pass_shared) */
+    uint32_t *func_slots;  /* the ptx_var.index of each func_slot (pass_shared) */
+    uint32_t nfunc_slots;
 } ptx_module;
 
 /* Parses PTX text into a module. Returns NULL with "file:line: near 'tok':

@@ -72,17 +72,17 @@ static void emit_builtin_call(cg *c, const ptx_instr *in, const char *name)
 void c_emit_call(cg *c, const ptx_instr *in)
 {
     if (in->ops[1].kind == PTX_OPD_reg) {
-        cg_puts(c, "((void (*)(cb_thread *, int *");
+        cg_puts(c, c->m->nfunc_slots ? "((void (*)(cb_thread *, int *, const uint32_t *" : "((void (*)(cb_thread *, int *");
         for (uint32_t i = 0; i < in->ops[0].nelems + in->ops[2].nelems; i++)
             cg_puts(c, ", unsigned char *");
         cg_puts(c, "))(uintptr_t)");
         cg_read(c, &in->ops[1], PTX_TYPE_u64);
-        cg_puts(c, ")(t, cb_x");
+        cg_puts(c, c->m->nfunc_slots ? ")(t, cb_x, cb_so" : ")(t, cb_x");
     } else {
         const ptx_func *callee = &c->m->funcs[in->ops[1].sym.index];
         if (!callee->defined)
             return emit_builtin_call(c, in, callee->name);
-        cg_printf(c, "%s(t, cb_x", callee->cname);
+        cg_printf(c, "%s(t, cb_x%s", callee->cname, c->m->nfunc_slots ? ", cb_so" : "");
     }
     for (int l = 0; l <= 2; l += 2)
         for (uint32_t i = 0; i < in->ops[l].nelems; i++)

@@ -6,6 +6,7 @@
  * block's window (t->blk->shared, or cbB_smem in a block entry's body).
  */
 #include "codegen/c/c.h"
+#include "passes/passes.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -187,6 +188,21 @@ static void read_special(cg *c, const ptx_operand *o, ptx_type ty)
     cg_puts(c, ")");
 }
 
+/* Where static shared variable v lies: returns 1 with *off, a constant of
+ * the kernel's layout, in a kernel's body; 0 in a .func, whose code reads the
+ * running kernel's offset from cb_so[v->func_slot] (src/passes/shared.c). */
+static int shared_offset(cg *c, const ptx_var *v, uint32_t *off)
+{
+    if (c->f->is_entry) {
+        if (pass_shared_offset(c->f->kernel, v, off) < 0)
+            cg_fail(c, "internal error: a shared variable outside the kernel's layout");
+        return 1;
+    }
+    if (v->func_slot == PTX_NO_SLOT)
+        cg_fail(c, "internal error: a shared variable without a slot");
+    return 0;
+}
+
 /* The value of a symbol used as an operand: its address in its space. */
 static void emit_symbol_address(cg *c, const ptx_symref *s)
 {
@@ -204,11 +220,14 @@ static void emit_symbol_address(cg *c, const ptx_symref *s)
         cg_printf(c, "(uint64_t)(uintptr_t)%s", g->cname);
         return;
     }
+    uint32_t off;
     if (v->space == PTX_SPACE_shared) {
         if (v->is_extern)
             cg_puts(c, "(uint64_t)cb_dyn_smem(t)");
+        else if (shared_offset(c, v, &off))
+            cg_printf(c, "(uint64_t)%uu", off);
         else
-            cg_printf(c, "(uint64_t)%lluu", (unsigned long long)v->offset);
+            cg_printf(c, "(uint64_t)cb_so[%u]", v->func_slot);
     } else if (v->role == PTX_ROLE_module) {
         cg_printf(c, "(uint64_t)(uintptr_t)cb_module_globals[%u]", v->index);
     } else if (c->f->is_entry && v->role == PTX_ROLE_param) {
@@ -338,11 +357,14 @@ void cg_address(cg *c, const ptx_operand *o, ptx_space sp)
     if (!v)
         cg_fail(c, "bad address");
     const char *smem = c->block_mode ? "cbB_smem" : "t->blk->shared";
+    uint32_t soff;
     if (v->space == PTX_SPACE_shared) {
         if (v->is_extern)
             cg_printf(c, "(%s + cb_dyn_smem(t) + %lld)", smem, off);
+        else if (shared_offset(c, v, &soff))
+            cg_printf(c, "(%s + %u + %lld)", smem, soff, off);
         else
-            cg_printf(c, "(%s + %llu + %lld)", smem, (unsigned long long)v->offset, off);
+            cg_printf(c, "(%s + cb_so[%u] + %lld)", smem, v->func_slot, off);
     } else if (v->role == PTX_ROLE_module) {
         cg_printf(c, "(cb_module_globals[%u] + %lld)", v->index, off);
     } else if (c->f->is_entry && v->role == PTX_ROLE_param) {

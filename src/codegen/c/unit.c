@@ -44,6 +44,8 @@ static void emit_signature(cg *c, const ptx_func *f)
         return;
     }
     cg_printf(c, "static void %s(cb_thread *t, int *cb_x", f->cname);
+    if (c->m->nfunc_slots)   /* the running kernel's shared offsets (src/passes/shared.c) */
+        cg_puts(c, ", const uint32_t *cb_so");
     for (uint32_t i = 0; i < f->nrets + f->nparams; i++)
         cg_printf(c, ", unsigned char *%s", f->vars[i].cname);
     cg_puts(c, ")");
@@ -86,6 +88,8 @@ static void emit_locals(cg *c, const ptx_func *f)
         cg_puts(c, "    uint32_t cb_cf = 0; /* CC.CF */\n");
     if (f->is_entry)
         cg_puts(c, "    int cb_exited = 0, *cb_x = &cb_exited; /* set by exit in a callee */\n");
+    if (f->is_entry && c->m->nfunc_slots)
+        cg_printf(c, "    const uint32_t *cb_so = %s_so; (void)cb_so; /* for its callees */\n", f->cname);
     cg_puts(c, "    (void)t; (void)cb_x;\n");
     if (f->is_entry && c->m->nrelocs)   /* never run with unpatched addresses */
         cg_puts(c, "    if (!cb_relocated) t->blk->rt->unsupported(t, \"address initialisers in .global data: "
@@ -209,8 +213,27 @@ void c_unit_declare(cg *c, const ptx_func *f)
     cg_puts(c, ";\n");
 }
 
+/* Kernel f's offsets of the shared variables that .func code names
+ * (src/passes/shared.c); 0 for those it cannot reach. */
+static void emit_shared_table(cg *c, const ptx_func *f)
+{
+    const ptx_module *m = c->m;
+    const ptx_kernel *k = f->kernel;
+    cg_printf(c, "\nstatic const uint32_t %s_so[%u] = {", f->cname, m->nfunc_slots);
+    for (uint32_t s = 0, p = 0; s < m->nfunc_slots; s++) {
+        while (p < k->nshared && k->shared[p].var < m->func_slots[s])
+            p++;
+        cg_printf(c, "%s%uu", s ? ", " : "", p < k->nshared && k->shared[p].var == m->func_slots[s] ? k->shared[p].offset : 0);
+    }
+    cg_puts(c, "};\n");
+}
+
 void c_unit_kernel(cg *c, const ptx_func *f)
 {
+    c->f = f;
+    c->in = NULL;
+    if (c->m->nfunc_slots)
+        emit_shared_table(c, f);
     if (!f->kernel->needs_fibers)
         cg_emit_plain_entry(c, f);
     c_unit_function(c, f);
