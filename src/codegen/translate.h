@@ -1,9 +1,9 @@
 /* translate.h: PTX text in, a translated module out.
  *
  * This is the one entry point that the rest of cubridge uses to reach the
- * compiler pipeline (src/ptx lexer -> parser -> IR -> verify, then
- * src/codegen emission). Nothing outside src/ptx and src/codegen includes the
- * IR headers.
+ * compiler pipeline (src/ptx lexer -> parser -> IR -> verify, then the passes
+ * of src/passes, then a dialect's emitter in src/codegen). Nothing outside
+ * src/ptx, src/passes and src/codegen includes the IR headers.
  */
 #ifndef CB_TRANSLATE_H
 #define CB_TRANSLATE_H
@@ -11,7 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Output dialects. Only CB_DIALECT_C (the CPU backend) exists today. */
+/* Output dialects. CB_DIALECT_C is C for the CPU backend; CB_DIALECT_OPENCL is
+ * a skeleton whose translation fails ("the OpenCL dialect is not implemented"). */
 typedef enum cb_dialect {
     CB_DIALECT_C = 0,
     CB_DIALECT_OPENCL = 1,
@@ -32,7 +33,7 @@ typedef struct cb_kernel_info {
     uint32_t nparams;
     cb_param_info *params;
     uint32_t param_bytes;     /* total size of the packed buffer */
-    uint32_t static_smem;     /* bytes of static .shared it (and its callees) use */
+    uint32_t static_smem;     /* bytes of its own static .shared layout: what it and its callees name */
     uint32_t local_bytes;     /* per-thread .local bytes (depots), informational */
     uint32_t num_regs;        /* an estimate for cuFuncGetAttribute(NUM_REGS) */
     int needs_fibers;         /* 1 if it, or a function it calls, uses a barrier or warp collective */
