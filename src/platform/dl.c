@@ -1,6 +1,7 @@
 /* dl.c: dlopen of in-memory images through an anonymous memory file
  * (memfd_create), falling back to an unlinked temporary file. */
 #include "platform/dl.h"
+#include "platform/fs_at.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -21,21 +22,6 @@ struct cb_dl {
     char path[4096];
 };
 
-static int write_all(int fd, const void *data, size_t len)
-{
-    const unsigned char *p = data;
-    while (len > 0) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return -1;
-        p += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 /* An fd holding the bytes, and a path dlopen can open it by. */
 static int image_fd(const void *bytes, size_t len, char *path, size_t pathlen, int *unlink_path)
 {
@@ -51,7 +37,7 @@ static int image_fd(const void *bytes, size_t len, char *path, size_t pathlen, i
             return -1;
         *unlink_path = 1;
     }
-    if (write_all(fd, bytes, len) != 0) {
+    if (cb_fs_write_fd(fd, bytes, len) != 0) { /* EFBIG past RLIMIT_FSIZE, not SIGXFSZ */
         int saved = errno;
         close(fd);
         if (*unlink_path)

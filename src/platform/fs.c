@@ -40,32 +40,6 @@ int cb_fs_mkdirs(const char *path, unsigned mode)
     return 0;
 }
 
-int cb_fs_dir_is_private(const char *path, char *why, size_t whylen)
-{
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        snprintf(why, whylen, "cannot stat: %s", strerror(errno));
-        return -1;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        snprintf(why, whylen, "not a directory");
-        return -1;
-    }
-    if (st.st_uid != geteuid()) {
-        snprintf(why, whylen, "owned by uid %u, not by the current user (uid %u)", (unsigned)st.st_uid,
-                 (unsigned)geteuid());
-        return -1;
-    }
-    if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-        snprintf(why, whylen, "writable by %s (mode %03o)", (st.st_mode & S_IWOTH) ? "others" : "its group",
-                 (unsigned)(st.st_mode & 0777));
-        return -1;
-    }
-    return 0;
-}
-
-int cb_fs_chmod(const char *path, unsigned mode) { return chmod(path, (mode_t)mode); }
-
 int cb_fs_make_temp_dir(const char *prefix, char *out, size_t outlen)
 {
     const char *tmp = getenv("TMPDIR");
@@ -76,19 +50,6 @@ int cb_fs_make_temp_dir(const char *prefix, char *out, size_t outlen)
         return -1;
     }
     return mkdtemp(out) ? 0 : -1;
-}
-
-int cb_fs_make_temp_file(const char *dir, const char *prefix, const char *suffix, char *out, size_t outlen)
-{
-    if ((size_t)snprintf(out, outlen, "%s/%sXXXXXX%s", dir, prefix, suffix) >= outlen) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    int fd = mkostemps(out, (int)strlen(suffix), O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    close(fd);
-    return 0;
 }
 
 int cb_fs_read_file(const char *path, unsigned char **data, size_t *len)
@@ -169,37 +130,6 @@ int cb_fs_write_file(const char *path, const void *data, size_t len)
     errno = saved;
     return rc;
 }
-
-int cb_fs_write_atomic(const char *path, const void *data, size_t len)
-{
-    char tmp[4096];
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path) >= sizeof tmp) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    int fd = mkostemp(tmp, O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    if (write_all(fd, data, len) != 0 || fsync(fd) != 0) {
-        int saved = errno;
-        close(fd);
-        unlink(tmp);
-        errno = saved;
-        return -1;
-    }
-    close(fd);
-    if (rename(tmp, path) != 0) {
-        int saved = errno;
-        unlink(tmp);
-        errno = saved;
-        return -1;
-    }
-    return 0;
-}
-
-int cb_fs_rename(const char *from, const char *to) { return rename(from, to); }
-
-int cb_fs_remove(const char *path) { return unlink(path) == 0 || errno == ENOENT ? 0 : -1; }
 
 int cb_fs_remove_flat_dir(const char *path)
 {

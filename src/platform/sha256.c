@@ -1,7 +1,20 @@
-/* sha256.c: SHA-256 as specified in FIPS 180-4, section 6.2. */
+/* sha256.c: SHA-256 as specified in FIPS 180-4, section 6.2, in portable C
+ * and, on x86-64 processors with the SHA extensions (Intel SHA-NI, AMD Zen
+ * and later), with SHA256RNDS2/SHA256MSG1/SHA256MSG2 as Intel's instruction
+ * set reference defines them (about 8x faster: the JIT cache hashes every
+ * kernel source and object on every hit).
+ *
+ * Process-wide state: sha256_impl, the implementation picked on first use
+ * (a constant once set; the race to set it writes the same value). */
 #include "platform/sha256.h"
 
 #include <string.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define CB_SHA256_X86 1
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
 
 static const uint32_t sha256_k[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -48,6 +61,88 @@ static void sha256_compress(uint32_t state[8], const unsigned char *block)
     state[4] += e; state[5] += f; state[6] += g; state[7] += h;
 }
 
+#ifdef CB_SHA256_X86
+/* The state as SHA256RNDS2 wants it: one register holds A,B,E,F and the
+ * other C,D,G,H (highest lane first). Four rounds per step: the message
+ * words plus the round constants, two rounds with the low half, two with
+ * the high half. W[16..63] come four at a time from the previous sixteen
+ * (MSG1 adds sigma0, ALIGNR brings W[t-7], MSG2 adds sigma1). */
+__attribute__((target("sha,sse4.1,ssse3"))) static void sha256_blocks_shani(uint32_t state[8],
+                                                                            const unsigned char *p, size_t n)
+{
+    const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+    __m128i dcba = _mm_loadu_si128((const __m128i *)&state[0]);
+    __m128i hgfe = _mm_loadu_si128((const __m128i *)&state[4]);
+    __m128i cdab = _mm_shuffle_epi32(dcba, 0xB1);
+    __m128i efgh = _mm_shuffle_epi32(hgfe, 0x1B);
+    __m128i abef = _mm_alignr_epi8(cdab, efgh, 8);
+    __m128i cdgh = _mm_blend_epi16(efgh, cdab, 0xF0);
+    for (; n > 0; n--, p += 64) {
+        __m128i abef0 = abef, cdgh0 = cdgh, m[4];
+        for (int i = 0; i < 4; i++)
+            m[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * i)), bswap);
+#pragma GCC unroll 16
+        for (int r = 0; r < 16; r++) {
+            if (r >= 4) {
+                __m128i t = _mm_sha256msg1_epu32(m[r & 3], m[(r + 1) & 3]);
+                t = _mm_add_epi32(t, _mm_alignr_epi8(m[(r + 3) & 3], m[(r + 2) & 3], 4));
+                m[r & 3] = _mm_sha256msg2_epu32(t, m[(r + 3) & 3]);
+            }
+            __m128i wk = _mm_add_epi32(m[r & 3], _mm_loadu_si128((const __m128i *)&sha256_k[4 * r]));
+            cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);
+            abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32(wk, 0x0E));
+        }
+        abef = _mm_add_epi32(abef, abef0);
+        cdgh = _mm_add_epi32(cdgh, cdgh0);
+    }
+    __m128i feba = _mm_shuffle_epi32(abef, 0x1B);
+    __m128i dchg = _mm_shuffle_epi32(cdgh, 0xB1);
+    _mm_storeu_si128((__m128i *)&state[0], _mm_blend_epi16(feba, dchg, 0xF0));
+    _mm_storeu_si128((__m128i *)&state[4], _mm_alignr_epi8(dchg, feba, 8));
+}
+
+/* 1 when the processor has the SHA extensions and SSSE3/SSE4.1. */
+static int sha256_cpu_has_shani(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_SSSE3) || !(c & bit_SSE4_1))
+        return 0;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
+        return 0;
+    return (b & bit_SHA) != 0;
+}
+#endif
+
+/* 0 not chosen yet, 1 portable, 2 SHA extensions. */
+static int sha256_impl;
+
+void cb_sha256_force_portable(int on)
+{
+    __atomic_store_n(&sha256_impl, on ? 1 : 0, __ATOMIC_RELAXED);
+}
+
+/* Compresses n whole blocks at p. */
+static void sha256_blocks(uint32_t state[8], const unsigned char *p, size_t n)
+{
+    int impl = __atomic_load_n(&sha256_impl, __ATOMIC_RELAXED);
+    if (impl == 0) {
+        impl = 1;
+#ifdef CB_SHA256_X86
+        if (sha256_cpu_has_shani())
+            impl = 2;
+#endif
+        __atomic_store_n(&sha256_impl, impl, __ATOMIC_RELAXED);
+    }
+#ifdef CB_SHA256_X86
+    if (impl == 2) {
+        sha256_blocks_shani(state, p, n);
+        return;
+    }
+#endif
+    for (; n > 0; n--, p += 64)
+        sha256_compress(state, p);
+}
+
 void cb_sha256_init(cb_sha256 *s)
 {
     static const uint32_t initial[8] = {
@@ -70,11 +165,13 @@ void cb_sha256_update(cb_sha256 *s, const void *data, size_t len)
         len -= take;
         if (s->fill < 64)
             return;
-        sha256_compress(s->state, s->block);
+        sha256_blocks(s->state, s->block, 1);
         s->fill = 0;
     }
-    for (; len >= 64; p += 64, len -= 64)
-        sha256_compress(s->state, p);
+    size_t whole = len / 64;
+    sha256_blocks(s->state, p, whole);
+    p += whole * 64;
+    len -= whole * 64;
     memcpy(s->block, p, len);
     s->fill = len;
 }

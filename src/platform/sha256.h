@@ -1,5 +1,5 @@
 /* sha256.h: SHA-256 (FIPS 180-4), for the JIT cache's content keys and the
- * integrity sidecars of cached shared objects. */
+ * integrity of its entries. */
 #ifndef CB_PLATFORM_SHA256_H
 #define CB_PLATFORM_SHA256_H
 
@@ -23,5 +23,9 @@ void cb_sha256_final(cb_sha256 *s, unsigned char digest[32]);
 void cb_sha256_hex(const unsigned char digest[32], char hex[65]);
 /* One-shot: the hex digest of len bytes of data. */
 void cb_sha256_hex_of(const void *data, size_t len, char hex[65]);
+
+/* For tests: 1 makes every later hash use the portable code even where the
+ * processor's SHA extensions are used by default; 0 picks again. */
+void cb_sha256_force_portable(int on);
 
 #endif

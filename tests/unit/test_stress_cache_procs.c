@@ -3,7 +3,7 @@
  * NMODULES PTX modules (in different orders) through cuModuleLoadData into
  * one fresh CUBRIDGE_CACHE_DIR, run every kernel and check the results.
  * Afterwards every <key>.so is one whole entry (object bytes, then the
- * 48-byte "CBJIT1" trailer whose size field matches), no temporary file or
+ * 112-byte "CBJIT2" trailer whose size field matches), no temporary file or
  * sidecar is left, and a last process finds every module in the cache (hits
  * only) and still gets the right results. */
 #define __CUDA_API_VERSION_INTERNAL 1
@@ -20,6 +20,7 @@
 #include "backend/cpu/cpu_backend.h"
 
 enum { NPROCS = 6, NMODULES = 4, N = 257 };
+#define ENTRY_TRAILER 112
 
 static int failures;
 #define CHECK(c)                                                                                   \
@@ -90,16 +91,17 @@ static int child(unsigned salt, int k)
 static int entry_is_whole(const char *path)
 {
     FILE *f = fopen(path, "rb");
-    unsigned char t[48];
+    unsigned char t[ENTRY_TRAILER];
     long size = -1;
-    int ok = f && fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 48 && fseek(f, size - 48, SEEK_SET) == 0 &&
-             fread(t, 1, 48, f) == 48 && memcmp(t, "CBJIT1\0\0", 8) == 0;
+    int ok = f && fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= ENTRY_TRAILER &&
+             fseek(f, size - ENTRY_TRAILER, SEEK_SET) == 0 && fread(t, 1, ENTRY_TRAILER, f) == ENTRY_TRAILER &&
+             memcmp(t, "CBJIT2\0\0", 8) == 0;
     if (f)
         fclose(f);
     unsigned long long n = 0;
     for (int i = 0; ok && i < 8; i++)
         n |= (unsigned long long)t[8 + i] << (8 * i);
-    return ok && n == (unsigned long long)(size - 48);
+    return ok && n == (unsigned long long)(size - ENTRY_TRAILER);
 }
 
 /* Checks the directory: each .so is a whole entry; no temporary files or sidecars. */

@@ -2,6 +2,7 @@
  *
  *   cpu_backend.c   the vtable: device facts, copies, module load, launch entry
  *   jit_cache.c     C source -> verified shared-object bytes, through the cache
+ *   jit_cache_stats.c  the cache's shared counters, size cap and eviction
  *   scheduler.c     the worker pool and the grid's blocks (the block scheduler)
  *   block_exec.c    one block: a plain loop, or one fiber per thread
  *   coop_exec.c     cooperative launches: resident blocks, the grid barrier
@@ -32,30 +33,9 @@ enum { CPU_LOG_ERROR = 0, CPU_LOG_WARN = 1, CPU_LOG_INFO = 2, CPU_LOG_DEBUG = 3 
 /* Prints "cubridge: <level>: message" on stderr when CUBRIDGE_LOG >= level. */
 void cb_cpu_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* ---- the JIT cache (jit_cache.c) ----------------------------------------- */
+/* ---- the JIT cache (jit_cache.c, jit_cache_stats.c) --------------------- */
 
-typedef struct cb_jit_cache {
-    char dir[4096];
-    int is_temp;             /* a private mkdtemp directory, removed at close */
-    char cc[1024];           /* CUBRIDGE_HOST_CC */
-    char cc_identity[512];   /* first line of `cc --version`, once known */
-    int cc_state;            /* 0 unknown, 1 known, -1 missing */
-    cb_mutex lock;           /* guards cc_identity/cc_state */
-} cb_jit_cache;
-
-/* Picks and secures the cache directory (CUBRIDGE_CACHE_DIR, else
- * $XDG_CACHE_HOME/cubridge, else ~/.cache/cubridge); falls back, with a
- * warning, to a private temporary directory. Returns 0, or -1 if not even
- * that could be made. */
-int cb_jit_cache_open(cb_jit_cache *c);
-/* Removes a temporary directory. */
-void cb_jit_cache_close(cb_jit_cache *c);
-/* The verified bytes of the shared object built from source: from the
- * cache, or compiled (and stored) on a miss. *so is malloc'd. Returns
- * CUDA_SUCCESS, CUDA_ERROR_JIT_COMPILER_NOT_FOUND, CUDA_ERROR_INVALID_SOURCE
- * (the compiler's first error lines in err) or CUDA_ERROR_OPERATING_SYSTEM. */
-CUresult cb_jit_build(cb_jit_cache *c, const char *source, size_t len, unsigned char **so, size_t *so_len, char *err,
-                      size_t errlen);
+#include "backend/cpu/jit_cache.h"
 
 /* ---- modules ------------------------------------------------------------- */
 
