@@ -423,17 +423,29 @@ static void jit_first_errors(const char *out, const char *intro, char *err, size
     snprintf(err, errlen, "%s:\n%.*s", intro, (int)n, start);
 }
 
+/* The compiler's words for running out of room (strerror of ENOSPC,
+ * EDQUOT, EFBIG; strsignal of SIGXFSZ). */
+static const char *const jit_room_words[] = {
+    "No space left on device", "Disk quota exceeded", "File too large", "File size limit exceeded",
+};
+
 /* 1 when a failed compile ran out of room rather than met bad C: the
- * compiler or the assembler or linker it ran says so (ENOSPC, EDQUOT, EFBIG
- * or SIGXFSZ in its words), or it died of SIGXFSZ, or the disk is full. */
-static int jit_compile_ran_out_of_room(const cb_jit_cache *c, const char *output, int rc)
+ * compiler or the assembler or linker it ran says so, or it died of
+ * SIGXFSZ, or the disk is full. *line gets the line of its output that
+ * says so ("" if none). */
+static int jit_compile_ran_out_of_room(const cb_jit_cache *c, const char *output, int rc, char *line, size_t linelen)
 {
-    static const char *const says[] = {
-        "No space left on device", "Disk quota exceeded", "File too large", "File size limit exceeded",
-    };
-    for (size_t i = 0; i < sizeof says / sizeof says[0]; i++)
-        if (strstr(output, says[i]))
+    line[0] = 0;
+    for (size_t i = 0; i < sizeof jit_room_words / sizeof jit_room_words[0]; i++) {
+        const char *hit = strstr(output, jit_room_words[i]);
+        if (hit) {
+            const char *start = hit;
+            while (start > output && start[-1] != '\n')
+                start--;
+            snprintf(line, linelen, "%.*s", (int)strcspn(start, "\n"), start);
             return 1;
+        }
+    }
     if (rc == 128 + SIGXFSZ)
         return 1;
     int64_t free_bytes = cb_fs_at_free_bytes(c->dirfd);
@@ -444,8 +456,9 @@ static int jit_compile_ran_out_of_room(const cb_jit_cache *c, const char *output
 static void jit_full_message(const cb_jit_cache *c, const char *detail, char *err, size_t errlen)
 {
     snprintf(err, errlen,
-             "no room to compile a kernel in %s: %s (the disk or a quota is full, or the file size limit "
-             "RLIMIT_FSIZE is too low; free space or set CUBRIDGE_CACHE_DIR to another file system)",
+             "no room to compile a kernel in %s (or in the compiler's temporary directory): %s (a disk or "
+             "a quota is full, or the file size limit RLIMIT_FSIZE is too low; free space, or set "
+             "CUBRIDGE_CACHE_DIR or TMPDIR to another file system)",
              c->dir, detail);
 }
 
@@ -485,7 +498,7 @@ static CUresult jit_compile(cb_jit_cache *c, const char *key, const unsigned cha
     argv[n++] = "-lm";
     argv[n] = NULL;
 
-    char *output = malloc(JIT_OUTPUT_MAX);
+    char *output = malloc(JIT_OUTPUT_MAX), line[512];
     int start_errno = 0;
     int rc = output ? cb_sys_run(argv, output, JIT_OUTPUT_MAX, &start_errno) : -1;
     CUresult result = CUDA_SUCCESS;
@@ -497,9 +510,12 @@ static CUresult jit_compile(cb_jit_cache *c, const char *key, const unsigned cha
                  strerror(start_errno));
         result = start_errno == ENOENT || start_errno == EACCES ? CUDA_ERROR_JIT_COMPILER_NOT_FOUND
                                                                 : CUDA_ERROR_OPERATING_SYSTEM;
-    } else if (rc != 0 && jit_compile_ran_out_of_room(c, output, rc)) {
-        char said[1024];
-        jit_first_errors(output, "the compiler said", said, sizeof said);
+    } else if (rc != 0 && jit_compile_ran_out_of_room(c, output, rc, line, sizeof line)) {
+        char said[700];
+        if (line[0])
+            snprintf(said, sizeof said, "the compiler said: %s", line);
+        else
+            jit_first_errors(output, "the compiler said", said, sizeof said);
         jit_full_message(c, said, err, errlen);
         result = CUDA_ERROR_OUT_OF_MEMORY;
     } else if (rc != 0) {
