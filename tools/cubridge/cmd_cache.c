@@ -1,11 +1,15 @@
 /* cmd_cache.c: `cubridge cache [dir|stats|clear]`: the directory where
  * compiled kernels are kept (CUBRIDGE_CACHE_DIR, else
- * $XDG_CACHE_HOME/cubridge, else ~/.cache/cubridge). */
+ * $XDG_CACHE_HOME/cubridge, else ~/.cache/cubridge). `stats` adds what the
+ * CPU backend's cache reports (cb_cpu_cache_info): the counters every
+ * process added, the cap and how long ago entries were used. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "backend/cpu/cpu_backend.h"
 #include "cli.h"
 
 /* Writes the cache directory into out. Returns 0, or -1 if no home. */
@@ -21,6 +25,63 @@ static int cache_dir(char *out, size_t outlen)
     if (!home)
         return -1;
     return (size_t)snprintf(out, outlen, "%s/.cache/cubridge", home) < outlen ? 0 : -1;
+}
+
+/* "5 s", "3 min", "2 h", "4 d": how long ago t was. */
+static void cache_ago(int64_t t, char *out, size_t len)
+{
+    long long d = (long long)time(NULL) - (long long)t;
+    if (d < 0)
+        d = 0;
+    if (d < 120)
+        snprintf(out, len, "%lld s", d);
+    else if (d < 7200)
+        snprintf(out, len, "%lld min", d / 60);
+    else if (d < 172800)
+        snprintf(out, len, "%lld h", d / 3600);
+    else
+        snprintf(out, len, "%lld d", d / 86400);
+}
+
+/* The lines of the CPU backend's report on dir. */
+static void cache_report(const char *dir)
+{
+    cb_cpu_cache_report r;
+    if (cb_cpu_cache_info(dir, &r) != 0)
+        return;
+    printf("  entries           %llu\n", (unsigned long long)r.entries);
+    if (r.max_bytes)
+        printf("  limit             %llu bytes (%.1f MiB, CUBRIDGE_CACHE_MAX), %.0f%% used\n",
+               (unsigned long long)r.max_bytes, (double)r.max_bytes / (1 << 20),
+               100.0 * (double)r.bytes / (double)r.max_bytes);
+    else
+        printf("  limit             none (CUBRIDGE_CACHE_MAX=0)\n");
+    if (r.entries) {
+        char newest[32], oldest[32];
+        cache_ago(r.newest_use, newest, sizeof newest);
+        cache_ago(r.oldest_use, oldest, sizeof oldest);
+        printf("  last used         newest %s ago, oldest %s ago\n", newest, oldest);
+    }
+    if (r.has_counters) {
+        unsigned long long loads = (unsigned long long)(r.hits + r.misses);
+        char since[64] = "?";
+        time_t t = (time_t)r.since;
+        struct tm tm;
+        if (r.since > 0 && gmtime_r(&t, &tm))
+            strftime(since, sizeof since, "%Y-%m-%d %H:%M UTC", &tm);
+        printf("  hits              %llu (%.1f%% of %llu loads since %s)\n", (unsigned long long)r.hits,
+               loads ? 100.0 * (double)r.hits / (double)loads : 0.0, loads, since);
+        printf("  misses            %llu (compiler runs)\n", (unsigned long long)r.misses);
+        printf("  evicted           %llu entries (%llu bytes)\n", (unsigned long long)r.evicted,
+               (unsigned long long)r.evicted_bytes);
+        printf("  rebuilt           %llu (entries found bad)\n", (unsigned long long)r.rebuilt);
+    } else {
+        printf("  hits, misses      not counted yet (no stats file)\n");
+    }
+    if (r.refused[0])
+        printf("  warning           processes will not use this directory (they fall back to a private "
+               "temporary one): %s\n",
+               r.refused);
 }
 
 static int cache_stats(const char *dir)
@@ -39,6 +100,7 @@ static int cache_stats(const char *dir)
     printf("  files             %llu\n", (unsigned long long)st.files);
     printf("  size              %llu bytes (%.1f MiB)\n", (unsigned long long)st.bytes,
            (double)st.bytes / (1 << 20));
+    cache_report(dir);
     return 0;
 }
 
