@@ -231,6 +231,13 @@ static void corrupt_size(const char *so)
     free(data);
 }
 
+/* A FIFO in the entry's place: never opened for reading (it would block). */
+static void make_fifo(const char *so)
+{
+    unlink(so);
+    mkfifo(so, 0600);
+}
+
 /* A directory that must be refused falls back to a private one and is left untouched. */
 static void expect_refused(const char *dir, const cb_translation *tr, const char *what)
 {
@@ -712,6 +719,7 @@ int main(void)
     expect_rebuild(dir, tr, "hash field corrupted", corrupt_hash);
     expect_rebuild(dir, tr, "size field corrupted", corrupt_size);
     expect_rebuild(dir, tr, "source hash corrupted", corrupt_source_hash);
+    expect_rebuild(dir, tr, "a FIFO in its place", make_fifo);
     test_permissions(base, tr);
     test_concurrent_processes(base, tr);
     test_copied_entry(base);
