@@ -11,6 +11,9 @@
  *                its kernels + unload
  * and prints "RESULT <key> <us>" per module and, summed over all modules
  * and divided by their kernel count, per kernel.
+ * CB_BENCH_PORTABLE_SHA=1 makes SHA-256 use the portable code even where the
+ * processor's SHA extensions would be used (where cb_sha256_force_portable
+ * exists).
  * Build: cmake --build build --target bench_cache_hit
  * Run:   build/bench/cache_hit 200 tests/data/ptx/NAME.ptx ... */
 #include <stdio.h>
@@ -23,6 +26,7 @@
 #include "backend/cpu/cpu_internal.h"
 #include "codegen/translate.h"
 #include "platform/fs.h"
+#include "platform/sha256.h"
 
 static double now_us(void)
 {
@@ -38,6 +42,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: cache_hit REPS PTX...\n");
         return 2;
     }
+    if (getenv("CB_BENCH_PORTABLE_SHA") && atoi(getenv("CB_BENCH_PORTABLE_SHA")))
+        cb_sha256_force_portable(1);
     char dir[512];
     if (cb_fs_make_temp_dir("cubridge-bench-cache-", dir, sizeof dir) != 0)
         return 1;

@@ -79,7 +79,7 @@ static int check_dir(int fd, const char *path, int last, char *why, size_t whyle
 }
 
 /* Pops the first component of the slash-separated path in rest into comp.
- * Returns 0 when there is none left. */
+ * Returns 1, 0 when there is none left, -1 when it is too long. */
 static int pop_component(char *rest, char *comp, size_t complen)
 {
     char *p = rest;
@@ -91,7 +91,7 @@ static int pop_component(char *rest, char *comp, size_t complen)
     }
     size_t n = strcspn(p, "/");
     if (n >= complen)
-        n = complen - 1; /* longer than NAME_MAX: openat fails with ENAMETOOLONG-like errors */
+        return -1;
     memcpy(comp, p, n);
     comp[n] = 0;
     p += strcspn(p, "/");
@@ -145,8 +145,12 @@ int cb_fs_dir_open_checked(const char *path, int flags, char *why, size_t whylen
     int fd = open_root(shown, why, whylen);
     if (fd < 0)
         return -1;
-    int links = 0, checked = 0;
-    while (pop_component(rest, comp, sizeof comp)) {
+    int links = 0, checked = 0, more;
+    while ((more = pop_component(rest, comp, sizeof comp)) != 0) {
+        if (more < 0) {
+            close(fd);
+            goto too_long;
+        }
         if (strcmp(comp, ".") == 0)
             continue;
         /* fd is a directory on the way: it gets the rule for those. */
@@ -332,7 +336,7 @@ static int temp_dir_under(const char *tmp, const char *prefix, unsigned min_age,
 int cb_fs_temp_dir_open(const char *prefix, unsigned min_age, char *out, size_t outlen, char *why, size_t whylen)
 {
     const char *env = getenv("TMPDIR");
-    if (env && *env && strcmp(env, "/tmp") != 0) {
+    if (env && env[0] == '/' && strcmp(env, "/tmp") != 0) {
         char reason[1024];
         int fd = temp_dir_under(env, prefix, min_age, out, outlen, reason, sizeof reason);
         if (fd >= 0)

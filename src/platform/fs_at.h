@@ -31,7 +31,7 @@ int cb_fs_dir_open_checked(const char *path, int flags, char *why, size_t whylen
 int cb_fs_dir_open_unchecked(const char *path);
 
 /* Makes a fresh private directory $TMPDIR/prefixXXXXXX (or under /tmp when
- * $TMPDIR is unset or fails the checks above), opens it checked, and holds a
+ * $TMPDIR is unset, relative or fails the checks above), opens it checked, and holds a
  * shared lock on it (flock) for as long as the descriptor stays open; writes
  * its path into out. Before that it removes the directories with the same
  * prefix that the effective user owns, that nobody holds a lock on (their

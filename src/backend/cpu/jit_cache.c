@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/cpu_internal.h"
@@ -95,21 +96,17 @@ static void jit_temps_add(cb_jit_cache *c)
     cb_mutex_unlock(&jit_temps_lock);
 }
 
-/* Takes c off the list; returns 1 when it was there (and so still needs
- * removing). */
-static int jit_temps_remove(cb_jit_cache *c)
+/* Takes c off the list. */
+static void jit_temps_remove(cb_jit_cache *c)
 {
-    int found = 0;
     cb_mutex_lock(&jit_temps_lock);
     for (cb_jit_cache **p = &jit_temps; *p; p = &(*p)->next_temp) {
         if (*p == c) {
             *p = c->next_temp;
-            found = 1;
             break;
         }
     }
     cb_mutex_unlock(&jit_temps_lock);
-    return found;
 }
 
 /* ---- opening ------------------------------------------------------------- */
@@ -184,6 +181,14 @@ int cb_jit_cache_open(cb_jit_cache *c)
 
     char why[1024] = "no HOME, XDG_CACHE_HOME or CUBRIDGE_CACHE_DIR";
     cb_jit_configured_dir(c->dir, sizeof c->dir);
+    if (c->dir[0] && c->dir[0] != '/') {
+        /* The compiler gets paths in it: absolute, in case the program
+         * changes its working directory. */
+        char cwd[4096], abs[8200];
+        if (getcwd(cwd, sizeof cwd) &&
+            (size_t)snprintf(abs, sizeof abs, "%s/%s", cwd, c->dir) < sizeof c->dir)
+            memcpy(c->dir, abs, strlen(abs) + 1);
+    }
     if (c->dir[0]) {
         c->dirfd = cb_fs_dir_open_checked(c->dir, CB_FS_CREATE, why, sizeof why);
         if (c->dirfd >= 0) {
@@ -212,7 +217,8 @@ void cb_jit_cache_close(cb_jit_cache *c)
 {
     cb_jit_stats_close(c);
     if (c->is_temp) {
-        if (jit_temps_remove(c) && c->dirfd >= 0)
+        jit_temps_remove(c);
+        if (c->dirfd >= 0) /* not already removed at exit */
             cb_fs_temp_dir_remove(c->dirfd, c->dir);
     } else {
         cb_fs_close(c->dirfd);
