@@ -147,7 +147,8 @@ static int jit_scan_dir(int dirfd, int stale_remove, jit_scan *s)
     memset(s, 0, sizeof *s);
     if (cb_fs_at_list(dirfd, &s->files, &s->nfiles) != 0)
         return -1;
-    qsort(s->files, s->nfiles, sizeof *s->files, by_name);
+    if (s->nfiles)
+        qsort(s->files, s->nfiles, sizeof *s->files, by_name);
     s->groups = calloc(s->nfiles ? s->nfiles : 1, sizeof *s->groups);
     if (!s->groups) {
         free(s->files);
