@@ -149,6 +149,19 @@ static CUresult module_bind(cpu_module *m, const uint64_t *global_addrs, char *e
         for (uint32_t i = 0; i < tr->nglobals; i++)
             slots[i] = (unsigned char *)(uintptr_t)global_addrs[i];
     }
+    if (tr->nrelocs > 0) {
+        /* Address initialisers (vtables, function tables, pointers to other
+         * globals): the core has copied every global's init bytes, so the
+         * generated code can now write each address into its slot, before
+         * any launch and before any host read of the globals. */
+        void (*relocate)(void) = (void (*)(void))cb_dl_sym(m->dl, "cb_module_relocate");
+        if (!relocate) {
+            snprintf(err, errlen, "compiled module lacks cb_module_relocate for its %u address initialisers",
+                     tr->nrelocs);
+            return CUDA_ERROR_INVALID_IMAGE;
+        }
+        relocate();
+    }
     for (uint32_t i = 0; i < tr->nkernels; i++) {
         char fallback[32];
         const char *sym = tr->kernels[i].symbol;
