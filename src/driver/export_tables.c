@@ -49,7 +49,11 @@ static CUresult et_load_module(CUmodule *out, const void *image, const char *wha
     if (r != CUDA_SUCCESS)
         return r;
     cb_module *m;
-    r = cb_module_load(ctx, image, 0, what, &m);
+    char name[128], msg[1024];
+    cb_module_image_name(image, what, name, sizeof name);
+    r = cb_module_load_msg(ctx, image, 0, name, &m, msg, sizeof msg);
+    if (r == CUDA_ERROR_NO_BINARY_FOR_GPU)   /* its kernels fail when used (see cuLibraryLoadData) */
+        r = cb_module_create_unavailable(ctx, name, r, msg, &m);
     if (r == CUDA_SUCCESS)
         *out = (CUmodule)(void *)m;
     cb_log(CB_LOG_DEBUG, "cudart loads module from %s %p -> %d", what, image, (int)r);
@@ -59,7 +63,7 @@ static CUresult et_load_module(CUmodule *out, const void *image, const char *wha
 /* [1] module from a fatbin wrapper. */
 static CUresult et_rt_module_from_wrapper(CUmodule *out, const void *wrapper)
 {
-    return et_load_module(out, wrapper, "<fatbin wrapper>");
+    return et_load_module(out, wrapper, "fatbin wrapper");
 }
 
 /* [2] the primary context of a device, retained. */
@@ -80,7 +84,7 @@ static CUresult et_rt_module_from_wrapper_ex(CUmodule *out, const void *wrapper,
 {
     if (a3 || a4)
         cb_log(CB_LOG_DEBUG, "cudart interface [6] extra arguments %p %p %zu ignored", a3, a4, a5);
-    return et_load_module(out, wrapper, "<fatbin wrapper>");
+    return et_load_module(out, wrapper, "fatbin wrapper");
 }
 
 /* [7] takes one size_t and does nothing that cudart depends on. */
@@ -94,7 +98,7 @@ static CUresult et_rt_module_from_fatbin(const void *header, CUmodule *out, void
 {
     if (a3 || a4)
         cb_log(CB_LOG_DEBUG, "cudart interface [8] extra arguments %p %p %u ignored", a3, a4, a5);
-    return et_load_module(out, header, "<fatbin>");
+    return et_load_module(out, header, "fatbin");
 }
 
 ET_UNKNOWN(cudart, 3)
