@@ -30,6 +30,10 @@ typedef union cb_node_params {
         cb_function *f;
         cb_launch_config cfg;       /* cfg.params owned */
         void **argv;                /* pointers into cfg.params, for GetParams (owned) */
+        CUaccessPolicyWindow access_policy;   /* cuGraphKernelNodeSetAttribute hints (api_stream_attr.c) */
+        int priority;
+        CUlaunchMemSyncDomainMap domain_map;
+        CUlaunchMemSyncDomain domain;
     } kernel;
     struct { cb_copy copy; cb_context *ctx; } memcpy;
     struct { cb_fill fill; cb_context *ctx; } memset;

@@ -68,7 +68,8 @@ static void range_jsonl(const char *type, int source, const char *name, uint32_t
     }
     esc[o] = 0;
     int n = snprintf(line, sizeof line,
-                     "{\"type\":\"%s\",\"source\":\"%s\",\"name\":\"%s\",\"thread\":%u,\"t_ns\":%llu,\"dur_ns\":%llu%s}\n",
+                     "{\"type\":\"%s\",\"source\":\"%s\",\"name\":\"%s\",\"thread\":%u,\"t_ns\":%llu,"
+                     "\"dur_ns\":%llu%s}\n",
                      type, cbi_range_source_name(source), esc, track, (unsigned long long)t0,
                      (unsigned long long)dur, unclosed ? ",\"unclosed\":true" : "");
     if (n > 0 && (size_t)n < sizeof line)

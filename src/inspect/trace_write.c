@@ -114,10 +114,12 @@ int cbi_write_chrome_trace(const char *path)
                     e->track, e->t0 / 1000.0, e->dur / 1000.0, cb_exports[e->id].name, cbi_result_name(e->result));
         } else if (e->kind == CBI_EV_RANGE) {   /* a profiler or NVTX range (dur > 0) or mark */
             if (e->dur)
-                fprintf(f, ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f,\"cat\":\"%s\",\"name\":\"",
+                fprintf(f, ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f,\"cat\":\"%s\","
+                           "\"name\":\"",
                         e->track, e->t0 / 1000.0, e->dur / 1000.0, cbi_range_source_name(e->source));
             else
-                fprintf(f, ",\n{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":%u,\"ts\":%.3f,\"cat\":\"%s\",\"name\":\"",
+                fprintf(f, ",\n{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":%u,\"ts\":%.3f,\"cat\":\"%s\","
+                           "\"name\":\"",
                         e->track, e->t0 / 1000.0, cbi_range_source_name(e->source));
             cbi_json_escape(f, cbi_range_name(e->id));
             fputs("\"}", f);

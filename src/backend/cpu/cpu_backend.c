@@ -342,6 +342,8 @@ static void fill_device_info(cb_device_info *info, int nworkers)
     info->max_shared_per_multiprocessor = CPU_SHARED_PER_MP;
     int khz = cb_sys_cpu_khz();
     info->clock_khz = khz > 0 ? khz : 1000000;
+    size_t llc = cb_sys_last_level_cache();   /* the CPU's L3 plays the GPU's L2; 4 MiB if the host won't say */
+    info->l2_cache_bytes = llc > 0 && llc < (1u << 30) ? (int)llc : 4 << 20;
 }
 
 /* The vtable's view of the JIT cache counters (process-wide). */
