@@ -75,7 +75,6 @@ void cb_graph_exec_release(cb_graph_exec *e)
 {
     if (atomic_fetch_sub(&e->refs, 1) != 1)
         return;
-    cb_graph_mem_exec_detach(e);
     cb_graph_destroy(e->graph);
     free(e->order);
     cb_fence_unref(e->last);
@@ -87,6 +86,7 @@ void cb_graph_exec_release(cb_graph_exec *e)
 void cb_graph_exec_destroy(cb_graph_exec *e)
 {
     cb_handle_remove(e);
+    cb_graph_mem_exec_detach(e);   /* the instantiation is gone even while its last launch runs */
     cb_graph_exec_release(e);
 }
 

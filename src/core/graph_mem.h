@@ -58,7 +58,8 @@ cb_graph_mem_free cb_graph_mem_user_free(uint64_t dptr);
 int cb_graph_has_mem_nodes(const cb_graph *g);
 /* 1 if an instantiation of g (one holding its allocation nodes) exists. */
 int cb_graph_mem_instantiated(const cb_graph *g);
-/* The instantiation e of a graph takes its allocation nodes / lets go. */
+/* The instantiation e of a graph takes its allocation nodes (when made) /
+ * lets go (when its handle is destroyed, even if a launch still runs). */
 void cb_graph_mem_exec_attach(cb_graph_exec *e);
 void cb_graph_mem_exec_detach(cb_graph_exec *e);
 /* Before a launch of e is submitted: CUDA_ERROR_INVALID_VALUE (logged) if

@@ -9,7 +9,9 @@
  *     default sm_86 and reports PTX version 120;
  *   - cuOccupancyMaxActiveClusters: clusters of one, the errors;
  *   - register counts capped so that occupancy is never 0 for a launchable
- *     block size.
+ *     block size;
+ *   - address initialisers (a pointer to a global, a function table, a
+ *     .const pointer) resolved at load, read through cuModuleGetGlobal.
  */
 #include "driver/driver.h"
 
@@ -154,6 +156,36 @@ static void test_newer_ptx(void)
     free(img);
 }
 
+/* Address initialisers are resolved when the module loads: a host read
+ * through cuModuleGetGlobal sees them before any launch. */
+static void test_relocations(void)
+{
+    static const char reloc_ptx[] =
+        ".version 9.0\n.target sm_75\n.address_size 64\n"
+        ".func (.param .b32 r) inc(.param .b32 x)\n{\n.reg .b32 %r<3>;\nld.param.b32 %r1, [x];\n"
+        "add.s32 %r2, %r1, 1;\nst.param.b32 [r], %r2;\nret;\n}\n"
+        ".global .align 4 .b8 vals[16] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0};\n"
+        ".global .align 8 .u64 ptr = generic(vals)+8;\n"
+        ".global .align 8 .u64 table[2] = {inc, 0};\n"
+        ".const .align 8 .u64 cptr[2] = {0, generic(ptr)};\n"
+        ".visible .entry noop()\n{\nret;\n}\n";
+    CUmodule m = NULL;
+    CHECK(cuModuleLoadData(&m, reloc_ptx) == CUDA_SUCCESS && m);
+    CUdeviceptr vals = 0, ptr = 0, table = 0, cptr = 0;
+    size_t bytes = 0;
+    CHECK(cuModuleGetGlobal_v2(&vals, &bytes, m, "vals") == CUDA_SUCCESS && bytes == 16);
+    CHECK(cuModuleGetGlobal_v2(&ptr, &bytes, m, "ptr") == CUDA_SUCCESS && bytes == 8);
+    CHECK(cuModuleGetGlobal_v2(&table, &bytes, m, "table") == CUDA_SUCCESS && bytes == 16);
+    CHECK(cuModuleGetGlobal_v2(&cptr, &bytes, m, "cptr") == CUDA_SUCCESS && bytes == 16);
+    uint64_t p = 0, t[2] = {0, 1}, c[2] = {1, 0};
+    CHECK(cuMemcpyDtoH_v2(&p, ptr, 8) == CUDA_SUCCESS && p == vals + 8);
+    CHECK(cuMemcpyDtoH_v2(t, table, 16) == CUDA_SUCCESS && t[0] != 0 && t[1] == 0);
+    CHECK(cuMemcpyDtoH_v2(c, cptr, 16) == CUDA_SUCCESS && c[0] == 0 && c[1] == ptr);
+    int third = 0;
+    CHECK(cuMemcpyDtoH_v2(&third, (CUdeviceptr)p, 4) == CUDA_SUCCESS && third == 3);
+    CHECK(cuModuleUnload(m) == CUDA_SUCCESS);
+}
+
 int main(void)
 {
     CHECK(cuInit(0) == CUDA_SUCCESS);
@@ -161,6 +193,7 @@ int main(void)
     CHECK(cuDevicePrimaryCtxRetain(&ctx, 0) == CUDA_SUCCESS && cuCtxSetCurrent(ctx) == CUDA_SUCCESS);
     test_sass_only();
     test_newer_ptx();
+    test_relocations();
     CHECK(cuDevicePrimaryCtxRelease_v2(0) == CUDA_SUCCESS);
     if (failures)
         fprintf(stderr, "%d failures\n", failures);
