@@ -44,6 +44,7 @@ typedef struct cb_device_info {
     int max_shared_per_block_optin;    /* opt-in limit, bytes */
     int max_shared_per_multiprocessor;
     int clock_khz;
+    int l2_cache_bytes;                /* the device's last-level cache, 0 if unknown */
 } cb_device_info;
 
 struct cb_backend {

@@ -263,6 +263,24 @@ CUresult cb_capture_add_op(cb_stream *s, cb_op *op)
     return r;
 }
 
+CUresult cb_capture_add_mem_node(cb_stream *s, CUgraphNodeType type, struct cb_graph_mem *mem)
+{
+    cb_runtime *rt = cb_runtime_of(s->ctx);
+    cb_mutex_lock(&rt->lock);
+    CUresult r = CUDA_SUCCESS;
+    cb_graph_node *n = NULL;
+    if (!s->capture)
+        r = CUDA_ERROR_ILLEGAL_STATE;
+    else if (s->capture->invalidated)
+        r = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+    else
+        r = capture_node(s, type, &n);
+    if (n)
+        n->u.mem = mem;
+    cb_mutex_unlock(&rt->lock);
+    return r;
+}
+
 CUresult cb_capture_record_event(cb_stream *s, cb_event *ev)
 {
     cb_runtime *rt = cb_runtime_of(s->ctx);

@@ -113,6 +113,7 @@ typedef struct cb_module {
     void *backend_module;
     uint64_t *global_addrs;         /* device address of each cb_global_info */
     struct CUfunc_st **functions;   /* one per kernel, created lazily */
+    CUresult unavailable;           /* CUDA_SUCCESS, or why its kernels cannot run (cb_module_create_unavailable) */
 } cb_module;
 
 /* A kernel. CUfunction (and CUkernel) points here. */

@@ -43,6 +43,12 @@ void cb_device_uuid(const cb_device *d, unsigned char out[16])
     out[8] = (unsigned char)((out[8] & 0x3f) | 0x80); /* RFC 4122 variant */
 }
 
+int cb_device_persisting_l2_max(const cb_device *d)
+{
+    /* three quarters of the L2, as NVIDIA's A100 and H100 report, in 64 KiB steps */
+    return (int)(((int64_t)d->info.l2_cache_bytes * 3 / 4) & ~(int64_t)0xffff);
+}
+
 /* Sizes and limits. Returns 1 and sets *v when attr is one of them. */
 static int device_limit(const cb_device *d, CUdevice_attribute attr, int *v)
 {
@@ -77,6 +83,11 @@ static int device_limit(const cb_device *d, CUdevice_attribute attr, int *v)
     case CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO: *v = 2; return 1;
     case CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT: *v = 1; return 1;
     case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID: *v = d->ordinal; return 1;
+    case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *v = in->l2_cache_bytes; return 1;
+    case CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE: *v = cb_device_persisting_l2_max(d); return 1;
+    case CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE:
+        *v = in->l2_cache_bytes ? CB_MAX_ACCESS_POLICY_WINDOW : 0;
+        return 1;
     case CU_DEVICE_ATTRIBUTE_NUMA_ID: *v = -1; return 1;
     case CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID: *v = -1; return 1;
     default: return 0;

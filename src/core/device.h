@@ -24,6 +24,11 @@ void cb_device_uuid(const cb_device *d, unsigned char out[16]);
 /* Device bytes reported by cuDeviceTotalMem and cuMemGetInfo. */
 size_t cb_device_total_mem(const cb_device *d);
 
+/* CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE: the most that
+ * CU_LIMIT_PERSISTING_L2_CACHE_SIZE may be set to (0 when the L2 size is
+ * unknown). */
+int cb_device_persisting_l2_max(const cb_device *d);
+
 /* Limits used by launch validation and occupancy. */
 #define CB_MAX_BLOCK_DIM_X 1024
 #define CB_MAX_BLOCK_DIM_Y 1024
@@ -36,5 +41,7 @@ size_t cb_device_total_mem(const cb_device *d);
 #define CB_REGS_PER_SM 65536
 #define CB_REGS_PER_BLOCK 65536
 #define CB_CONST_BYTES 65536
+/* CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE: what A100s and H100s report (128 MiB - 4 KiB). */
+#define CB_MAX_ACCESS_POLICY_WINDOW 134213632
 
 #endif

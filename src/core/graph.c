@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/graph_mem.h"
 #include "core/handles.h"
 #include "core/launch.h"
 #include "core/module.h"
@@ -29,6 +30,8 @@ static void node_free(cb_graph_node *n)
         free((void *)n->u.kernel.cfg.params);
         free(n->u.kernel.argv);
     }
+    if ((n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC || n->type == CU_GRAPH_NODE_TYPE_MEM_FREE) && n->u.mem)
+        cb_graph_mem_unref(n->u.mem);
     free(n->deps);
     n->magic = CB_MAGIC_DEAD;
     free(n);
@@ -132,6 +135,8 @@ CUresult cb_graph_clone(const cb_graph *g, cb_graph **out)
         if (r != CUDA_SUCCESS)
             break;
         n->u = src->u;
+        if ((src->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC || src->type == CU_GRAPH_NODE_TYPE_MEM_FREE) && n->u.mem)
+            cb_graph_mem_ref(n->u.mem);
         if (src->type == CU_GRAPH_NODE_TYPE_KERNEL) {
             n->u.kernel.argv = NULL;
             n->u.kernel.cfg.params = NULL;

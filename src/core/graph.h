@@ -30,11 +30,16 @@ typedef union cb_node_params {
         cb_function *f;
         cb_launch_config cfg;       /* cfg.params owned */
         void **argv;                /* pointers into cfg.params, for GetParams (owned) */
+        CUaccessPolicyWindow access_policy;   /* cuGraphKernelNodeSetAttribute hints (api_stream_attr.c) */
+        int priority;
+        CUlaunchMemSyncDomainMap domain_map;
+        CUlaunchMemSyncDomain domain;
     } kernel;
     struct { cb_copy copy; cb_context *ctx; } memcpy;
     struct { cb_fill fill; cb_context *ctx; } memset;
     CUDA_HOST_NODE_PARAMS host;
     cb_event *event;                /* event record / wait */
+    struct cb_graph_mem *mem;       /* memory allocation / free: the reservation (a reference), graph_mem.h */
 } cb_node_params;
 
 struct CUgraphNode_st {
@@ -135,6 +140,11 @@ CUresult cb_capture_record_event(cb_stream *s, cb_event *ev);
 /* Returns CUDA_ERROR_NOT_FOUND when the wait concerns no live capture (the
  * caller then waits the ordinary way). */
 CUresult cb_capture_wait_event(cb_stream *s, cb_event *ev);
+/* Adds a memory allocation or free node (type) naming mem (taking the
+ * caller's reference) to s's capture after its dependency set, which it
+ * becomes; takes the runtime lock. CUDA_ERROR_ILLEGAL_STATE when s is not
+ * capturing, CUDA_ERROR_STREAM_CAPTURE_INVALIDATED when the capture is. */
+CUresult cb_capture_add_mem_node(cb_stream *s, CUgraphNodeType type, struct cb_graph_mem *mem);
 /* cuStreamUpdateCaptureDependencies: replaces (set) or extends s's
  * dependency set with nodes of its capture graph. */
 CUresult cb_capture_update_deps(cb_stream *s, cb_graph_node *const *nodes, size_t n, int replace);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/graph_mem.h"
 #include "core/handles.h"
 
 int cb_graph_exec_valid(const void *e) { return cb_handle_live(e, CB_MAGIC_GRAPH_EXEC); }
@@ -39,6 +40,11 @@ static int topo_order(const cb_graph *g, size_t *order)
 
 CUresult cb_graph_instantiate(cb_graph *g, unsigned long long flags, cb_graph_exec **out)
 {
+    if (cb_graph_mem_instantiated(g)) {
+        cb_log(CB_LOG_WARN, "cuGraphInstantiate: the graph has memory nodes and an instantiation of it exists "
+                            "(CUDA allows one at a time: destroy it first)");
+        return CUDA_ERROR_INVALID_VALUE;
+    }
     cb_graph_exec *e = calloc(1, sizeof *e);
     if (!e)
         return CUDA_ERROR_OUT_OF_MEMORY;
@@ -57,6 +63,7 @@ CUresult cb_graph_instantiate(cb_graph *g, unsigned long long flags, cb_graph_ex
     }
     e->magic = CB_MAGIC_GRAPH_EXEC;
     e->flags = flags;
+    cb_graph_mem_exec_attach(e);
     cb_mutex_init(&e->lock);
     atomic_init(&e->refs, 1);
     cb_handle_add(e);
@@ -79,6 +86,7 @@ void cb_graph_exec_release(cb_graph_exec *e)
 void cb_graph_exec_destroy(cb_graph_exec *e)
 {
     cb_handle_remove(e);
+    cb_graph_mem_exec_detach(e);   /* the instantiation is gone even while its last launch runs */
     cb_graph_exec_release(e);
 }
 
@@ -105,6 +113,9 @@ void cb_graph_launch_free(cb_graph_launch *gl)
 CUresult cb_graph_exec_launch(cb_graph_exec *e, cb_stream *s)
 {
     cb_graph *g = e->graph;
+    CUresult rm = cb_graph_mem_launch_check(e);
+    if (rm != CUDA_SUCCESS)
+        return rm;
     cb_graph_launch *gl = calloc(1, sizeof *gl);
     cb_op *op = cb_op_new(CB_OP_GRAPH);
     if (!gl || !op || !(gl->fences = calloc(g->n ? g->n : 1, sizeof *gl->fences))) {
@@ -145,6 +156,7 @@ CUresult cb_graph_exec_launch(cb_graph_exec *e, cb_stream *s)
         cb_op_free(op);
         return r;
     }
+    cb_graph_mem_launch_apply(e);
     cb_mutex_lock(&e->lock);
     cb_fence *old = e->last;
     e->last = f;
@@ -232,6 +244,11 @@ CUresult cb_graph_exec_update(cb_graph_exec *e, cb_graph *g, cb_graph_node **err
     size_t bad = 0;
     if (error_node)
         *error_node = NULL;
+    if (cb_graph_has_mem_nodes(e->graph) || cb_graph_has_mem_nodes(g)) {   /* as CUDA: not updatable */
+        if (result)
+            *result = CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED;
+        return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+    }
     if (!same_topology(e->graph, g, &bad)) {
         if (result)
             *result = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;

@@ -3,6 +3,7 @@
 
 #include "core/device.h"
 #include "core/launch.h"
+#include "core/module.h"
 #include "core/stats.h"
 #include "inspect/inspect.h"
 
@@ -85,6 +86,11 @@ static uint64_t launch_max_threads(const cb_function *f, int device_max)
 
 CUresult cb_launch_validate(const cb_function *f, const cb_launch_config *cfg)
 {
+    if (f->module->unavailable) {
+        cb_log(CB_LOG_WARN, "launch of a kernel of %s: refused, the image has no code this device can run "
+                            "(the error logged when it loaded says why)", cb_module_name(f->module));
+        return f->module->unavailable;
+    }
     const cb_kernel_info *k = f->info;
     const cb_device_info *in = &f->module->ctx->device->info;
     static const uint32_t max_grid[3] = {CB_MAX_GRID_DIM_X, CB_MAX_GRID_DIM_Y, CB_MAX_GRID_DIM_Z};
@@ -201,6 +207,22 @@ CUresult cb_function_execute(cb_function *f, const cb_launch_config *cfg, cb_lau
 
 /* ---- occupancy ---------------------------------------------------------- */
 
+uint32_t cb_function_num_regs(const cb_function *f)
+{
+    /* The translator counts PTX virtual registers, which stand for what
+     * ptxas would allocate but run far above it. A real kernel always fits
+     * its largest block in the register file (ptxas keeps registers x
+     * threads within it, spilling if need be), so the count reported is
+     * capped there, in steps of 8 as registers are allocated: 64 for a
+     * kernel of up to 1024 threads, 255 for one of .maxntid 256. */
+    uint64_t threads = launch_max_threads(f, f->module->ctx->device->info.max_threads_per_block);
+    uint64_t warp_threads = (threads + 31) / 32 * 32;
+    uint64_t cap = CB_REGS_PER_BLOCK / (warp_threads ? warp_threads : 32);
+    cap = cap >= 255 ? 255 : cap / 8 * 8;
+    uint32_t regs = f->info->num_regs;
+    return regs < cap ? regs : (uint32_t)cap;
+}
+
 int cb_occupancy_blocks_per_sm(const cb_function *f, int block_size, size_t dyn_smem)
 {
     const cb_device_info *in = &f->module->ctx->device->info;
@@ -218,7 +240,7 @@ int cb_occupancy_blocks_per_sm(const cb_function *f, int block_size, size_t dyn_
         if (by_smem < (size_t)blocks)
             blocks = (int)by_smem;
     }
-    uint32_t regs = f->info->num_regs;
+    uint32_t regs = cb_function_num_regs(f);
     if (regs > 0) {
         uint64_t per_block = (uint64_t)regs * (uint64_t)warps_threads;
         uint64_t by_regs = CB_REGS_PER_SM / per_block;
@@ -235,8 +257,12 @@ size_t cb_occupancy_dynamic_smem(const cb_function *f, int num_blocks, int block
         return 0;
     if (cb_occupancy_blocks_per_sm(f, block_size, 0) < num_blocks)
         return 0;
+    /* As NVIDIA's occupancy calculator (cuda_occupancy.h) does: the SM's
+     * shared memory split between the blocks, within the kernel's current
+     * per-block limit (static + CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES),
+     * so that a launch with the answer is always accepted. */
     size_t per_block = (size_t)in->max_shared_per_multiprocessor / (size_t)num_blocks;
-    size_t limit = (size_t)in->max_shared_per_block_optin;
+    size_t limit = (size_t)cb_function_smem_limit(f);
     if (per_block > limit)
         per_block = limit;
     return per_block > f->info->static_smem ? per_block - f->info->static_smem : 0;

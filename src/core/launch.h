@@ -42,6 +42,11 @@ int cb_occupancy_blocks_per_sm(const cb_function *f, int block_size, size_t dyn_
  * block_size threads share a multiprocessor. */
 size_t cb_occupancy_dynamic_smem(const cb_function *f, int num_blocks, int block_size);
 
+/* The register count reported for f (CU_FUNC_ATTRIBUTE_NUM_REGS, used by
+ * occupancy): the translator's estimate, capped so that f's largest block
+ * fits the register file (CB_REGS_PER_BLOCK), as ptxas guarantees. */
+uint32_t cb_function_num_regs(const cb_function *f);
+
 /* The per-block shared memory limit of f (static + dynamic). */
 int cb_function_smem_limit(const cb_function *f);
 

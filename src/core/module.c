@@ -15,6 +15,7 @@
 #include "core/ptx_merge.h"
 #include "core/stats.h"
 #include "fatbin/fatbin.h"
+#include "platform/dl_path.h"
 
 typedef struct module_impl {
     cb_module pub;
@@ -85,6 +86,9 @@ static CUresult module_extract_ptx(const cb_device *d, const void *image, size_t
         cb_fatbin_extract_modules(image, size, (uint32_t)cb_device_sm(d), &mods, &nmods, &sum, err, sizeof err);
     switch (st) {
     case CB_FATBIN_OK:
+        if (sum.chosen_above)
+            cb_log(CB_LOG_INFO, "%s: no PTX at or below the reported sm_%d; running its sm_%u PTX (the CPU runs any "
+                                "PTX the translator knows)", name, cb_device_sm(d), sum.chosen_sm);
         return module_join_ptx(mods, nmods, name, ptx, len, msg, msgcap);
     case CB_FATBIN_ERR_NO_PTX:
         if (!err[0]) {
@@ -94,8 +98,8 @@ static CUresult module_extract_ptx(const cb_device *d, const void *image, size_t
         }
         module_error(msg, msgcap,
                "%s: no PTX for its kernels (%s); cubridge runs kernels from PTX only: rebuild with PTX "
-               "(-gencode arch=compute_XX,code=compute_XX) at or below the reported sm_%d, or raise CUBRIDGE_SM",
-               name, err, cb_device_sm(d));
+               "(-gencode arch=compute_XX,code=compute_XX, any XX)",
+               name, err);
         return CUDA_ERROR_NO_BINARY_FOR_GPU;
     case CB_FATBIN_ERR_NOMEM:
         return CUDA_ERROR_OUT_OF_MEMORY;
@@ -194,18 +198,49 @@ static CUresult module_instantiate(module_impl *m, char *msg, size_t msgcap)
     return r;
 }
 
+/* Counts a failed load for the exit summary, with the reason (the message
+ * without its leading "<name>: ", or the result's number). */
+static void module_note_failure(const char *name, CUresult r, const char *msg)
+{
+    char reason[64];
+    size_t n = strlen(name);
+    if (msg[0] && !strncmp(msg, name, n) && msg[n] == ':' && msg[n + 1] == ' ')
+        msg += n + 2;
+    if (!msg[0]) {
+        snprintf(reason, sizeof reason, "CUresult %d", (int)r);
+        msg = reason;
+    }
+    cb_stats_module_failed(name, msg);
+}
+
 CUresult cb_module_load(cb_context *ctx, const void *image, size_t size, const char *name, cb_module **out)
 {
     return cb_module_load_msg(ctx, image, size, name, out, NULL, 0);
 }
 
+static CUresult module_load(cb_context *ctx, const void *image, size_t size, const char *name, cb_module **out,
+                            char *msg, size_t msgcap);
+
 CUresult cb_module_load_msg(cb_context *ctx, const void *image, size_t size, const char *name, cb_module **out,
                             char *msg, size_t msgcap)
 {
-    if (msg && msgcap)
-        msg[0] = '\0';
+    char local[1536];
+    if (!msg || !msgcap) {
+        msg = local;
+        msgcap = sizeof local;
+    }
+    msg[0] = '\0';
     if (!image)
         return CUDA_ERROR_INVALID_VALUE;
+    CUresult r = module_load(ctx, image, size, name, out, msg, msgcap);
+    if (r != CUDA_SUCCESS)
+        module_note_failure(name, r, msg);
+    return r;
+}
+
+static CUresult module_load(cb_context *ctx, const void *image, size_t size, const char *name, cb_module **out,
+                            char *msg, size_t msgcap)
+{
     char *ptx = NULL;
     size_t len = 0;
     CUresult r = module_extract_ptx(ctx->device, image, size, name, &ptx, &len, msg, msgcap);
@@ -345,6 +380,8 @@ CUresult cb_module_function_at(cb_module *m, uint32_t i, cb_function **out)
 
 CUresult cb_module_get_function(cb_module *m, const char *name, cb_function **out)
 {
+    if (m->unavailable)   /* every name is the one placeholder kernel */
+        return cb_module_function_at(m, 0, out);
     int i = cb_translation_find_kernel(m->tr, name);
     if (i < 0)
         return CUDA_ERROR_NOT_FOUND;
@@ -353,6 +390,8 @@ CUresult cb_module_get_function(cb_module *m, const char *name, cb_function **ou
 
 CUresult cb_module_get_global(cb_module *m, const char *name, uint64_t *dptr, size_t *bytes)
 {
+    if (m->unavailable)
+        return m->unavailable;
     int i = cb_translation_find_global(m->tr, name);
     if (i < 0)
         return CUDA_ERROR_NOT_FOUND;
@@ -370,4 +409,59 @@ size_t cb_module_const_bytes(const cb_module *m)
         if (m->tr->globals[i].space == CB_SPACE_CONST)
             n += (size_t)m->tr->globals[i].size;
     return n;
+}
+
+/* ---- images this device cannot run --------------------------------------- */
+
+const char *cb_module_name(const cb_module *m)
+{
+    return ((const module_impl *)m)->name;
+}
+
+CUresult cb_module_create_unavailable(cb_context *ctx, const char *name, CUresult why, const char *reason,
+                                      cb_module **out)
+{
+    module_impl *m = calloc(1, sizeof *m);
+    cb_translation *tr = calloc(1, sizeof *tr);
+    cb_kernel_info *k = calloc(1, sizeof *k);
+    char *kname = strdup("(a kernel of an image without code for this device)");
+    if (!m || !tr || !k || !kname) {
+        free(m);
+        free(tr);
+        free(k);
+        free(kname);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    k->name = kname;
+    tr->dialect = CB_DIALECT_C;
+    tr->nkernels = 1;
+    tr->kernels = k;
+    m->pub.magic = CB_MAGIC_MODULE;
+    m->pub.ctx = ctx;
+    m->pub.tr = tr;
+    m->pub.unavailable = why;
+    snprintf(m->name, sizeof m->name, "%s", name);
+    m->pub.functions = calloc(1, sizeof *m->pub.functions);
+    if (!m->pub.functions) {
+        module_free(m);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    cb_mutex_lock(&module_lock);
+    m->next_live = module_live;
+    module_live = m;
+    cb_mutex_unlock(&module_lock);
+    cb_log(CB_LOG_INFO, "%s: loaded as unavailable, its kernels fail when used: %s", name, reason ? reason : "");
+    *out = &m->pub;
+    return CUDA_SUCCESS;
+}
+
+void cb_module_image_name(const void *image, const char *kind, char *out, size_t outlen)
+{
+    char path[512];
+    if (image && cb_dl_path_of(image, path, sizeof path) == 0 && path[0]) {
+        const char *base = strrchr(path, '/');
+        snprintf(out, outlen, "<%s in %s>", kind, base ? base + 1 : path);
+    } else {
+        snprintf(out, outlen, "<%s>", kind);
+    }
 }

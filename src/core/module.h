@@ -40,4 +40,19 @@ CUresult cb_module_get_global(cb_module *m, const char *name, uint64_t *dptr, si
 /* Total bytes of the module's .const variables. */
 size_t cb_module_const_bytes(const cb_module *m);
 
+/* A module standing for an image that holds no code this device can run
+ * (why: CUDA_ERROR_NO_BINARY_FOR_GPU). Loading it succeeds, as on NVIDIA's
+ * lazily loading driver, so that a runtime registering many images keeps
+ * the others: every kernel looked up in it is one placeholder function, and
+ * launching it, asking its attributes or occupancy, or looking up a global
+ * returns why (reason goes to the log). The caller has already counted the
+ * failed load (cb_module_load_msg does). */
+CUresult cb_module_create_unavailable(cb_context *ctx, const char *name, CUresult why, const char *reason,
+                                      cb_module **out);
+/* A name for an image in messages: "<kind in FILE>" when the image lies in
+ * a loaded program or library (dladdr), else "<kind>". */
+void cb_module_image_name(const void *image, const char *kind, char *out, size_t outlen);
+/* The name m was loaded under. */
+const char *cb_module_name(const cb_module *m);
+
 #endif

@@ -61,6 +61,35 @@ size_t cb_stats_unsupported_list(const char **names, uint64_t *counts, size_t ma
     return n;
 }
 
+/* Process-wide: the modules that failed to load (the first few, with their
+ * reasons), under stats_lock. */
+enum { STATS_MAX_FAILED = 3 };
+static struct { char name[128], reason[320]; } stats_failed[STATS_MAX_FAILED];
+static uint64_t stats_nfailed;
+
+void cb_stats_module_failed(const char *name, const char *reason)
+{
+    cb_mutex_lock(&stats_lock);
+    if (stats_nfailed < STATS_MAX_FAILED) {
+        snprintf(stats_failed[stats_nfailed].name, sizeof stats_failed[0].name, "%s", name ? name : "(unnamed)");
+        snprintf(stats_failed[stats_nfailed].reason, sizeof stats_failed[0].reason, "%s", reason ? reason : "");
+    }
+    stats_nfailed++;
+    cb_mutex_unlock(&stats_lock);
+}
+
+uint64_t cb_stats_modules_failed(char *name, size_t namelen, char *reason, size_t reasonlen)
+{
+    cb_mutex_lock(&stats_lock);
+    uint64_t n = stats_nfailed;
+    if (name && namelen)
+        snprintf(name, namelen, "%s", n ? stats_failed[0].name : "");
+    if (reason && reasonlen)
+        snprintf(reason, reasonlen, "%s", n ? stats_failed[0].reason : "");
+    cb_mutex_unlock(&stats_lock);
+    return n;
+}
+
 /* Appends to buf at *pos, never past len. */
 static void stats_append(char *buf, size_t len, size_t *pos, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -85,6 +114,21 @@ static void stats_append_unsupported(char *buf, size_t len, size_t *pos)
                  (unsigned long long)cb_stats_get(CB_STAT_UNSUPPORTED_CALLS));
     for (size_t i = 0; i < n && i < STATS_MAX_NAMES; i++)
         stats_append(buf, len, pos, "%s%s", i ? ", " : ": ", names[i]);
+}
+
+/* " | 1 module failed to load: name: reason" (the first few; "; ..." for
+ * the rest), nothing when every module loaded. */
+static void stats_append_failed(char *buf, size_t len, size_t *pos)
+{
+    cb_mutex_lock(&stats_lock);
+    uint64_t n = stats_nfailed;
+    if (n)
+        stats_append(buf, len, pos, " | %llu module%s failed to load", (unsigned long long)n, n == 1 ? "" : "s");
+    for (uint64_t i = 0; i < n && i < STATS_MAX_FAILED; i++)
+        stats_append(buf, len, pos, "%s%s: %s", i ? "; " : ": ", stats_failed[i].name, stats_failed[i].reason);
+    if (n > STATS_MAX_FAILED)
+        stats_append(buf, len, pos, "; ...");
+    cb_mutex_unlock(&stats_lock);
 }
 
 void cb_stats_summary_foreign(char *buf, size_t len, const cb_stats_foreign *v)
@@ -126,4 +170,5 @@ void cb_stats_summary(char *buf, size_t len, const char *backend, const char *de
                  (unsigned long long)cb_stats_get(CB_STAT_LAUNCHES),
                  (unsigned long long)cb_stats_get(CB_STAT_FAULTS));
     stats_append_unsupported(buf, len, &pos);
+    stats_append_failed(buf, len, &pos);
 }

@@ -31,6 +31,14 @@ int cb_stats_unsupported(const char *name);
  * call counts; returns how many distinct names there are in all. */
 size_t cb_stats_unsupported_list(const char **names, uint64_t *counts, size_t max);
 
+/* Counts a module that failed to load (name and reason are copied; the
+ * first few are kept for the summary: "1 module failed to load: name:
+ * reason"). */
+void cb_stats_module_failed(const char *name, const char *reason);
+/* How many modules failed to load; copies the first's name and reason
+ * (either buffer may be NULL). */
+uint64_t cb_stats_modules_failed(char *name, size_t namelen, char *reason, size_t reasonlen);
+
 /* Writes the one-line summary ("cubridge: backend cpu | device ... ") into
  * buf, without a newline. backend and device may be NULL. */
 void cb_stats_summary(char *buf, size_t len, const char *backend, const char *device);

@@ -107,6 +107,11 @@ typedef struct cb_stream {
     struct cb_capture *capture;
     struct CUgraphNode_st **cap_deps;
     size_t ncap_deps, capcap_deps;
+    /* cuStreamSetAttribute's hints (api_stream_attr.c), guarded by lock; they do not change results. */
+    CUaccessPolicyWindow access_policy;
+    CUsynchronizationPolicy sync_policy;  /* 0 until set: CU_SYNC_POLICY_AUTO */
+    CUlaunchMemSyncDomainMap domain_map;
+    CUlaunchMemSyncDomain domain;
 } cb_stream;
 
 /* The per-context runtime, at ctx->runtime. */

@@ -359,8 +359,13 @@ CB_EXPORT CUresult cuCtxSetLimit(CUlimit limit, size_t value)
         return CUDA_ERROR_UNSUPPORTED_LIMIT;
     if (limit == CU_LIMIT_MAX_L2_FETCH_GRANULARITY && value > 128)
         return CUDA_ERROR_INVALID_VALUE;
-    if (limit == CU_LIMIT_PERSISTING_L2_CACHE_SIZE && value != 0)
-        return CUDA_ERROR_UNSUPPORTED_LIMIT; /* the device reports no persisting L2 */
+    if (limit == CU_LIMIT_PERSISTING_L2_CACHE_SIZE) {
+        /* A set-aside for persisting accesses: a hint to the CPU, kept and
+         * read back, at most the device's MAX_PERSISTING_L2_CACHE_SIZE. */
+        size_t max = (size_t)cb_device_persisting_l2_max(ctx->device);
+        if (value > max)
+            value = max;
+    }
     cb_mutex_lock(&ctx->lock);
     ctx->limits[limit] = value;
     cb_mutex_unlock(&ctx->lock);

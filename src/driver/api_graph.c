@@ -7,6 +7,7 @@
 
 #include "core/context.h"
 #include "core/graph.h"
+#include "core/graph_mem.h"
 #include "core/module.h"
 
 #define G(h) ((cb_graph *)(h))
@@ -44,6 +45,10 @@ CB_EXPORT CUresult cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph)
     CUresult r = graph_arg(originalGraph);
     if (r != CUDA_SUCCESS || !phGraphClone)
         return r != CUDA_SUCCESS ? r : CUDA_ERROR_INVALID_VALUE;
+    if (cb_graph_has_mem_nodes(G(originalGraph))) {   /* CUDA: a graph with memory nodes cannot be cloned */
+        cb_log(CB_LOG_WARN, "cuGraphClone: the graph has memory allocation or free nodes, which cannot be cloned");
+        return CUDA_ERROR_INVALID_VALUE;
+    }
     cb_graph *c;
     r = cb_graph_clone(G(originalGraph), &c);
     if (r == CUDA_SUCCESS)

@@ -9,10 +9,14 @@
 #include "core/launch.h"
 #include "core/module.h"
 
+/* A live kernel handle; a kernel of an image this device cannot run
+ * (cb_module_create_unavailable) answers the image's error. */
 static CUresult func_handle(CUfunction f)
 {
     CB_REQUIRE_INIT();
-    return cb_function_valid(f) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+    if (!cb_function_valid(f))
+        return CUDA_ERROR_INVALID_HANDLE;
+    return f->module->unavailable;
 }
 
 /* ---- launches ----------------------------------------------------------------- */
@@ -212,8 +216,10 @@ CB_EXPORT CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfu
     case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *pi = (int)k->static_smem; break;
     case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *pi = (int)cb_module_const_bytes(hfunc->module); break;
     case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *pi = (int)k->local_bytes; break;
-    case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = (int)k->num_regs; break;
-    case CU_FUNC_ATTRIBUTE_PTX_VERSION: *pi = (int)hfunc->module->tr->ptx_version; break;
+    case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = (int)cb_function_num_regs(hfunc); break;
+    case CU_FUNC_ATTRIBUTE_PTX_VERSION:   /* the virtual architecture (75 for compute_75), not the ISA version */
+        *pi = (int)(hfunc->module->tr->target_sm ? hfunc->module->tr->target_sm : hfunc->module->tr->ptx_version);
+        break;
     case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *pi = d->cc_major * 10 + d->cc_minor; break;
     case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *pi = 0; break;
     case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *pi = hfunc->max_dynamic_smem; break;
@@ -404,5 +410,36 @@ CB_EXPORT CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSi
     if (!dynamicSmemSize || numBlocks <= 0 || blockSize <= 0)
         return CUDA_ERROR_INVALID_VALUE;
     *dynamicSmemSize = cb_occupancy_dynamic_smem(func, numBlocks, blockSize);
+    return CUDA_SUCCESS;
+}
+
+/* Thread block clusters are not supported (CLUSTER_LAUNCH is 0), but a
+ * cluster of one block is an ordinary block: with a cluster dimension of
+ * 1x1x1 the answer is the number of blocks that can be resident at once,
+ * the cooperative limit. The cluster dimension must be given (as CUDA
+ * requires for a kernel without a compile-time cluster size). */
+CB_EXPORT CUresult cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func, const CUlaunchConfig *config)
+{
+    CUresult r = func_handle(func);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!numClusters || !config || (config->numAttrs > 0 && !config->attrs))
+        return CUDA_ERROR_INVALID_VALUE;
+    const CUlaunchAttribute *cluster = NULL;
+    for (unsigned i = 0; i < config->numAttrs; i++)
+        if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+            cluster = &config->attrs[i];
+    if (!cluster)
+        return CUDA_ERROR_INVALID_VALUE;
+    uint64_t blocks = (uint64_t)cluster->value.clusterDim.x * cluster->value.clusterDim.y * cluster->value.clusterDim.z;
+    if (blocks == 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (blocks != 1)
+        return cb_driver_not_supported("cuOccupancyMaxActiveClusters(cluster of several blocks)",
+                                       "thread block clusters are not supported");
+    uint64_t threads = (uint64_t)config->blockDimX * config->blockDimY * config->blockDimZ;
+    if (threads == 0 || threads > (uint64_t)func->module->ctx->device->info.max_threads_per_block)
+        return CUDA_ERROR_INVALID_VALUE;
+    *numClusters = (int)cb_cooperative_max_blocks(func, (uint32_t)threads, config->sharedMemBytes);
     return CUDA_SUCCESS;
 }

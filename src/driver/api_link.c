@@ -186,9 +186,8 @@ static CUresult link_add_container(link_state *l, const void *data, size_t size,
     if (st == CB_FATBIN_ERR_NOMEM)
         return CUDA_ERROR_OUT_OF_MEMORY;
     if (st == CB_FATBIN_ERR_NO_PTX) {
-        cb_jit_error(&l->log,
-                     "%s: no PTX at or below sm_%d (%s); cubridge links and runs PTX only, not SASS",
-                     name, l->link.sm, err[0] ? err : "SASS only");
+        cb_jit_error(&l->log, "%s: %s; cubridge links and runs PTX only, not SASS", name,
+                     err[0] ? err : "no PTX");
         return CUDA_ERROR_NO_BINARY_FOR_GPU;
     }
     if (st != CB_FATBIN_OK) {

@@ -14,6 +14,7 @@
 
 #include "core/context.h"
 #include "core/graph.h"
+#include "core/graph_mem.h"
 #include "core/hostmem.h"
 #include "core/memory.h"
 #include "core/stream.h"
@@ -111,6 +112,14 @@ CB_EXPORT CUresult cuMemFree_v2(CUdeviceptr dptr)
         return CUDA_SUCCESS;
     if ((r = cb_capture_check_unsafe()) != CUDA_SUCCESS)
         return r;
+    /* A graph allocation (graph_mem.h): freed; its graph may keep the address. */
+    cb_graph_mem_free gm = cb_graph_mem_user_free(dptr);
+    if (gm == CB_GRAPH_MEM_NOT_LIVE)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (gm == CB_GRAPH_MEM_KEPT) {
+        cb_ctx_synchronize(ctx);
+        return cb_ctx_sticky(ctx);
+    }
     /* CUDA's cuMemFree synchronises: work still using the memory finishes. */
     cb_mem_info rec;
     if ((r = cb_mem_detach(dptr, &rec)) != CUDA_SUCCESS)

@@ -59,13 +59,13 @@ CB_EXPORT CUresult cuModuleLoadData(CUmodule *module, const void *image)
     return module_load_image(module, image, 0, "<module image>");
 }
 
-/* Loads image into ctx, reporting to the JIT logs of log (jit.h). */
+/* Loads image into ctx, reporting to the JIT logs of log (jit.h); the
+ * reason for a failure also goes to msg. */
 static CUresult module_load_logged(cb_context *ctx, const void *image, const char *name, cb_jit_log *log,
-                                   cb_module **out)
+                                   cb_module **out, char *msg, size_t msgcap)
 {
-    char msg[1024];
     uint64_t t0 = cb_sys_monotonic_ns();
-    CUresult r = cb_module_load_msg(ctx, image, 0, name, out, msg, sizeof msg);
+    CUresult r = cb_module_load_msg(ctx, image, 0, name, out, msg, msgcap);
     if (r == CUDA_SUCCESS)
         cb_jit_info(log, "%s: translated %u kernels from PTX for the %s backend", name,
                     (*out)->tr->nkernels, ctx->device->backend->name);
@@ -92,7 +92,8 @@ CB_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsig
     if (!module || !image)
         return CUDA_ERROR_INVALID_VALUE;
     cb_module *m;
-    r = module_load_logged(ctx, image, "<module image>", &log, &m);
+    char msg[1024];
+    r = module_load_logged(ctx, image, "<module image>", &log, &m, msg, sizeof msg);
     if (r == CUDA_SUCCESS)
         *module = module_handle_of(m);
     return r;
@@ -281,8 +282,19 @@ CB_EXPORT CUresult cuLibraryLoadData(CUlibrary *lib, const void *code, CUjit_opt
         if (r != CUDA_SUCCESS)
             l->released_primary = NULL;
     }
-    if (r == CUDA_SUCCESS)
-        r = module_load_logged(ctx, code, "<library image>", &log, &l->module);
+    char name[128];
+    cb_module_image_name(code, "library image", name, sizeof name);
+    if (r == CUDA_SUCCESS) {
+        char msg[1024];
+        r = module_load_logged(ctx, code, name, &log, &l->module, msg, sizeof msg);
+        /* No code for this device: as NVIDIA's lazily loading driver does,
+         * the library loads and its kernels fail when used. cudart loads
+         * every image of a program this way, and one refusal here made every
+         * later runtime call fail (cudaGetDevice included, which CUB turns
+         * into "invalid device ordinal"). */
+        if (r == CUDA_ERROR_NO_BINARY_FOR_GPU)
+            r = cb_module_create_unavailable(ctx, name, r, msg, &l->module);
+    }
     if (r != CUDA_SUCCESS) {
         if (l->released_primary)
             cb_primary_release(l->released_primary);

@@ -4,6 +4,7 @@
 
 #include "core/context.h"
 #include "core/graph.h"
+#include "core/graph_mem.h"
 #include "core/mempool.h"
 #include "core/stream.h"
 
@@ -109,8 +110,9 @@ CB_EXPORT CUresult cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *
     return CUDA_SUCCESS;
 }
 
-/* The stream and context of a stream-ordered call; refuses capture. */
-static CUresult ordered_stream(CUstream h, int per_thread, cb_context **ctx, cb_stream **s, const char *what)
+/* The stream and context of a stream-ordered call; *capturing says whether
+ * the stream is capturing (the call becomes a graph memory node). */
+static CUresult ordered_stream(CUstream h, int per_thread, cb_context **ctx, cb_stream **s, int *capturing)
 {
     CB_REQUIRE_INIT();
     CUresult r = cb_ctx_require_usable(ctx);
@@ -120,12 +122,8 @@ static CUresult ordered_stream(CUstream h, int per_thread, cb_context **ctx, cb_
         return r;
     cb_runtime *rt = cb_runtime_of((*s)->ctx);
     cb_mutex_lock(&rt->lock);
-    int capturing = (*s)->capture != NULL;
-    if (capturing)
-        cb_capture_invalidate(*s);
+    *capturing = (*s)->capture != NULL;
     cb_mutex_unlock(&rt->lock);
-    if (capturing)
-        return cb_driver_not_supported(what, "memory allocation and free nodes in captured graphs are not modelled");
     return CUDA_SUCCESS;
 }
 
@@ -133,7 +131,8 @@ static CUresult alloc_async(CUdeviceptr *dptr, size_t bytes, cb_mempool *pool, C
 {
     cb_context *ctx;
     cb_stream *s;
-    CUresult r = ordered_stream(h, per_thread, &ctx, &s, "cuMemAllocAsync (during stream capture)");
+    int capturing;
+    CUresult r = ordered_stream(h, per_thread, &ctx, &s, &capturing);
     if (r != CUDA_SUCCESS)
         return r;
     if (!dptr || bytes == 0)
@@ -142,9 +141,11 @@ static CUresult alloc_async(CUdeviceptr *dptr, size_t bytes, cb_mempool *pool, C
         pool = cb_mempool_current(s->ctx->device->ordinal);
     if (!cb_mempool_valid(pool))
         return CUDA_ERROR_INVALID_VALUE;
-    /* The memory is usable in stream order at once: allocate now. */
     uint64_t p;
-    r = cb_mempool_alloc(s->ctx, pool, bytes, &p);
+    if (capturing)   /* an allocation node of the captured graph, with the pool's properties */
+        r = cb_graph_mem_capture_alloc(s, bytes, &pool->props, &p);
+    else             /* the memory is usable in stream order at once: allocate now */
+        r = cb_mempool_alloc(s->ctx, pool, bytes, &p);
     if (r == CUDA_SUCCESS)
         *dptr = p;
     return r;
@@ -154,9 +155,17 @@ static CUresult free_async(CUdeviceptr dptr, CUstream h, int per_thread)
 {
     cb_context *ctx;
     cb_stream *s;
-    CUresult r = ordered_stream(h, per_thread, &ctx, &s, "cuMemFreeAsync (during stream capture)");
+    int capturing;
+    CUresult r = ordered_stream(h, per_thread, &ctx, &s, &capturing);
     if (r != CUDA_SUCCESS)
         return r;
+    if (capturing)   /* a free node of the captured graph */
+        return cb_graph_mem_capture_free(s, dptr);
+    switch (cb_graph_mem_user_free(dptr)) {
+    case CB_GRAPH_MEM_KEPT: return CUDA_SUCCESS;   /* its graph keeps the address */
+    case CB_GRAPH_MEM_NOT_LIVE: return CUDA_ERROR_INVALID_VALUE;
+    default: break;
+    }
     cb_op *op = cb_op_new(CB_OP_FREE);
     if (!op)
         return CUDA_ERROR_OUT_OF_MEMORY;

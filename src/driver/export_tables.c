@@ -9,6 +9,7 @@
  */
 #include "driver/driver.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "backend/cuda/cuda_pt.h"
@@ -48,7 +49,11 @@ static CUresult et_load_module(CUmodule *out, const void *image, const char *wha
     if (r != CUDA_SUCCESS)
         return r;
     cb_module *m;
-    r = cb_module_load(ctx, image, 0, what, &m);
+    char name[128], msg[1024];
+    cb_module_image_name(image, what, name, sizeof name);
+    r = cb_module_load_msg(ctx, image, 0, name, &m, msg, sizeof msg);
+    if (r == CUDA_ERROR_NO_BINARY_FOR_GPU)   /* its kernels fail when used (see cuLibraryLoadData) */
+        r = cb_module_create_unavailable(ctx, name, r, msg, &m);
     if (r == CUDA_SUCCESS)
         *out = (CUmodule)(void *)m;
     cb_log(CB_LOG_DEBUG, "cudart loads module from %s %p -> %d", what, image, (int)r);
@@ -58,7 +63,7 @@ static CUresult et_load_module(CUmodule *out, const void *image, const char *wha
 /* [1] module from a fatbin wrapper. */
 static CUresult et_rt_module_from_wrapper(CUmodule *out, const void *wrapper)
 {
-    return et_load_module(out, wrapper, "<fatbin wrapper>");
+    return et_load_module(out, wrapper, "fatbin wrapper");
 }
 
 /* [2] the primary context of a device, retained. */
@@ -79,7 +84,7 @@ static CUresult et_rt_module_from_wrapper_ex(CUmodule *out, const void *wrapper,
 {
     if (a3 || a4)
         cb_log(CB_LOG_DEBUG, "cudart interface [6] extra arguments %p %p %zu ignored", a3, a4, a5);
-    return et_load_module(out, wrapper, "<fatbin wrapper>");
+    return et_load_module(out, wrapper, "fatbin wrapper");
 }
 
 /* [7] takes one size_t and does nothing that cudart depends on. */
@@ -93,7 +98,7 @@ static CUresult et_rt_module_from_fatbin(const void *header, CUmodule *out, void
 {
     if (a3 || a4)
         cb_log(CB_LOG_DEBUG, "cudart interface [8] extra arguments %p %p %u ignored", a3, a4, a5);
-    return et_load_module(out, header, "<fatbin>");
+    return et_load_module(out, header, "fatbin");
 }
 
 ET_UNKNOWN(cudart, 3)
@@ -315,6 +320,48 @@ static const export_table export_tables[] = {
 
 typedef CUresult (*export_table_fn)(const void **, const CUuuid *);
 
+/* Tables a caller asks for and survives being refused (docs/export-tables.md):
+ * the refusal is the answer it expects (a PROBE in the inspector). Any other
+ * table we do not provide is a private interface of NVIDIA's (cuFFT asks
+ * for 21318c60-9714-3248-8ca6-41ff7324c8f2 before it loads a kernel, and
+ * gives up without it): refused as an unsupported call, counted by name. */
+static const unsigned char probe_tables[][16] = {
+    {0xf8, 0xcf, 0xf9, 0x51, 0x21, 0x46, 0x8b, 0x4e, 0xb9, 0xe2, 0xfb, 0x46, 0x9e, 0x7c, 0x0d, 0xd9},
+};
+
+enum { REFUSED_TABLE_NAMES = 16 };
+/* Process-wide: "cuGetExportTable(<uuid>)" for each refused private table
+ * (the unsupported-call list keeps the pointers), under refused_lock. */
+static char refused_names[REFUSED_TABLE_NAMES][64];
+static size_t refused_count;
+static cb_mutex refused_lock = CB_MUTEX_INIT;
+
+/* A name with static lifetime for the unsupported-call count of table u;
+ * logs a warning the first time a table is refused. */
+static const char *refused_table_name(const unsigned char *u)
+{
+    char name[64];
+    snprintf(name, sizeof name,
+             "cuGetExportTable(%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x)", u[0], u[1],
+             u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+    const char *out = NULL;
+    int first = 0;
+    cb_mutex_lock(&refused_lock);
+    for (size_t i = 0; i < refused_count && !out; i++)
+        if (strcmp(refused_names[i], name) == 0)
+            out = refused_names[i];
+    if (!out && refused_count < REFUSED_TABLE_NAMES) {
+        memcpy(refused_names[refused_count], name, sizeof name);
+        out = refused_names[refused_count++];
+        first = 1;
+    }
+    cb_mutex_unlock(&refused_lock);
+    if (first)
+        cb_log(CB_LOG_WARN, "%s: a private table of NVIDIA's driver that cubridge does not provide; the library "
+                            "that asked for it will fail", name);
+    return out ? out : "cuGetExportTable(a private table)";
+}
+
 CB_EXPORT CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId)
 {
     if (cb_cuda_passthrough()) {   /* the cuda backend: NVIDIA's own tables, unchanged */
@@ -331,9 +378,14 @@ CB_EXPORT CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pE
         }
     }
     const unsigned char *u = (const unsigned char *)pExportTableId->bytes;
-    cb_log(CB_LOG_DEBUG,
-           "cuGetExportTable: unknown table %02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-           u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
     *ppExportTable = NULL;
-    return CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = 0; i < sizeof probe_tables / sizeof probe_tables[0]; i++) {
+        if (memcmp(probe_tables[i], u, 16) == 0) {
+            cb_log(CB_LOG_DEBUG, "cuGetExportTable: optional table %02x%02x%02x%02x-... refused", u[0], u[1], u[2],
+                   u[3]);
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+    }
+    return cb_driver_not_supported(refused_table_name(u),
+                                   "a private export table of NVIDIA's driver that cubridge does not provide");
 }

@@ -31,19 +31,29 @@ static void summarize(const cb_fatbin_scan *scan, cb_fatbin_summary *summary)
     }
 }
 
-/* The best PTX entry at or below device_sm, among the entries of fatbin
- * number `fatbin` (or of every fatbin when fatbin < 0); NULL if none. */
+/* The PTX entry to run among the entries of fatbin number `fatbin` (or of
+ * every fatbin when fatbin < 0), NULL if there is none:
+ *   1. the highest sm at or below device_sm: the code the program meant for
+ *      a device like the one reported;
+ *   2. else the lowest sm above it: the CPU runs any PTX the translator
+ *      knows, and the oldest newer target uses the fewest features beyond
+ *      the reported device's (CuPy ships its CUB kernels as sm_120 PTX only).
+ * On a tie, the higher PTX version, then the first. */
 static const cb_fatbin_entry *choose_ptx(const cb_fatbin_scan *scan, uint32_t device_sm, long fatbin)
 {
-    const cb_fatbin_entry *best = NULL;
+    const cb_fatbin_entry *best = NULL, *above = NULL;
     for (size_t i = 0; i < scan->n_entries; i++) {
         const cb_fatbin_entry *e = &scan->entries[i];
-        if (e->kind != CB_FATBIN_KIND_PTX || e->sm > device_sm || (fatbin >= 0 && e->fatbin_index != fatbin))
+        if (e->kind != CB_FATBIN_KIND_PTX || (fatbin >= 0 && e->fatbin_index != fatbin))
             continue;
-        if (!best || e->sm > best->sm || (e->sm == best->sm && e->ptx_version > best->ptx_version))
+        if (e->sm > device_sm) {
+            if (!above || e->sm < above->sm || (e->sm == above->sm && e->ptx_version > above->ptx_version))
+                above = e;
+        } else if (!best || e->sm > best->sm || (e->sm == best->sm && e->ptx_version > best->ptx_version)) {
             best = e;
+        }
     }
-    return best;
+    return best ? best : above;
 }
 
 /* Appends " sm_N" for each entry of the kind (in fatbin, or all if < 0). */
@@ -57,16 +67,15 @@ static void list_sms(const cb_fatbin_scan *scan, uint16_t kind, long fatbin, cha
     }
 }
 
-static cb_fatbin_status fail_no_ptx(const cb_fatbin_scan *scan, uint32_t device_sm, long fatbin, char *err,
-                                    size_t errlen)
+/* No PTX at all (in fatbin, or anywhere when fatbin < 0): the message
+ * lists the SASS architectures that were there instead. */
+static cb_fatbin_status fail_no_ptx(const cb_fatbin_scan *scan, long fatbin, char *err, size_t errlen)
 {
-    char ptx[128] = "", sass[128] = "";
-    list_sms(scan, CB_FATBIN_KIND_PTX, fatbin, ptx, sizeof ptx);
+    char sass[128] = "";
     list_sms(scan, CB_FATBIN_KIND_ELF, fatbin, sass, sizeof sass);
     if (scan->n_elf_images)
         snprintf(sass, sizeof sass, " sm_%u", scan->elf_image_sm);
-    return cb_fatbin_fail(CB_FATBIN_ERR_NO_PTX, err, errlen, "no PTX at or below sm_%u (PTX:%s; SASS only:%s)",
-                          device_sm, ptx[0] ? ptx : " none", sass[0] ? sass : " none");
+    return cb_fatbin_fail(CB_FATBIN_ERR_NO_PTX, err, errlen, "no PTX; SASS only:%s", sass[0] ? sass : " none");
 }
 
 /* Reads "<directive> <number>" from PTX text: the first number after the
@@ -123,9 +132,11 @@ static cb_fatbin_status read_module(const cb_fatbin_entry *e, cb_fatbin_module *
     return CB_FATBIN_OK;
 }
 
-static void note_choice(cb_fatbin_summary *summary, const cb_fatbin_module *m, uint32_t compressed)
+static void note_choice(cb_fatbin_summary *summary, const cb_fatbin_module *m, uint32_t compressed,
+                        uint32_t device_sm)
 {
     summary->chosen_sm = m->sm;
+    summary->chosen_above |= m->sm > device_sm;
     summary->chosen_ptx_version = m->ptx_version;
     summary->compressed = compressed;
 }
@@ -149,10 +160,10 @@ cb_fatbin_status cb_fatbin_extract_ptx(const void *image, size_t size, uint32_t 
         st = copy_bare_ptx(&scan, &m, err, errlen);
     } else if (st == CB_FATBIN_OK) {
         const cb_fatbin_entry *best = choose_ptx(&scan, device_sm, -1);
-        st = best ? read_module(best, &m, &compressed, err, errlen) : fail_no_ptx(&scan, device_sm, -1, err, errlen);
+        st = best ? read_module(best, &m, &compressed, err, errlen) : fail_no_ptx(&scan, -1, err, errlen);
     }
     if (st == CB_FATBIN_OK) {
-        note_choice(summary, &m, compressed);
+        note_choice(summary, &m, compressed, device_sm);
         *ptx_out = m.ptx;
         *len_out = m.len;
     }
@@ -177,16 +188,17 @@ static cb_fatbin_status collect_modules(const cb_fatbin_scan *scan, uint32_t dev
             continue;
         const cb_fatbin_entry *best = choose_ptx(scan, device_sm, f);
         if (!best)
-            return fail_no_ptx(scan, device_sm, f, err, errlen);
+            return fail_no_ptx(scan, f, err, errlen);
         uint32_t compressed;
         cb_fatbin_status st = read_module(best, &list[*n], &compressed, err, errlen);
         if (st != CB_FATBIN_OK)
             return st;
         if (*n == 0)
-            note_choice(summary, &list[0], compressed);
+            note_choice(summary, &list[0], compressed, device_sm);
+        summary->chosen_above |= list[*n].sm > device_sm;
         (*n)++;
     }
-    return *n ? CB_FATBIN_OK : fail_no_ptx(scan, device_sm, -1, err, errlen);
+    return *n ? CB_FATBIN_OK : fail_no_ptx(scan, -1, err, errlen);
 }
 
 cb_fatbin_status cb_fatbin_extract_modules(const void *image, size_t size, uint32_t device_sm,
@@ -215,7 +227,7 @@ cb_fatbin_status cb_fatbin_extract_modules(const void *image, size_t size, uint3
     else
         st = collect_modules(&scan, device_sm, list, &n, summary, err, errlen);
     if (st == CB_FATBIN_OK && scan.ptx_text)
-        note_choice(summary, &list[0], 0);
+        note_choice(summary, &list[0], 0, device_sm);
     cb_fatbin_scan_free(&scan);
     if (st != CB_FATBIN_OK) {
         cb_fatbin_modules_free(list, n);

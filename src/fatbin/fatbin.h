@@ -33,6 +33,7 @@ typedef struct cb_fatbin_summary {
     uint32_t n_elf;            /* SASS/ELF entries (not runnable) */
     uint32_t n_other;          /* entries of other kinds */
     uint32_t chosen_sm;        /* the sm of the chosen PTX entry, 0 if none */
+    uint32_t chosen_above;     /* 1 if a chosen PTX is for an sm above device_sm (no PTX at or below) */
     uint32_t chosen_ptx_version; /* major*0x10000+minor as stored, 0 if none */
     uint32_t compressed;       /* 0 none, 1 LZ4, 2 zstd: how the chosen entry was stored */
     uint32_t sms_elf[16];      /* the sm of up to 16 ELF entries */
@@ -40,7 +41,8 @@ typedef struct cb_fatbin_summary {
 
 /* Extracts the best PTX from image: the highest sm at or below device_sm
  * (e.g. 86 for compute capability 8.6); if none is at or below, the lowest
- * one above is NOT taken: returns CB_FATBIN_ERR_NO_PTX.
+ * one above (the CPU runs any PTX the translator knows; summary->chosen_above
+ * says so). CB_FATBIN_ERR_NO_PTX only when there is no PTX at all.
  * size is the number of readable bytes at image, or 0 when unknown (a
  * wrapper handed over by cudart; the container's own sizes bound the read).
  * On success *ptx_out is a malloc'd NUL-terminated string (free() it) and
@@ -71,8 +73,7 @@ typedef struct cb_fatbin_module {
 
 /* Extracts one PTX per fatbin that carries PTX (chosen as in
  * cb_fatbin_extract_ptx; fatbins with SASS only are skipped and counted).
- * Returns CB_FATBIN_ERR_NO_PTX if no fatbin carries PTX, or if one does
- * but has none at or below device_sm. On success *modules_out is a
+ * Returns CB_FATBIN_ERR_NO_PTX if no fatbin carries PTX. On success *modules_out is a
  * malloc'd array of *n_out >= 1 modules: free it with
  * cb_fatbin_modules_free. summary's chosen_* describe the first module. */
 cb_fatbin_status cb_fatbin_extract_modules(const void *image, size_t size, uint32_t device_sm,

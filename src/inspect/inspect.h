@@ -81,6 +81,20 @@ void cb_inspect_note_peak_memory(size_t bytes);
  * SKIPPED with note. */
 void cb_inspect_launch_skipped(const char *kernel, const cb_launch_config *cfg, CUresult r, const char *note);
 
+/* ---- named ranges on the host timeline ------------------------------------
+ * cuProfilerStart/Stop and NVTX ranges (src/inspect/nvtx.c) appear in the
+ * trace: trace.jsonl ("type":"range"/"mark"), the Perfetto trace (on the
+ * thread's track) and the report's timeline. Without tracing they cost one
+ * branch. id 0 is a push/pop range (nested per thread); another id is a
+ * start/end range that may end on any thread. */
+typedef enum cb_inspect_range_source { CB_RANGE_PROFILER = 0, CB_RANGE_NVTX = 1 } cb_inspect_range_source;
+void cb_inspect_range_begin(cb_inspect_range_source source, const char *name, uint64_t id);
+/* Ends the range id (0: the innermost push range of source on this thread);
+ * returns 0, or -1 if there was none (an unmatched pop). */
+int cb_inspect_range_end(cb_inspect_range_source source, uint64_t id);
+/* An instant event (nvtxMark). */
+void cb_inspect_mark(cb_inspect_range_source source, const char *name);
+
 /* Notes that entry point `name` was answered CUDA_ERROR_NOT_SUPPORTED
  * (why: the reason). In strict mode logs it as an error. */
 void cb_inspect_unsupported(const char *name, const char *why);

@@ -126,10 +126,11 @@ typedef struct cbi_event {
     int16_t kind;                     /* CBI_EV_* */
     int16_t result;
     uint8_t probe;                    /* a call's failure was an expected refusal */
-    int32_t id;                       /* export id or launch index */
+    uint8_t source;                   /* CBI_EV_RANGE: a cb_inspect_range_source */
+    int32_t id;                       /* export id, launch index, or range name (cbi_range_name) */
     uint64_t mem_used;
 } cbi_event;
-enum { CBI_EV_CALL, CBI_EV_LAUNCH, CBI_EV_MEM };
+enum { CBI_EV_CALL, CBI_EV_LAUNCH, CBI_EV_MEM, CBI_EV_RANGE };
 
 typedef struct cbi_library_call {
     char library[32], function[64];
@@ -170,6 +171,15 @@ const char *cbi_fault(void);
 void cbi_add_event(const cbi_event *e);
 /* Appends a launch record; returns its index or -1 (dropped). Lock held. */
 long cbi_add_launch(const cbi_launch *l);
+
+/* ---- named ranges (trace_ranges.c) ---------------------------------------- */
+
+/* The name of range event e (id), and its source ("profiler", "nvtx"). Lock held. */
+const char *cbi_range_name(int32_t id);
+const char *cbi_range_source_name(int source);
+/* Ends every range still open (the program exited inside it), at now.
+ * Before the trace files close. */
+void cbi_ranges_close_all(void);
 
 /* ---- trace output (trace_write.c) ----------------------------------------- */
 

@@ -212,6 +212,7 @@ void cb_inspect_finish(void)
     if (!cb_inspect_flags || inspect.finished)
         return;
     inspect.finished = 1;
+    cbi_ranges_close_all();
     cbi_jsonl_close();
     cbi_lock();
     inspect.rec.end_ns = cbi_now();

@@ -273,15 +273,20 @@ static void json_timeline(FILE *f)
         if (e->kind == CBI_EV_CALL) {
             snprintf(track, sizeof track, "host thread %u", e->track);
             name = cb_exports[e->id].name;
+        } else if (e->kind == CBI_EV_RANGE) {
+            snprintf(track, sizeof track, "host thread %u", e->track);
+            name = cbi_range_name(e->id);
         } else {
             snprintf(track, sizeof track, "stream %u", e->track);
             name = e->id >= 0 && (size_t)e->id < r->nlaunches ? r->launches[e->id].kernel : "kernel";
         }
         fprintf(f, "%s\n{\"track\":\"%s\",\"kind\":\"%s\",", n ? "," : "", track,
-                e->kind == CBI_EV_CALL ? "call" : "launch");
+                e->kind == CBI_EV_CALL    ? "call"
+                : e->kind == CBI_EV_RANGE ? (e->dur ? "range" : "mark")
+                                          : "launch");
         json_str(f, "name", name);
         fprintf(f, ",\"t_ns\":%llu,\"dur_ns\":%llu,\"ok\":%s%s}", (unsigned long long)e->t0,
-                (unsigned long long)e->dur, e->result == 0 || e->probe ? "true" : "false",
+                (unsigned long long)e->dur, e->result == 0 || e->probe || e->kind == CBI_EV_RANGE ? "true" : "false",
                 e->probe ? ",\"probe\":true" : "");
         n++;
     }

@@ -5,7 +5,9 @@
  *   trace.perfetto.json   Chrome trace event format (opens in ui.perfetto.dev
  *                         and chrome://tracing): process 1 "host API" has one
  *                         track per host thread, process 2 "streams" one track
- *                         per CUDA stream, and a counter track "device memory"
+ *                         per CUDA stream, and a counter track "device memory";
+ *                         profiler and NVTX ranges sit on their host thread's
+ *                         track (category "profiler" / "nvtx")
  */
 #include <string.h>
 
@@ -82,7 +84,8 @@ int cbi_write_chrome_trace(const char *path)
     chrome_meta(f, &first, 2, 0, "process_name", "streams (kernels)");
     uint32_t max_thread = 0;
     for (size_t i = 0; i < r->nevents; i++)
-        if (r->events[i].kind == CBI_EV_CALL && r->events[i].track + 1 > max_thread)
+        if ((r->events[i].kind == CBI_EV_CALL || r->events[i].kind == CBI_EV_RANGE) &&
+            r->events[i].track + 1 > max_thread)
             max_thread = r->events[i].track + 1;
     for (uint32_t t = 0; t < max_thread; t++) {
         char name[64];
@@ -109,6 +112,17 @@ int cbi_write_chrome_trace(const char *path)
             fprintf(f, ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f,\"cat\":\"driver\",\"name\":\"%s\","
                        "\"args\":{\"result\":\"%s\"}}",
                     e->track, e->t0 / 1000.0, e->dur / 1000.0, cb_exports[e->id].name, cbi_result_name(e->result));
+        } else if (e->kind == CBI_EV_RANGE) {   /* a profiler or NVTX range (dur > 0) or mark */
+            if (e->dur)
+                fprintf(f, ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f,\"cat\":\"%s\","
+                           "\"name\":\"",
+                        e->track, e->t0 / 1000.0, e->dur / 1000.0, cbi_range_source_name(e->source));
+            else
+                fprintf(f, ",\n{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":%u,\"ts\":%.3f,\"cat\":\"%s\","
+                           "\"name\":\"",
+                        e->track, e->t0 / 1000.0, cbi_range_source_name(e->source));
+            cbi_json_escape(f, cbi_range_name(e->id));
+            fputs("\"}", f);
         } else if (e->kind == CBI_EV_MEM) {
             fprintf(f, ",\n{\"ph\":\"C\",\"pid\":1,\"ts\":%.3f,\"name\":\"device memory\",\"args\":{\"bytes\":%llu}}",
                     e->t0 / 1000.0, (unsigned long long)e->mem_used);

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "core/device.h"
+#include "core/launch.h"
 #include "core/memory.h"
 #include "core/stream.h"
 #include "inspect/inspect_internal.h"
@@ -462,7 +463,7 @@ static CUresult inspect_launch(cb_backend *b, cb_inspect_lookup lookup, cb_funct
     memcpy(L.grid, cfg->grid, sizeof L.grid);
     memcpy(L.block, cfg->block, sizeof L.block);
     L.smem = cfg->dynamic_smem + f->info->static_smem;
-    L.regs = f->info->num_regs;
+    L.regs = cb_function_num_regs(f);
     L.stream = current_stream_id(f);
     CUresult r;
     if (cb_inspect_flags & CB_INSPECT_VERIFY) {

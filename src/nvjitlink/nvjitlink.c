@@ -124,7 +124,7 @@ static nvJitLinkResult nvjl_add_container(nvJitLinkHandle h, const void *data, s
         return NVJITLINK_SUCCESS;
     nvjl_append(&h->error_log,
                 st == CB_FATBIN_ERR_NO_PTX
-                    ? "cubridge nvJitLink: %s: no PTX at or below sm_%d (%s); cubridge links PTX only, not SASS"
+                    ? "cubridge nvJitLink: %s: no PTX for sm_%d or any other (%s); cubridge links PTX only, not SASS"
                     : "cubridge nvJitLink: %s: not an image cubridge can link (sm_%d): %s",
                 name, h->link.sm, err[0] ? err : "unrecognised");
     return st == CB_FATBIN_ERR_NOMEM ? NVJITLINK_ERROR_INTERNAL : NVJITLINK_ERROR_INVALID_INPUT;

@@ -85,6 +85,13 @@ size_t cb_sys_physical_memory(void)
     return (size_t)pages * (size_t)size;
 }
 
+size_t cb_sys_last_level_cache(void)
+{
+    long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    return l3 > 0 ? (size_t)l3 : l2 > 0 ? (size_t)l2 : 0;
+}
+
 static uint64_t clock_ns(clockid_t id)
 {
     struct timespec ts;

@@ -15,6 +15,8 @@ void cb_sys_cpu_name(char *buf, size_t len);
 int cb_sys_cpu_khz(void);
 /* Physical memory in bytes, or 0 when unknown. */
 size_t cb_sys_physical_memory(void);
+/* Bytes of the CPU's last-level cache (L3, else L2), or 0 when unknown. */
+size_t cb_sys_last_level_cache(void);
 /* A monotonic clock in nanoseconds. */
 uint64_t cb_sys_monotonic_ns(void);
 /* Wall-clock time in nanoseconds since the Unix epoch. */

@@ -28,6 +28,10 @@
 #               mock lacks is UNSUPPORTED; the exit summary shows backend
 #               cuda, the mock's device, the launches and memory forwarded;
 #               with no usable driver every call is CUDA_ERROR_NO_DEVICE
+#   ranges      cuProfilerStart/Stop and NVTX ranges and marks (profiler_nvtx,
+#               C API and nvtx3.hpp, through NVTX_INJECTION64_PATH, which
+#               `cubridge run` sets) appear in trace.jsonl, the Perfetto trace
+#               (on the host thread's track) and the report's timeline
 #   coverage    `cubridge coverage` prints mapped N/M for the driver
 #   html        headless Chromium renders report.html (DOM checked through
 #               --dump-dom) and saves build/reports/inspector-dashboard.png
@@ -67,6 +71,38 @@ assert any(e.get("ph") == "M" and e["args"]["name"].startswith("stream") for e i
 assert any(e.get("ph") == "C" and e["name"] == "device memory" for e in ev), "no memory counter"
 EOF
     json_field "$D/r/report.json" '["summary"]["status"]' | grep -qx TRACED || fail "status is not TRACED"
+    ;;
+ranges)
+    for v in static shared; do
+        "$CUBRIDGE" inspect --report "$D/$v" -- "$CUDA_DIR/profiler_nvtx_$v" > "$D/$v.txt" 2>&1 || fail "profiler_nvtx_$v failed: $(tail -3 $D/$v.txt)"
+        J=$D/$v/trace.jsonl
+        grep -q '"type":"range","source":"profiler","name":"cuProfilerStart","thread":0,' "$J" || fail "$v: no profiler range"
+        [ "$(grep -c '"source":"profiler"' "$J")" = 1 ] || fail "$v: a repeated start or stop made another profiler range"
+        for name in outer inner "copy and square" "scoped (nvtx3.hpp)" "solver: in the solver domain" "pushed with attributes"; do
+            grep -q "\"type\":\"range\",\"source\":\"nvtx\",\"name\":\"$name\"" "$J" || fail "$v: no NVTX range '$name'"
+        done
+        grep -q '"type":"mark","source":"nvtx","name":"before the work"' "$J" || fail "$v: no NVTX mark"
+        grep -q '"type":"mark","source":"nvtx","name":"solver: a mark in the solver domain"' "$J" || fail "$v: no domain mark"
+        python3 - "$D/$v/trace.perfetto.json" "$D/$v/report.json" <<'EOF' || fail "$v: ranges missing from the Perfetto trace or the report"
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+nvtx = [e for e in ev if e.get("cat") == "nvtx"]
+assert any(e["ph"] == "X" and e["name"] == "outer" and e["pid"] == 1 for e in nvtx), nvtx
+assert any(e["ph"] == "i" and e["name"] == "before the work" for e in nvtx), nvtx
+prof = [e for e in ev if e.get("cat") == "profiler"]
+assert len(prof) == 1 and prof[0]["ph"] == "X" and prof[0]["dur"] > 0, prof
+outer = [e for e in nvtx if e["name"] == "outer"][0]
+inner = [e for e in nvtx if e["name"] == "inner"][0]
+assert outer["ts"] <= inner["ts"] and inner["ts"] + inner["dur"] <= outer["ts"] + outer["dur"], (outer, inner)
+kernels = [e for e in ev if e.get("cat") == "kernel"]
+assert any(prof[0]["ts"] <= k["ts"] <= prof[0]["ts"] + prof[0]["dur"] for k in kernels), "no kernel inside the profiler range"
+r = json.load(open(sys.argv[2]))
+kinds = {t["kind"] for t in r["timeline"]}
+assert {"range", "mark"} <= kinds, kinds
+rows = {c["entry"]: c for c in r["calls"]}
+assert rows["cuProfilerStart"]["status"] == "OK" and rows["cuProfilerStop"]["status"] == "OK", rows["cuProfilerStart"]
+EOF
+    done
     ;;
 probe)
     for v in static shared; do

@@ -84,7 +84,7 @@ static void test_attributes(CUmodule mod, CUfunction f)
     CHECK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f) == CUDA_SUCCESS && v == 1024);
     CHECK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, b) == CUDA_SUCCESS && v == 128);
     CHECK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f) == CUDA_SUCCESS && v == 0);
-    CHECK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_PTX_VERSION, f) == CUDA_SUCCESS && v == 90);
+    CHECK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_PTX_VERSION, f) == CUDA_SUCCESS && v == 75);   /* .target sm_75 */
     CHECK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, f) == CUDA_SUCCESS &&
           v == 48 * 1024);
     for (int a = 0; a < CU_FUNC_ATTRIBUTE_MAX; a++)

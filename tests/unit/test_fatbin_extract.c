@@ -96,9 +96,20 @@ static void test_choice(void)
         CHECK(ptx && strstr(ptx, target) != NULL);
         free(ptx);
     }
+    /* Nothing at or below: the lowest PTX above (docs/fatbin.md, "Which PTX") */
     cb_fatbin_summary sum;
-    CHECK(extract_file("add_multi.fatbin", 70, CB_FATBIN_ERR_NO_PTX, &sum) == NULL);
-    CHECK(sum.n_ptx == 3 && sum.chosen_sm == 0);
+    char *low = extract_file("add_multi.fatbin", 70, CB_FATBIN_OK, &sum);
+    CHECK(sum.n_ptx == 3 && sum.chosen_sm == 75 && sum.chosen_above == 1);
+    CHECK(low && strstr(low, ".target sm_75\n") != NULL);
+    free(low);
+    low = extract_file("add_multi.fatbin", 90, CB_FATBIN_OK, &sum);
+    CHECK(sum.chosen_sm == 90 && sum.chosen_above == 0);
+    free(low);
+    /* PTX only for a newer architecture (nvcc -gencode arch=compute_120,code=compute_120) */
+    low = extract_file("add_120.fatbin", 86, CB_FATBIN_OK, &sum);
+    CHECK(sum.n_ptx == 1 && sum.n_elf == 0 && sum.chosen_sm == 120 && sum.chosen_above == 1);
+    CHECK(low && strstr(low, ".target sm_120") != NULL);
+    free(low);
 }
 
 static void test_sass_only(void)
@@ -256,7 +267,10 @@ static void test_container(void)
     CHECK(cb_fatbin_extract_ptx(c, 0, 86, &ptx, &len, NULL, NULL, 0) == CB_FATBIN_OK);
     CHECK(ptx && strcmp(ptx, texts[0]) == 0);
     free(ptx);
-    CHECK(cb_fatbin_extract_ptx(c, size, 75, &ptx, &len, NULL, NULL, 0) == CB_FATBIN_ERR_NO_PTX);
+    cb_fatbin_summary above;
+    CHECK(cb_fatbin_extract_ptx(c, size, 75, &ptx, &len, &above, NULL, 0) == CB_FATBIN_OK);
+    CHECK(ptx && strcmp(ptx, texts[0]) == 0 && above.chosen_above == 1 && above.chosen_sm == 86);
+    free(ptx);
     free(c);
     const char *empty[] = {""};
     CHECK(cb_fatbin_make_container(empty, 1, 86, &c, &size) == CB_FATBIN_ERR_INVALID);

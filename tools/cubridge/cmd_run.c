@@ -59,6 +59,9 @@ static int set_client_hints(const char *lib_dir)
      * cache would preprocess with the same flags (and -o), so it is off. */
     rc |= cli_os_setenv("PYCUDA_DEFAULT_NVCC_FLAGS", "--ptx -o kernel.cubin", 0);
     rc |= cli_os_setenv("PYCUDA_DISABLE_CACHE", "1", 0);
+    /* NVTX 3 (header-only) hands its ranges to the library this names:
+     * our libcuda.so.1 puts them in the inspector's trace (src/inspect/nvtx.c). */
+    rc |= cli_os_setenv("NVTX_INJECTION64_PATH", driver, 0);
     return rc;
 }
 

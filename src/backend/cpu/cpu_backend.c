@@ -149,6 +149,19 @@ static CUresult module_bind(cpu_module *m, const uint64_t *global_addrs, char *e
         for (uint32_t i = 0; i < tr->nglobals; i++)
             slots[i] = (unsigned char *)(uintptr_t)global_addrs[i];
     }
+    if (tr->nrelocs > 0) {
+        /* Address initialisers (vtables, function tables, pointers to other
+         * globals): the core has copied every global's init bytes, so the
+         * generated code can now write each address into its slot, before
+         * any launch and before any host read of the globals. */
+        void (*relocate)(void) = (void (*)(void))cb_dl_sym(m->dl, "cb_module_relocate");
+        if (!relocate) {
+            snprintf(err, errlen, "compiled module lacks cb_module_relocate for its %u address initialisers",
+                     tr->nrelocs);
+            return CUDA_ERROR_INVALID_IMAGE;
+        }
+        relocate();
+    }
     for (uint32_t i = 0; i < tr->nkernels; i++) {
         char fallback[32];
         const char *sym = tr->kernels[i].symbol;
@@ -329,6 +342,8 @@ static void fill_device_info(cb_device_info *info, int nworkers)
     info->max_shared_per_multiprocessor = CPU_SHARED_PER_MP;
     int khz = cb_sys_cpu_khz();
     info->clock_khz = khz > 0 ? khz : 1000000;
+    size_t llc = cb_sys_last_level_cache();   /* the CPU's L3 plays the GPU's L2; 4 MiB if the host won't say */
+    info->l2_cache_bytes = llc > 0 && llc < (1u << 30) ? (int)llc : 4 << 20;
 }
 
 /* The vtable's view of the JIT cache counters (process-wide). */

@@ -514,8 +514,15 @@ void cbc_globals_in(const void *handle, cb_function *f)
         if (r != CUDA_SUCCESS || n != (size_t)tr->globals[g].size)
             continue;
         unsigned char *buf = malloc(n ? n : 1);
-        if (buf && CBC_REAL(cuMemcpyDtoH_v2)(buf, d, n) == CUDA_SUCCESS)
+        if (buf && CBC_REAL(cuMemcpyDtoH_v2)(buf, d, n) == CUDA_SUCCESS) {
+            /* An address the loader wrote (vtable, function table, pointer
+             * to a global) is the GPU's in buf: keep the CPU module's own. */
+            for (uint32_t i = 0; i < tr->nrelocs; i++)
+                if (tr->relocs[i].global == g && tr->relocs[i].offset + 8 <= n)
+                    cpu->copy_dtoh(cpu, buf + tr->relocs[i].offset,
+                                   f->module->global_addrs[g] + tr->relocs[i].offset, 8);
             cpu->copy_htod(cpu, f->module->global_addrs[g], buf, n);
+        }
         free(buf);
     }
 }

@@ -19,6 +19,8 @@ ptx75="-gencode arch=compute_75,code=compute_75"
 "$NVCC" -fatbin -Xfatbin=-compress-all add.cu -o add_multi.fatbin \
     -gencode arch=compute_75,code=compute_75 -gencode arch=compute_80,code=[sm_80,compute_80] \
     -gencode arch=compute_90,code=compute_90
+# PTX only for an architecture above any reported one (CuPy ships CUB this way).
+"$NVCC" -fatbin -gencode arch=compute_120,code=compute_120 add.cu -o add_120.fatbin
 # SASS only: nothing to run.
 "$NVCC" -fatbin -Xfatbin=-compress-all -gencode arch=compute_75,code=sm_75 add.cu -o add_sass.fatbin
 "$NVCC" -cubin -arch=sm_86 add.cu -o add86.cubin
