@@ -248,11 +248,67 @@ static void test_commands(void)
     const char *later[] = {"audit"};
     for (size_t i = 0; i < sizeof later / sizeof later[0]; i++) {
         const char *a[] = {later[i], NULL};
-        CHECK(exit_code(run_cli(a, NULL, out, sizeof out)) == 2 && strstr(err_text, "not implemented yet"));
+        CHECK(exit_code(run_cli(a, NULL, out, sizeof out)) == 2 && strstr(err_text, "not available"));
     }
     /* `ptx` with no file is a usage error. */
     const char *ptx_usage[] = {"ptx", NULL};
     CHECK(exit_code(run_cli(ptx_usage, NULL, out, sizeof out)) == 2 && strstr(err_text, "usage: cubridge ptx"));
+}
+
+/* Every subcommand takes -h/--help: exit 0, its usage and options on
+ * stdout. Options take --opt=value as well as --opt value. */
+static void test_help(void)
+{
+    static char out[16384];
+    const char *names[] = {"run", "inspect", "devices", "cache", "coverage", "ptx", "version", "help"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "usage: cubridge %s", names[i]);
+        const char *l[] = {names[i], "--help", NULL};
+        CHECK(exit_code(run_cli(l, NULL, out, sizeof out)) == 0 && strstr(out, want) && strstr(out, "options:") &&
+              strstr(out, "exit status:"));
+        const char *s[] = {names[i], "-h", NULL};
+        CHECK(exit_code(run_cli(s, NULL, out, sizeof out)) == 0 && strstr(out, want));
+        const char *h[] = {"help", names[i], NULL};
+        CHECK(exit_code(run_cli(h, NULL, out, sizeof out)) == 0 && strstr(out, want));
+    }
+    /* --help documents the options */
+    const char *ins[] = {"inspect", "--help", NULL};
+    CHECK(exit_code(run_cli(ins, NULL, out, sizeof out)) == 0 && strstr(out, "--error-exitcode=N") &&
+          strstr(out, "--verify") && strstr(out, "--strict") && strstr(out, "--report=DIR") && strstr(out, "--junit=FILE"));
+    /* the top-level help does not list what is not available */
+    const char *top[] = {"--help", NULL};
+    CHECK(exit_code(run_cli(top, NULL, out, sizeof out)) == 0 && strstr(out, "inspect") && !strstr(out, "audit"));
+    const char *hidden[] = {"help", "audit", NULL};
+    CHECK(exit_code(run_cli(hidden, NULL, out, sizeof out)) == 2);
+    /* --opt=value */
+    const char *eq[] = {"run", "--sm=75", "--backend=cpu", "--", "sh", "-c", "printf '%s|%s' \"$CUBRIDGE_SM\" \"$CUBRIDGE_BACKEND\"", NULL};
+    CHECK(exit_code(run_cli(eq, NULL, out, sizeof out)) == 0 && strcmp(out, "75|cpu") == 0);
+    /* a program's own options are its own */
+    const char *own[] = {"run", "sh", "-c", "printf ok", "--help", NULL};
+    CHECK(exit_code(run_cli(own, NULL, out, sizeof out)) == 0 && strcmp(out, "ok") == 0);
+    /* errors: stderr, exit 2 */
+    const char *missing[] = {"inspect", "--report", NULL};
+    CHECK(exit_code(run_cli(missing, NULL, out, sizeof out)) == 2 && strstr(err_text, "needs an argument") && !out[0]);
+    const char *code[] = {"inspect", "--error-exitcode=many", "--", "true", NULL};
+    CHECK(exit_code(run_cli(code, NULL, out, sizeof out)) == 2 && strstr(err_text, "--error-exitcode"));
+    const char *ptx2[] = {"ptx", "-o", NULL};
+    CHECK(exit_code(run_cli(ptx2, NULL, out, sizeof out)) == 2 && strstr(err_text, "needs an argument"));
+    const char *cov[] = {"coverage", "--frob", NULL};
+    CHECK(exit_code(run_cli(cov, NULL, out, sizeof out)) == 2 && strstr(err_text, "unknown option '--frob'"));
+    /* --backend bogus: one error line, nothing else (no summary line) */
+    const char *bogus[] = {"run", "--backend", "bogus", "--", "true", NULL};
+    CHECK(exit_code(run_cli(bogus, NULL, out, sizeof out)) == 2 && strstr(err_text, "unknown backend 'bogus'") &&
+          !strstr(err_text, "cubridge: backend"));
+    const char *dbogus[] = {"devices", "--backend=bogus", NULL};
+    CHECK(exit_code(run_cli(dbogus, NULL, out, sizeof out)) == 2 && !out[0]);
+    /* the cuda backend without NVIDIA's driver does not list the CPU */
+    const char *dev[] = {"devices", NULL};
+    const char *cuda_env[] = {"CUBRIDGE_BACKEND=cuda", "CUBRIDGE_REAL_LIBCUDA=/nonexistent/libcuda.so.1", NULL};
+    CHECK(exit_code(run_cli(dev, cuda_env, out, sizeof out)) == 1 && !strstr(out, "[cubridge]") &&
+          strstr(err_text, "no usable NVIDIA libcuda.so.1"));
+    const char *cpu_env[] = {"CUBRIDGE_BACKEND=cpu", NULL};
+    CHECK(exit_code(run_cli(dev, cpu_env, out, sizeof out)) == 0 && strstr(out, "[cubridge]") && strstr(out, "backend             cpu"));
 }
 
 int main(void)
@@ -267,6 +323,7 @@ int main(void)
     test_variables();
     test_cache();
     test_commands();
+    test_help();
     if (failures)
         fprintf(stderr, "test_cli_run: %d failures\n", failures);
     else

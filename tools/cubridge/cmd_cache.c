@@ -144,12 +144,16 @@ static int cache_clear(const char *dir)
 
 int cli_cache(int argc, char **argv)
 {
+    cli_args a;
+    int rc = cli_parse("cache", argc, argv, &a);
+    if (rc)
+        return rc == 1 ? 0 : rc;
+    argc -= a.first;
+    argv += a.first;
     const char *what = argc > 0 ? argv[0] : "stats";
     char dir[4096];
-    if (argc > 1 || (strcmp(what, "dir") != 0 && strcmp(what, "stats") != 0 && strcmp(what, "clear") != 0)) {
-        fprintf(stderr, "usage: cubridge cache [dir|stats|clear]\n");
-        return CLI_EXIT_USAGE;
-    }
+    if (argc > 1 || (strcmp(what, "dir") != 0 && strcmp(what, "stats") != 0 && strcmp(what, "clear") != 0))
+        return cli_usage_error("cache", "unknown action '%s'", argc > 1 ? argv[1] : what);
     if (cache_dir(dir, sizeof dir) != 0) {
         fprintf(stderr, "cubridge cache: no cache directory: set CUBRIDGE_CACHE_DIR or HOME\n");
         return 1;

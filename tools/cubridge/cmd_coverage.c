@@ -1,10 +1,10 @@
-/* cmd_coverage.c: `cubridge coverage [LIBRARY] [--list]`: NVIDIA's exports
+/* cmd_coverage.c: `cubridge coverage [--list] [LIBRARY]`: NVIDIA's exports
  * per library against cubridge's libraries (docs/coverage.md).
  *
  * NVIDIA's side is the committed list src/inspect/coverage_data.inc
  * (scripts/gen_coverage.py reads it from the toolkit's ELF dynamic symbols).
  * cubridge's side is read from the dynamic symbols of our libraries in the
- * lib directory ($CUBRIDGE_LIB_DIR, else ../lib next to this program): a
+ * lib directory (cli_lib_dir: $CUBRIDGE_LIB_DIR, else next to this program): a
  * strong symbol is implemented, a weak one is a NOT_SUPPORTED stub, a missing
  * one is absent. Mapped = implemented and called by a test. */
 #include <stdio.h>
@@ -58,17 +58,6 @@ static void symset_free(symset *s)
     memset(s, 0, sizeof *s);
 }
 
-static int coverage_lib_dir(char *out, size_t outlen)
-{
-    const char *env = getenv("CUBRIDGE_LIB_DIR");
-    if (env && env[0])
-        return (size_t)snprintf(out, outlen, "%s", env) < outlen ? 0 : -1;
-    char exe_dir[4096];
-    if (cli_os_exe_dir(exe_dir, sizeof exe_dir) != 0)
-        return -1;
-    return (size_t)snprintf(out, outlen, "%s/../lib", exe_dir) < outlen ? 0 : -1;
-}
-
 static const char *const status_names[] = {"absent", "NOT_SUPPORTED", "implemented"};
 
 /* One library: its counts, and with list set every symbol. */
@@ -104,20 +93,16 @@ static void coverage_library(const char *lib_dir, const char *library, int list)
 
 int cli_coverage(int argc, char **argv)
 {
-    int list = 0;
-    const char *only = NULL;
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--list") == 0) {
-            list = 1;
-        } else if (argv[i][0] != '-' && !only) {
-            only = argv[i];
-        } else {
-            fprintf(stderr, "usage: cubridge coverage [LIBRARY] [--list]\n");
-            return CLI_EXIT_USAGE;
-        }
-    }
+    cli_args a;
+    int rc = cli_parse("coverage", argc, argv, &a);
+    if (rc)
+        return rc == 1 ? 0 : rc;
+    int list = cli_opt(&a, "list") != NULL;
+    if (a.first + 1 < argc)
+        return cli_usage_error("coverage", "one library at a time, not also '%s'", argv[a.first + 1]);
+    const char *only = a.first < argc ? argv[a.first] : NULL;
     char lib_dir[4096];
-    if (coverage_lib_dir(lib_dir, sizeof lib_dir) != 0) {
+    if (cli_lib_dir(lib_dir, sizeof lib_dir) != 0) {
         fprintf(stderr, "cubridge coverage: cannot find cubridge's lib directory; set CUBRIDGE_LIB_DIR\n");
         return 1;
     }

@@ -1,4 +1,4 @@
-/* cmd_ptx.c: `cubridge ptx FILE.ptx [--out FILE.c]`: translates a PTX file
+/* cmd_ptx.c: `cubridge ptx [--out FILE.c] FILE.ptx`: translates a PTX file
  * with the same pipeline the driver uses and prints the generated C (or
  * writes it to FILE.c). On failure it prints the translator's message,
  * "FILE:LINE: near 'INSTRUCTION': reason", and exits 1. */
@@ -51,19 +51,16 @@ static int ptx_write_all(const char *path, const char *text, size_t len)
 
 int cli_ptx(int argc, char **argv)
 {
-    const char *in = NULL, *out = NULL;
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc && !out)
-            out = argv[++i];
-        else if (argv[i][0] != '-' && !in)
-            in = argv[i];
-        else
-            in = NULL, argc = -1;
-    }
-    if (!in) {
-        fprintf(stderr, "usage: cubridge ptx FILE.ptx [--out FILE.c]\n");
-        return CLI_EXIT_USAGE;
-    }
+    cli_args a;
+    int rc = cli_parse("ptx", argc, argv, &a);
+    if (rc)
+        return rc == 1 ? 0 : rc;
+    const char *out = cli_opt(&a, "out");
+    if (a.first >= argc)
+        return cli_usage_error("ptx", "no PTX file given");
+    if (a.first + 1 < argc)
+        return cli_usage_error("ptx", "one PTX file at a time, not also '%s'", argv[a.first + 1]);
+    const char *in = argv[a.first];
     size_t len = 0;
     char *text = ptx_read_all(in, &len);
     if (!text) {
@@ -72,7 +69,7 @@ int cli_ptx(int argc, char **argv)
     }
     char err[1024];
     cb_translation *tr = NULL;
-    int rc = cb_translate_ptx(text, len, in, CB_DIALECT_C, &tr, err, sizeof err);
+    rc = cb_translate_ptx(text, len, in, CB_DIALECT_C, &tr, err, sizeof err);
     free(text);
     if (rc != 0) {
         fprintf(stderr, "%s\n", err);

@@ -10,15 +10,17 @@
 #define CLI_EXIT_NOT_FOUND 127
 #define CLI_EXIT_CANNOT_EXEC 126
 
-/* Our lib directory: $CUBRIDGE_LIB_DIR, else <dir of this executable>/../lib. */
-static int find_lib_dir(char *out, size_t outlen)
+int cli_lib_dir(char *out, size_t outlen)
 {
     const char *env = getenv("CUBRIDGE_LIB_DIR");
     if (env && env[0])
         return (size_t)snprintf(out, outlen, "%s", env) < outlen ? 0 : -1;
-    char exe_dir[4096];
+    char exe_dir[4096], installed[4200];
     if (cli_os_exe_dir(exe_dir, sizeof exe_dir) != 0)
         return -1;
+    snprintf(installed, sizeof installed, "%s/../lib/cubridge/libcuda.so.1", exe_dir);
+    if (cli_os_exists(installed))
+        return (size_t)snprintf(out, outlen, "%s/../lib/cubridge", exe_dir) < outlen ? 0 : -1;
     return (size_t)snprintf(out, outlen, "%s/../lib", exe_dir) < outlen ? 0 : -1;
 }
 
@@ -65,67 +67,45 @@ static int set_client_hints(const char *lib_dir)
     return rc;
 }
 
-static int is_number_in(const char *s, long lo, long hi)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    return s[0] && *end == 0 && errno == 0 && v >= lo && v <= hi;
-}
+int cli_backend_known(const char *name) { return strcmp(name, "cpu") == 0 || strcmp(name, "cuda") == 0; }
 
-static void run_usage(void)
+int cli_run_program(const char *who, const char *backend, const char *sm, char **prog)
 {
-    fprintf(stderr, "usage: cubridge run [--backend NAME] [--sm N] [--] PROGRAM [ARGS...]\n");
-}
-
-int cli_run(int argc, char **argv)
-{
-    const char *backend = NULL, *sm = NULL;
-    int i = 0;
-    for (; i < argc; i++) {
-        if (strcmp(argv[i], "--") == 0) {
-            i++;
-            break;
-        }
-        if (argv[i][0] != '-')
-            break;
-        if ((strcmp(argv[i], "--backend") == 0 || strcmp(argv[i], "--sm") == 0) && i + 1 < argc) {
-            *(argv[i][2] == 'b' ? &backend : &sm) = argv[i + 1];
-            i++;
-        } else {
-            fprintf(stderr, "cubridge run: unknown or incomplete option '%s'\n", argv[i]);
-            run_usage();
-            return CLI_EXIT_USAGE;
-        }
-    }
-    if (i >= argc) {
-        run_usage();
-        return CLI_EXIT_USAGE;
-    }
-    if (sm && !is_number_in(sm, 10, 1000)) {
-        fprintf(stderr, "cubridge run: --sm wants a compute capability such as 86, not '%s'\n", sm);
-        return CLI_EXIT_USAGE;
-    }
+    if (backend && !cli_backend_known(backend))
+        return cli_usage_error(who, "unknown backend '%s' (this build has: cpu, cuda)", backend);
+    if (sm && !cli_parse_int(sm, 10, 1000, NULL))
+        return cli_usage_error(who, "--sm wants a compute capability such as 86, not '%s'", sm);
+    if (!prog[0])
+        return cli_usage_error(who, "no program to run");
     char lib_dir[4096];
-    if (find_lib_dir(lib_dir, sizeof lib_dir) != 0) {
-        fprintf(stderr, "cubridge run: cannot find cubridge's lib directory; set CUBRIDGE_LIB_DIR\n");
+    if (cli_lib_dir(lib_dir, sizeof lib_dir) != 0) {
+        fprintf(stderr, "cubridge %s: cannot find cubridge's lib directory; set CUBRIDGE_LIB_DIR\n", who);
         return CLI_EXIT_CANNOT_EXEC;
     }
     char driver[4200];
     snprintf(driver, sizeof driver, "%s/libcuda.so.1", lib_dir);
     if (!cli_os_exists(driver))
-        fprintf(stderr, "cubridge run: warning: %s does not exist; the program may not find a CUDA driver\n",
+        fprintf(stderr, "cubridge %s: warning: %s does not exist; the program may not find a CUDA driver\n", who,
                 driver);
     if (set_library_path(lib_dir) != 0 || set_client_hints(lib_dir) != 0 ||
         cli_os_setenv("CUBRIDGE_BACKEND", backend ? backend : "cpu", backend != NULL) != 0 ||
         (sm && cli_os_setenv("CUBRIDGE_SM", sm, 1) != 0) ||
         cli_os_setenv("CUBRIDGE_SUMMARY", "1", 0) != 0) {
-        fprintf(stderr, "cubridge run: cannot set the environment: %s\n", strerror(errno));
+        fprintf(stderr, "cubridge %s: cannot set the environment: %s\n", who, strerror(errno));
         return CLI_EXIT_CANNOT_EXEC;
     }
     fflush(NULL);
-    cli_os_exec(argv + i);
+    cli_os_exec(prog);
     int err = errno;
-    fprintf(stderr, "cubridge run: cannot run '%s': %s\n", argv[i], strerror(err));
+    fprintf(stderr, "cubridge %s: cannot run '%s': %s\n", who, prog[0], strerror(err));
     return err == ENOENT || err == ENOTDIR ? CLI_EXIT_NOT_FOUND : CLI_EXIT_CANNOT_EXEC;
+}
+
+int cli_run(int argc, char **argv)
+{
+    cli_args a;
+    int rc = cli_parse("run", argc, argv, &a);
+    if (rc)
+        return rc == 1 ? 0 : rc;
+    return cli_run_program("run", cli_opt(&a, "backend"), cli_opt(&a, "sm"), argv + a.first);
 }
