@@ -32,6 +32,7 @@ typedef struct cb_launch_config {
 typedef struct cb_launch_error {
     CUresult result;
     char message[512];             /* kernel, block, thread, address where known */
+    uint64_t fault_addr;           /* the address a memory fault touched, 0 if none or unknown */
 } cb_launch_error;
 
 /* Device facts a backend reports; the driver builds cuDeviceGetAttribute from it. */

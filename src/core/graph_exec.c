@@ -179,10 +179,8 @@ static CUresult node_run(cb_graph_node *n, cb_fence *fence, cb_stream *s)
         cb_launch_error err;
         memset(&err, 0, sizeof err);
         CUresult r = cb_function_execute(n->u.kernel.f, &n->u.kernel.cfg, &err);
-        if (r != CUDA_SUCCESS) {
-            cb_log(CB_LOG_ERROR, "graph kernel node failed: %s", err.message[0] ? err.message : "(no detail)");
+        if (r != CUDA_SUCCESS)   /* cb_function_execute logged it */
             cb_ctx_set_sticky(s->ctx, r);
-        }
         return r;
     }
     case CU_GRAPH_NODE_TYPE_MEMCPY: return cb_copy_run(be, &n->u.memcpy.copy);

@@ -12,6 +12,7 @@
 #include "core/core.h"
 #include "core/device.h"
 #include "core/stats.h"
+#include "platform/process.h"
 
 #define CB_MAX_DEVICES 1
 
@@ -134,6 +135,8 @@ static void init_print_summary(void)
         fprintf(stderr, "%s\n", line);
         return;
     }
+    if (cb_process.result == CUDA_ERROR_NO_DEVICE && !cb_process.backend)
+        return;   /* no backend started: the error said why; a line of zeros would say nothing */
     cb_device *d = cb_device_get(0);
     cb_backend *b = cb_process.backend;
     if (b && b->module_cache_stats) {
@@ -146,9 +149,19 @@ static void init_print_summary(void)
     fprintf(stderr, "%s\n", line);
 }
 
+/* A fatal signal: the program's buffered output, a line naming the
+ * signal, then the summary, which exit would have printed. */
+static void init_on_fatal_signal(int sig, const char *name)
+{
+    cb_stats_fatal_signal(sig, name);
+    init_print_summary();
+}
+
 __attribute__((constructor)) static void init_register_summary(void)
 {
     const char *s = getenv("CUBRIDGE_SUMMARY");
-    if (s && strcmp(s, "1") == 0)
+    if (s && strcmp(s, "1") == 0) {
         atexit(init_print_summary);
+        cb_proc_on_fatal_signal(init_on_fatal_signal);
+    }
 }

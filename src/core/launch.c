@@ -199,7 +199,8 @@ CUresult cb_function_execute(cb_function *f, const cb_launch_config *cfg, cb_lau
         return CUDA_SUCCESS;
     err->result = r;
     cb_stats_add(CB_STAT_FAULTS, 1);
-    cb_log(CB_LOG_ERROR, "kernel %s failed: %s", f->info->name, err->message[0] ? err->message : "no details");
+    cb_launch_explain(f->info->name, err);
+    cb_log(CB_LOG_ERROR, "%s", err->message);
     if (launch_error_is_sticky(r))
         cb_ctx_set_sticky(m->ctx, r);
     return r;

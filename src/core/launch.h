@@ -50,4 +50,12 @@ uint32_t cb_function_num_regs(const cb_function *f);
 /* The per-block shared memory limit of f (static + dynamic). */
 int cb_function_smem_limit(const cb_function *f);
 
+/* Rewrites a failed launch's err->message for people (fault_report.c):
+ * "kernel saxpy(int, float, float const*, float*) failed: block (0,0,0),
+ * thread (3,0,0): illegal address 0x... (SIGSEGV); address 0x... is 4
+ * bytes after the 1024-byte device allocation at 0x...": the kernel named
+ * once and demangled, and a fault's address placed against the nearest
+ * allocation (live, or freed recently). Calling it again changes nothing. */
+void cb_launch_explain(const char *kernel, cb_launch_error *err);
+
 #endif

@@ -84,6 +84,26 @@ int cb_memtable_find(uint64_t addr, cb_mem_info *out);
 /* Removes one record owned by ctx with a kind in kinds_mask. 0 or -1. */
 int cb_memtable_remove_owned(const cb_context *ctx, unsigned kinds_mask, cb_mem_info *out);
 
+/* The allocation nearest an address, for fault reports: the live one
+ * containing it, else a recently freed one containing it, else the closest
+ * live one below (addr is past its end) or above (addr is before it). */
+typedef enum cb_mem_relation {
+    CB_MEM_NEAR_INSIDE,   /* distance: bytes from its start */
+    CB_MEM_NEAR_FREED,    /* inside a freed allocation; distance from its start */
+    CB_MEM_NEAR_AFTER,    /* distance: bytes past its last byte (0: the first byte after it) */
+    CB_MEM_NEAR_BEFORE,   /* distance: bytes before its start */
+} cb_mem_relation;
+typedef struct cb_mem_near {
+    cb_mem_info rec;
+    cb_mem_relation relation;
+    uint64_t distance;
+} cb_mem_near;
+/* Returns 0 with *out filled, or -1 when no allocation is known. */
+int cb_mem_nearest(uint64_t addr, cb_mem_near *out);
+/* One sentence for a fault report: "address 0x... is 4 bytes after the
+ * 1024-byte device allocation at 0x...", "... is inside a freed ...". */
+void cb_mem_describe_address(uint64_t addr, char *buf, size_t len);
+
 /* Current and peak device bytes in use, and the total (CUBRIDGE_MEM). */
 void cb_mem_usage(size_t *used, size_t *peak, size_t *total);
 

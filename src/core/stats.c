@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/stats.h"
+#include "platform/process.h"
 #include "platform/thread.h"
 
 #define STATS_MAX_NAMES 256
@@ -171,4 +172,19 @@ void cb_stats_summary(char *buf, size_t len, const char *backend, const char *de
                  (unsigned long long)cb_stats_get(CB_STAT_FAULTS));
     stats_append_unsupported(buf, len, &pos);
     stats_append_failed(buf, len, &pos);
+}
+
+void cb_stats_fatal_signal(int sig, const char *name)
+{
+    /* The interrupted code may be inside stdio: flush only what no thread
+     * holds (a lock the crashing thread itself holds is taken again, as
+     * stdio's locks are recursive; the data is what it wrote so far). */
+    if (ftrylockfile(stdout) == 0) {
+        fflush_unlocked(stdout);
+        funlockfile(stdout);
+    }
+    char line[256];
+    snprintf(line, sizeof line, "cubridge: %s was killed by %s (signal %d); its buffered output was flushed where "
+             "possible\n", cb_proc_name(), name, sig);
+    cb_proc_write_stderr(line);
 }

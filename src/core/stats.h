@@ -43,6 +43,11 @@ uint64_t cb_stats_modules_failed(char *name, size_t namelen, char *reason, size_
  * buf, without a newline. backend and device may be NULL. */
 void cb_stats_summary(char *buf, size_t len, const char *backend, const char *device);
 
+/* On a fatal signal (from the signal handler): flushes the program's
+ * buffered stdout if no other thread holds it, then writes "cubridge: PROG
+ * was killed by NAME (signal N)" on stderr. */
+void cb_stats_fatal_signal(int sig, const char *name);
+
 /* What a backend outside the core (the cuda pass-through) did. */
 typedef struct cb_stats_foreign {
     const char *backend;      /* "cuda" */

@@ -149,10 +149,8 @@ static void op_run(cb_stream *s, cb_op *op)
         cb_launch_error err;
         memset(&err, 0, sizeof err);
         r = cb_function_execute(op->u.launch.f, &op->u.launch.cfg, &err);
-        if (r != CUDA_SUCCESS) {
-            cb_log(CB_LOG_ERROR, "kernel launch failed: %s", err.message[0] ? err.message : "(no detail)");
+        if (r != CUDA_SUCCESS)   /* cb_function_execute logged it */
             cb_ctx_set_sticky(ctx, r);
-        }
         break;
     }
     case CB_OP_COPY:

@@ -59,16 +59,9 @@ static double bf16_to_double(uint16_t b)
     return f;
 }
 
-/* The element at p as a double (floats), or its integer value. */
-static double load(const unsigned char *p, cb_inspect_elem t, size_t w)
+/* The integer at p, w bytes wide (sign-extended). */
+static int64_t load_int(const unsigned char *p, size_t w)
 {
-    switch (t) {
-    case CB_ELEM_F64: { double d; memcpy(&d, p, 8); return d; }
-    case CB_ELEM_F32: { float f; memcpy(&f, p, 4); return f; }
-    case CB_ELEM_F16: { uint16_t h; memcpy(&h, p, 2); return half_to_double(h); }
-    case CB_ELEM_BF16: { uint16_t h; memcpy(&h, p, 2); return bf16_to_double(h); }
-    default: break;
-    }
     int64_t v = 0;
     switch (w) {
     case 1: v = (int8_t)p[0]; break;
@@ -77,7 +70,19 @@ static double load(const unsigned char *p, cb_inspect_elem t, size_t w)
     case 8: memcpy(&v, p, 8); break;
     default: v = p[0]; break;
     }
-    return (double)v;
+    return v;
+}
+
+/* The element at p as a double (floats), or its integer value. */
+static double load(const unsigned char *p, cb_inspect_elem t, size_t w)
+{
+    switch (t) {
+    case CB_ELEM_F64: { double d; memcpy(&d, p, 8); return d; }
+    case CB_ELEM_F32: { float f; memcpy(&f, p, 4); return f; }
+    case CB_ELEM_F16: { uint16_t h; memcpy(&h, p, 2); return half_to_double(h); }
+    case CB_ELEM_BF16: { uint16_t h; memcpy(&h, p, 2); return bf16_to_double(h); }
+    default: return (double)load_int(p, w);
+    }
 }
 
 static int is_zero(const unsigned char *p, size_t w)
@@ -145,6 +150,11 @@ void cbi_compare(const unsigned char *result, const unsigned char *reference, co
                 out->first_bad = (int64_t)((off - phase % w) / w);
                 out->first_got = x;
                 out->first_want = y;
+                out->first_type = (int)t;
+                if (!is_float) {
+                    out->first_got_int = load_int(a, w);
+                    out->first_want_int = load_int(b, w);
+                }
             }
         }
     }
@@ -164,4 +174,22 @@ void cbi_compare(const unsigned char *result, const unsigned char *reference, co
 int cbi_diff_failed(const cbi_diff *d)
 {
     return d->mismatched > 0 || d->nan_inf > 0 || d->untouched || d->all_zero;
+}
+
+void cbi_format_first(char *buf, size_t len, const cbi_diff *d, int want)
+{
+    double f = want ? d->first_want : d->first_got;
+    int64_t i = want ? d->first_want_int : d->first_got_int;
+    switch (d->first_type) {
+    case CB_ELEM_F64: snprintf(buf, len, "%.17g", f); break;
+    case CB_ELEM_F32:
+    case CB_ELEM_F16:
+    case CB_ELEM_BF16: snprintf(buf, len, "%.9g", f); break;
+    default:
+        if (i > 0xffffffffll || i < -0x80000000ll)
+            snprintf(buf, len, "%lld (0x%llx)", (long long)i, (unsigned long long)i);
+        else
+            snprintf(buf, len, "%lld", (long long)i);
+        break;
+    }
 }

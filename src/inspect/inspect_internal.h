@@ -15,8 +15,10 @@
 
 #include <stdio.h>
 
+#include "core/launch.h"
 #include "driver/registry.h"
 #include "inspect/inspect.h"
+#include "platform/demangle.h"
 
 /* ---- comparison (compare.c) --------------------------------------------- */
 
@@ -39,6 +41,8 @@ typedef struct cbi_diff {
     int all_zero;             /* the result is all zero where the reference is not */
     int64_t first_bad;        /* element index of the first mismatch, -1 if none */
     double first_got, first_want;
+    int64_t first_got_int, first_want_int; /* the same, exactly, for integer and byte elements */
+    int first_type;           /* cb_inspect_elem of the first mismatch */
 } cbi_diff;
 
 /* Compares `bytes` of result with reference, elements of type t (width
@@ -50,6 +54,10 @@ void cbi_compare(const unsigned char *result, const unsigned char *reference, co
                  cbi_diff *out);
 /* 1 if the diff is a failure (mismatch, NaN/Inf introduced, untouched, zero). */
 int cbi_diff_failed(const cbi_diff *d);
+/* The first mismatch's value (want 0: the result, 1: the reference) as
+ * text that tells the two apart: integers exactly (and in hex past 32
+ * bits), f64 with 17 significant digits, narrower floats with 9. */
+void cbi_format_first(char *buf, size_t len, const cbi_diff *d, int want);
 
 /* ---- element types of stores (elemtype.c) -------------------------------- */
 
@@ -153,6 +161,8 @@ typedef struct cbi_record {
     uint64_t start_ns, end_ns;
     char fault[16];                   /* the injected fault, "" if none */
     char backend[32], device[256];
+    int exited;                       /* 1 once the program exited (exit_status is known) */
+    int exit_status;                  /* the status the program gave exit() */
 } cbi_record;
 
 cbi_record *cbi_rec(void);
@@ -232,11 +242,55 @@ int cbi_fault_apply(const char *fault, unsigned char *data, const unsigned char 
 
 /* ---- reports --------------------------------------------------------------- */
 
+/* What every report counts (report_json.c). Lock held. */
+typedef struct cbi_counts {
+    size_t launch[5];                 /* launches per cbi_verdict */
+    uint64_t calls, call_errors, unsupported, probes;
+    size_t entries_ok, entries_error, entries_unsupported, entries_probe;   /* entry points by row status */
+    size_t lib_functions, lib_drift_functions;
+    uint64_t lib_calls, lib_drifts;
+} cbi_counts;
+void cbi_count(cbi_counts *c);
+/* What fails a gated run: launches DRIFT or FAILED, unsupported calls,
+ * library calls that drifted. */
+uint64_t cbi_failures(const cbi_counts *c);
+/* "3 DRIFT, 1 FAILED, 2 UNSUPPORTED calls" (what cbi_failures counted). */
+void cbi_failures_text(const cbi_counts *c, char *buf, size_t len);
+/* The exit status a run with failures ends with: CUBRIDGE_ERROR_EXITCODE
+ * (0: keep the program's), else 3 under strict, else 0. */
+int cbi_error_exitcode(void);
+/* The status the process ends with, given the program's: the error exit
+ * code when it is set and something failed, else the program's. */
+int cbi_final_exit_status(int program_status);
+
+/* The launches of one kernel (report_json.c). */
+typedef struct cbi_kernel_row {
+    const char *name;                 /* mangled, as in the PTX */
+    char demangled[160];
+    size_t launches, by_verdict[5];
+    cbi_verdict verdict;              /* the worst: DRIFT > FAILED > SKIPPED > PASS > TRACED */
+    double rel_l1, max_abs;
+    uint64_t total_ns;
+    size_t first;                     /* index of its first launch */
+    const char *note;                 /* the note of its worst launch that has one */
+    int note_rank;
+} cbi_kernel_row;
+/* Groups the launches by kernel, in order of first launch; at most max
+ * kernels (more are not counted). Lock held. */
+size_t cbi_kernel_rows(cbi_kernel_row *rows, size_t max);
+int cbi_verdict_rank(cbi_verdict v);
+
+/* The program's command line, JSON-quoted, for the reports' header. */
+void cbi_json_argv(FILE *f);
+
 /* Overall status: "PASS", "DRIFT", "UNSUPPORTED", "TRACED". Lock held. */
 const char *cbi_overall_status(void);
 void cbi_report_text(FILE *out, int colour);
 int cbi_report_json(const char *path);
 int cbi_report_html(const char *path);
+/* junit.xml: one test case per kernel, library function and unsupported
+ * entry point (report_junit.c). */
+int cbi_report_junit(const char *path);
 /* Writes the record as the report JSON object (shared by json and html). */
 void cbi_json_report(FILE *f);
 

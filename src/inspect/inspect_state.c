@@ -3,16 +3,20 @@
  * Process-wide state (documented in inspect.h): cb_inspect_flags, written
  * once by the constructor (or cb_inspect_configure) before any driver call;
  * and `inspect`, the record of calls, launches and events, guarded by
- * inspect.lock. The reports are written at exit (atexit, registered from the
- * constructor so that it runs after the handlers cudart registers later).
+ * inspect.lock. The reports are written at exit (an on_exit hook, which sees
+ * the program's exit status, registered from the constructor so that it
+ * runs after the handlers cudart registers later). A gated run
+ * (CUBRIDGE_ERROR_EXITCODE, or strict) ends with its error exit code from a
+ * second hook registered before every other one of this library, so that
+ * it runs last: after the reports and the summary line.
  */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h> /* isatty: the one OS call here, for colour on a terminal */
 
 #include "core/memory.h"
 #include "inspect/inspect_internal.h"
 #include "platform/fs.h"
+#include "platform/process.h"
 #include "platform/sysinfo.h"
 
 int cb_inspect_flags;
@@ -140,7 +144,53 @@ int cb_inspect_configure(const char *mode, int strict, const char *report_dir, c
     return 0;
 }
 
-static void inspect_at_exit(void) { cb_inspect_finish(); }
+static void inspect_at_exit(int status, void *arg)
+{
+    (void)arg;
+    cbi_lock();
+    inspect.rec.exited = 1;
+    inspect.rec.exit_status = status;
+    cbi_unlock();
+    cb_inspect_finish();
+}
+
+/* 1 when the environment turns the inspector on. */
+static int inspect_wanted(void)
+{
+    const char *mode = getenv("CUBRIDGE_INSPECT");
+    const char *strict = getenv("CUBRIDGE_STRICT");
+    const char *fault = getenv("CUBRIDGE_FAULT_INJECT");
+    return (mode && *mode && strcmp(mode, "off") != 0 && strcmp(mode, "0") != 0) || (strict && strcmp(strict, "1") == 0) ||
+           (fault && *fault);
+}
+
+/* The last exit hook of this library: a run with failures ends with the
+ * error exit code (docs/inspector.md, "Exit status"). */
+static void inspect_exit_status(int status, void *arg)
+{
+    (void)arg;
+    if (!cb_inspect_flags)
+        return;
+    cb_inspect_finish();
+    cbi_lock();
+    int final = cbi_final_exit_status(status);
+    cbi_counts c;
+    cbi_count(&c);
+    cbi_unlock();
+    if (final == status)
+        return;
+    char what[200];
+    cbi_failures_text(&c, what, sizeof what);
+    fflush(NULL);
+    fprintf(stderr, "cubridge: inspector: exit status %d (the program's was %d): %s\n", final, status, what);
+    cb_proc_exit_now(final);
+}
+
+__attribute__((constructor(101))) static void inspect_register_exit_status(void)
+{
+    if (inspect_wanted())
+        cb_proc_on_exit(inspect_exit_status, NULL);
+}
 
 __attribute__((constructor)) static void inspect_from_environment(void)
 {
@@ -148,7 +198,7 @@ __attribute__((constructor)) static void inspect_from_environment(void)
     const char *strict = getenv("CUBRIDGE_STRICT");
     const char *fault = getenv("CUBRIDGE_FAULT_INJECT");
     int is_strict = strict && strcmp(strict, "1") == 0;
-    if ((!mode || !*mode) && !is_strict && !(fault && *fault))
+    if (!inspect_wanted())
         return;
     if (cb_inspect_configure(mode, is_strict, getenv("CUBRIDGE_INSPECT_DIR"), fault) != 0) {
         cb_log(CB_LOG_ERROR, "CUBRIDGE_INSPECT=%s / CUBRIDGE_FAULT_INJECT=%s: unknown value "
@@ -158,7 +208,7 @@ __attribute__((constructor)) static void inspect_from_environment(void)
         return;
     }
     if (cb_inspect_flags)
-        atexit(inspect_at_exit);
+        cb_proc_on_exit(inspect_at_exit, NULL);
 }
 
 void cb_inspect_note_backend(const char *backend)
@@ -225,10 +275,15 @@ void cb_inspect_finish(void)
     cbi_report_json(path);
     snprintf(path, sizeof path, "%s/report.html", dir);
     cbi_report_html(path);
+    snprintf(path, sizeof path, "%s/junit.xml", dir);
+    cbi_report_junit(path);
+    const char *junit = getenv("CUBRIDGE_JUNIT");
+    if (junit && *junit)
+        cbi_report_junit(junit);
     const char *colour = getenv("CUBRIDGE_COLOR");
-    int tty = colour ? strcmp(colour, "1") == 0 : isatty(2);
+    int tty = colour ? strcmp(colour, "1") == 0 : cb_proc_isatty(2);
     cbi_report_text(stderr, tty);
-    fprintf(stderr, "cubridge: inspector reports in %s/ (report.html, report.json, trace.jsonl, trace.perfetto.json)\n",
-            dir);
+    fprintf(stderr, "cubridge: inspector reports in %s/ (report.html, report.json, junit.xml, trace.jsonl, "
+            "trace.perfetto.json)\n", dir);
     cbi_unlock();
 }

@@ -24,8 +24,11 @@ int cb_inspect_library_call(const char *library, const char *function, const cb_
         cbi_compare(o->result, o->reference, NULL, o->count * w, o->type, w, 0, cbi_tolerance_of(o->type), &d);
         if (cbi_diff_failed(&d)) {
             drift = 1;
-            cb_log(CB_LOG_ERROR, "inspector: DRIFT in %s %s: output %s element [%lld]: got %.9g, reference %.9g",
-                   library, function, o->name ? o->name : "?", (long long)d.first_bad, d.first_got, d.first_want);
+            char got[48], want[48];
+            cbi_format_first(got, sizeof got, &d, 0);
+            cbi_format_first(want, sizeof want, &d, 1);
+            cb_log(CB_LOG_ERROR, "inspector: DRIFT in %s %s: output %s element [%lld]: got %s, reference %s",
+                   library, function, o->name ? o->name : "?", (long long)d.first_bad, got, want);
         }
         if (d.max_abs > max_abs)
             max_abs = d.max_abs;

@@ -1,12 +1,18 @@
-/* report_json.c: report.json (schema: docs/report-schema.md), and the
- * status and call-table rows that every report shares. */
+/* report_json.c: report.json (schema: docs/report-schema.md), and what
+ * every report shares: the counts per status, the exit status a gated run
+ * ends with, the launches grouped by kernel, the call-table rows. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "inspect/inspect_internal.h"
+#include "platform/process.h"
 
-#define CBI_JSON_MAX_LAUNCHES 5000
+#define CBI_JSON_MAX_LAUNCHES 20000
 #define CBI_JSON_MAX_TIMELINE 4000
+#define CBI_TIMELINE_BINS 240
+#define CBI_TIMELINE_TRACKS 64
+#define CBI_MAX_KERNEL_ROWS 1024
 
 static double finite_or_zero(double v) { return isfinite(v) ? v : 0; }
 
@@ -26,35 +32,144 @@ static void driver_coverage(size_t *mapped, size_t *implemented, size_t *total)
     }
 }
 
-const char *cbi_overall_status(void)
-{
-    cbi_record *r = cbi_rec();
-    int drift = 0, pass = 0, failed = 0;
-    for (size_t i = 0; i < r->nlaunches; i++) {
-        drift |= r->launches[i].verdict == CBI_DRIFT;
-        pass |= r->launches[i].verdict == CBI_PASS;
-        failed |= r->launches[i].verdict == CBI_FAILED;
-    }
-    for (size_t i = 0; i < r->nlibcalls; i++)
-        drift |= r->libcalls[i].drifts > 0;
-    uint64_t unsupported = 0;
-    for (int i = 0; i < CB_EXP__COUNT; i++)
-        unsupported += r->exports[i].unsupported;
-    if (drift)
-        return "DRIFT";
-    if (unsupported && (cb_inspect_flags & CB_INSPECT_STRICT))
-        return "UNSUPPORTED";
-    if (failed)
-        return "FAULT";
-    if (pass)
-        return "PASS";
-    return (cb_inspect_flags & CB_INSPECT_VERIFY) ? "PASS" : "TRACED";
-}
-
 const char *cbi_export_status(const cbi_export_stats *s)
 {
     return s->unsupported ? "UNSUPPORTED" : s->errors ? "ERROR" : s->probes ? "PROBE" : "OK";
 }
+
+/* ---- counts and the gated exit status ------------------------------------ */
+
+void cbi_count(cbi_counts *c)
+{
+    cbi_record *r = cbi_rec();
+    memset(c, 0, sizeof *c);
+    for (size_t i = 0; i < r->nlaunches; i++)
+        if ((unsigned)r->launches[i].verdict < 5)
+            c->launch[r->launches[i].verdict]++;
+    for (int i = 0; i < CB_EXP__COUNT; i++) {
+        const cbi_export_stats *s = &r->exports[i];
+        c->calls += s->calls;
+        c->call_errors += s->errors;
+        c->unsupported += s->unsupported;
+        c->probes += s->probes;
+        if (!s->calls)
+            continue;
+        const char *st = cbi_export_status(s);
+        if (st[0] == 'U')
+            c->entries_unsupported++;
+        else if (st[0] == 'E')
+            c->entries_error++;
+        else if (st[0] == 'P')
+            c->entries_probe++;
+        else
+            c->entries_ok++;
+    }
+    for (size_t i = 0; i < r->nlibcalls; i++) {
+        c->lib_functions++;
+        c->lib_drift_functions += r->libcalls[i].drifts > 0;
+        c->lib_calls += r->libcalls[i].calls;
+        c->lib_drifts += r->libcalls[i].drifts;
+    }
+}
+
+uint64_t cbi_failures(const cbi_counts *c)
+{
+    return c->launch[CBI_DRIFT] + c->launch[CBI_FAILED] + c->unsupported + c->lib_drifts;
+}
+
+void cbi_failures_text(const cbi_counts *c, char *buf, size_t len)
+{
+    snprintf(buf, len, "%zu launches DRIFT, %zu FAILED, %llu UNSUPPORTED calls, %llu library calls DRIFT",
+             c->launch[CBI_DRIFT], c->launch[CBI_FAILED], (unsigned long long)c->unsupported,
+             (unsigned long long)c->lib_drifts);
+}
+
+int cbi_error_exitcode(void)
+{
+    const char *e = getenv("CUBRIDGE_ERROR_EXITCODE");
+    if (e && *e) {
+        char *end;
+        long v = strtol(e, &end, 10);
+        if (!*end && v >= 0 && v <= 255)
+            return (int)v;
+    }
+    return (cb_inspect_flags & CB_INSPECT_STRICT) ? 3 : 0;
+}
+
+int cbi_final_exit_status(int program_status)
+{
+    int code = cbi_error_exitcode();
+    if (!code)
+        return program_status;
+    cbi_counts c;
+    cbi_count(&c);
+    return cbi_failures(&c) ? code : program_status;
+}
+
+const char *cbi_overall_status(void)
+{
+    cbi_counts c;
+    cbi_count(&c);
+    if (c.launch[CBI_DRIFT] || c.lib_drifts)
+        return "DRIFT";
+    if (c.unsupported && (cb_inspect_flags & CB_INSPECT_STRICT))
+        return "UNSUPPORTED";
+    if (c.launch[CBI_FAILED])
+        return "FAULT";
+    if (c.launch[CBI_PASS])
+        return "PASS";
+    return (cb_inspect_flags & CB_INSPECT_VERIFY) ? "PASS" : "TRACED";
+}
+
+/* ---- kernels ---------------------------------------------------------------- */
+
+int cbi_verdict_rank(cbi_verdict v)
+{
+    static const int rank[] = {0, 1, 4, 2, 3};   /* TRACED < PASS < SKIPPED < FAILED < DRIFT */
+    return (unsigned)v < 5 ? rank[v] : 0;
+}
+
+size_t cbi_kernel_rows(cbi_kernel_row *rows, size_t max)
+{
+    cbi_record *r = cbi_rec();
+    size_t n = 0, last = 0;
+    for (size_t i = 0; i < r->nlaunches; i++) {
+        const cbi_launch *l = &r->launches[i];
+        size_t k = last < n && strcmp(rows[last].name, l->kernel) == 0 ? last : 0;   /* runs of one kernel */
+        while (k < n && strcmp(rows[k].name, l->kernel) != 0)
+            k++;
+        if (k == n) {
+            if (n == max)
+                continue;
+            memset(&rows[n], 0, sizeof rows[n]);
+            rows[n].name = l->kernel;
+            rows[n].verdict = l->verdict;
+            rows[n].first = i;
+            rows[n].note = "";
+            cb_demangle(l->kernel, rows[n].demangled, sizeof rows[n].demangled);
+            n++;
+        }
+        last = k;
+        cbi_kernel_row *row = &rows[k];
+        row->launches++;
+        if ((unsigned)l->verdict < 5)
+            row->by_verdict[l->verdict]++;
+        row->total_ns += l->dur;
+        if (cbi_verdict_rank(l->verdict) > cbi_verdict_rank(row->verdict))
+            row->verdict = l->verdict;
+        if (l->max_rel_l1 > row->rel_l1)
+            row->rel_l1 = l->max_rel_l1;
+        if (l->max_abs > row->max_abs)
+            row->max_abs = l->max_abs;
+        if (l->note[0] && (!row->note[0] || cbi_verdict_rank(l->verdict) > row->note_rank)) {
+            row->note = l->note;
+            row->note_rank = cbi_verdict_rank(l->verdict);
+        }
+    }
+    return n;
+}
+
+/* ---- JSON ---------------------------------------------------------------------- */
 
 static void json_str(FILE *f, const char *key, const char *v)
 {
@@ -63,23 +178,47 @@ static void json_str(FILE *f, const char *key, const char *v)
     fputc('"', f);
 }
 
+void cbi_json_argv(FILE *f)
+{
+    static char buf[8192];
+    const char *argv[64];
+    size_t n = cb_proc_cmdline(buf, sizeof buf, argv, 64);
+    fputc('[', f);
+    for (size_t i = 0; i < n; i++) {
+        fputs(i ? ",\"" : "\"", f);
+        cbi_json_escape(f, argv[i]);
+        fputc('"', f);
+    }
+    fputc(']', f);
+}
+
+static void json_verdict_counts(FILE *f, const size_t *v)
+{
+    fprintf(f, "{\"PASS\":%zu,\"DRIFT\":%zu,\"FAILED\":%zu,\"SKIPPED\":%zu,\"TRACED\":%zu}", v[CBI_PASS],
+            v[CBI_DRIFT], v[CBI_FAILED], v[CBI_SKIPPED], v[CBI_TRACED]);
+}
+
+static void json_program(FILE *f)
+{
+    cbi_record *r = cbi_rec();
+    fputs("\"program\":{\"argv\":", f);
+    cbi_json_argv(f);
+    if (r->exited)
+        fprintf(f, ",\"exit_status\":%d,\"exit_status_final\":%d}", r->exit_status,
+                cbi_final_exit_status(r->exit_status));
+    else
+        fputs(",\"exit_status\":null,\"exit_status_final\":null}", f);
+}
+
 static void json_summary(FILE *f)
 {
     cbi_record *r = cbi_rec();
-    uint64_t calls = 0, unsupported = 0, errors = 0, probes = 0, nan_inf = 0;
-    size_t verified = 0, drift = 0, skipped = 0;
+    cbi_counts c;
+    cbi_count(&c);
+    uint64_t nan_inf = 0;
     double worst_rel = 0, worst_abs = 0;
-    for (int i = 0; i < CB_EXP__COUNT; i++) {
-        calls += r->exports[i].calls;
-        unsupported += r->exports[i].unsupported;
-        errors += r->exports[i].errors;
-        probes += r->exports[i].probes;
-    }
     for (size_t i = 0; i < r->nlaunches; i++) {
         const cbi_launch *l = &r->launches[i];
-        verified += (size_t)(l->verdict == CBI_PASS || l->verdict == CBI_DRIFT);
-        drift += (size_t)(l->verdict == CBI_DRIFT);
-        skipped += (size_t)(l->verdict == CBI_SKIPPED);
         nan_inf += l->nan_inf;
         if (l->max_rel_l1 > worst_rel)
             worst_rel = l->max_rel_l1;
@@ -96,82 +235,65 @@ static void json_summary(FILE *f)
     json_str(f, "device", r->device);
     fprintf(f, ",\"coverage\":{\"library\":\"driver\",\"mapped\":%zu,\"implemented\":%zu,\"total\":%zu}", mapped,
             implemented, total);
-    fprintf(f, ",\"worst_rel_l1\":%.6g,\"worst_abs\":%.6g,\"nan_inf\":%llu,\"peak_device_bytes\":%zu",
+    fprintf(f, ",\"worst_rel_l1\":%.17g,\"worst_abs\":%.17g,\"nan_inf\":%llu,\"peak_device_bytes\":%zu",
             finite_or_zero(worst_rel), finite_or_zero(worst_abs), (unsigned long long)nan_inf, r->peak_mem);
     fprintf(f, ",\"calls\":%llu,\"call_errors\":%llu,\"probe_refusals\":%llu,\"unsupported_calls\":%llu",
-            (unsigned long long)calls, (unsigned long long)errors, (unsigned long long)probes,
-            (unsigned long long)unsupported);
-    fprintf(f, ",\"launches\":%zu,\"verified\":%zu,\"drift\":%zu,\"skipped\":%zu,\"launches_dropped\":%llu", r->nlaunches,
-            verified, drift, skipped, (unsigned long long)r->launches_dropped);
+            (unsigned long long)c.calls, (unsigned long long)c.call_errors, (unsigned long long)c.probes,
+            (unsigned long long)c.unsupported);
+    fprintf(f, ",\"launches\":%zu,\"verified\":%zu,\"drift\":%zu,\"skipped\":%zu,\"failed\":%zu,\"launches_dropped\":%llu",
+            r->nlaunches, c.launch[CBI_PASS] + c.launch[CBI_DRIFT], c.launch[CBI_DRIFT], c.launch[CBI_SKIPPED],
+            c.launch[CBI_FAILED], (unsigned long long)r->launches_dropped);
+    fputs(",\"status_counts\":{\"launches\":", f);
+    json_verdict_counts(f, c.launch);
+    fprintf(f, ",\"entry_points\":{\"OK\":%zu,\"ERROR\":%zu,\"UNSUPPORTED\":%zu,\"PROBE\":%zu}", c.entries_ok,
+            c.entries_error, c.entries_unsupported, c.entries_probe);
+    fprintf(f, ",\"library_functions\":{\"PASS\":%zu,\"DRIFT\":%zu}}", c.lib_functions - c.lib_drift_functions,
+            c.lib_drift_functions);
+    fprintf(f, ",\"failures\":%llu,\"error_exitcode\":%d", (unsigned long long)cbi_failures(&c),
+            cbi_error_exitcode());
     fprintf(f, ",\"duration_ns\":%llu}", (unsigned long long)r->end_ns);
 }
 
-/* The worst verdict of kernel name's launches, its largest drift and a note. */
-typedef struct kernel_row {
-    const char *name;
-    size_t launches;
-    cbi_verdict verdict;
-    double rel_l1, max_abs;
-    uint64_t total_ns;
-    const char *note;
-} kernel_row;
-
-static int verdict_rank(cbi_verdict v)
+static void json_kernels(FILE *f, const cbi_kernel_row *rows, size_t nk)
 {
-    static const int rank[] = {0, 1, 4, 2, 3};   /* TRACED < PASS < SKIPPED < FAILED < DRIFT */
-    return (unsigned)v < 5 ? rank[v] : 0;
-}
-
-static size_t kernel_rows(kernel_row *rows, size_t max)
-{
-    cbi_record *r = cbi_rec();
-    size_t n = 0;
-    for (size_t i = 0; i < r->nlaunches; i++) {
-        const cbi_launch *l = &r->launches[i];
-        size_t k = 0;
-        while (k < n && strcmp(rows[k].name, l->kernel) != 0)
-            k++;
-        if (k == n) {
-            if (n == max)
-                continue;
-            rows[n++] = (kernel_row){.name = l->kernel, .verdict = l->verdict, .note = ""};
-        }
-        kernel_row *row = &rows[k];
-        row->launches++;
-        row->total_ns += l->dur;
-        if (verdict_rank(l->verdict) > verdict_rank(row->verdict))
-            row->verdict = l->verdict;
-        if (l->max_rel_l1 > row->rel_l1)
-            row->rel_l1 = l->max_rel_l1;
-        if (l->max_abs > row->max_abs)
-            row->max_abs = l->max_abs;
-        if (l->note[0] && (!row->note[0] || l->verdict == CBI_DRIFT))
-            row->note = l->note;
+    fputs("\"kernels\":[", f);
+    for (size_t i = 0; i < nk; i++) {
+        const cbi_kernel_row *k = &rows[i];
+        fprintf(f, "%s\n{", i ? "," : "");
+        json_str(f, "name", k->name);
+        fputc(',', f);
+        json_str(f, "demangled", k->demangled);
+        fprintf(f, ",\"launches\":%zu,\"verdict\":\"%s\",\"verdicts\":", k->launches, cbi_verdict_name(k->verdict));
+        json_verdict_counts(f, k->by_verdict);
+        fprintf(f, ",\"worst_rel_l1\":%.17g,\"max_abs\":%.17g,\"total_ns\":%llu,\"first_launch\":%zu,",
+                finite_or_zero(k->rel_l1), finite_or_zero(k->max_abs), (unsigned long long)k->total_ns, k->first);
+        json_str(f, "note", k->note);
+        fputc('}', f);
     }
-    return n;
+    fputs("]", f);
 }
 
-static void json_rows(FILE *f)
+static void json_rows(FILE *f, const cbi_kernel_row *rows, size_t nk)
 {
     cbi_record *r = cbi_rec();
     int first = 1;
     fputs("\"calls\":[", f);
-    static kernel_row rows[512];
-    size_t nk = kernel_rows(rows, 512);
     for (size_t i = 0; i < nk; i++) {
-        const kernel_row *k = &rows[i];
+        const cbi_kernel_row *k = &rows[i];
         fprintf(f, "%s\n{\"kind\":\"kernel\",", first ? "" : ",");
         first = 0;
         char entry[220];
         snprintf(entry, sizeof entry, "kernel %s", k->name);
         json_str(f, "entry", entry);
         fputc(',', f);
+        json_str(f, "demangled", k->demangled);
+        fputc(',', f);
         char target[96];
         snprintf(target, sizeof target, "PTX -> C -> %s backend", r->backend[0] ? r->backend : "cpu");
         json_str(f, "target", target);
         fprintf(f, ",\"subsystem\":\"kernels\",\"status\":\"%s\",\"drift\":", cbi_verdict_name(k->verdict));
         if (k->verdict == CBI_PASS || k->verdict == CBI_DRIFT)
-            fprintf(f, "%.6g,\"max_abs\":%.6g", finite_or_zero(k->rel_l1), finite_or_zero(k->max_abs));
+            fprintf(f, "%.17g,\"max_abs\":%.17g", finite_or_zero(k->rel_l1), finite_or_zero(k->max_abs));
         else
             fputs("null,\"max_abs\":null", f);
         fprintf(f, ",\"count\":%zu,\"total_ns\":%llu,", k->launches, (unsigned long long)k->total_ns);
@@ -219,78 +341,193 @@ static void json_rows(FILE *f)
         json_str(f, "target", "library facade, checked against a C reference (double accumulation)");
         fputc(',', f);
         json_str(f, "subsystem", c->library);
-        fprintf(f, ",\"status\":\"%s\",\"drift\":%.6g,\"max_abs\":%.6g,\"count\":%llu,\"total_ns\":0,\"notes\":\"\"}",
+        fprintf(f, ",\"status\":\"%s\",\"drift\":%.17g,\"max_abs\":%.17g,\"count\":%llu,\"total_ns\":0,\"notes\":\"\"}",
                 c->drifts ? "DRIFT" : "PASS", finite_or_zero(c->max_rel_l1), finite_or_zero(c->max_abs),
                 (unsigned long long)c->calls);
     }
     fputs("]", f);
 }
 
-static void json_launches(FILE *f)
+/* The index of kernel name among rows (launches mostly come in runs). */
+static long kernel_index(const cbi_kernel_row *rows, size_t nk, const char *name, long *hint)
+{
+    if (*hint >= 0 && (size_t)*hint < nk && strcmp(rows[*hint].name, name) == 0)
+        return *hint;
+    for (size_t k = 0; k < nk; k++)
+        if (strcmp(rows[k].name, name) == 0)
+            return *hint = (long)k;
+    return -1;
+}
+
+static void json_launches(FILE *f, const cbi_kernel_row *rows, size_t nk)
 {
     cbi_record *r = cbi_rec();
+    long hint = -1;
     fputs("\"launches\":[", f);
     for (size_t i = 0; i < r->nlaunches && i < CBI_JSON_MAX_LAUNCHES; i++) {
         const cbi_launch *l = &r->launches[i];
         fprintf(f, "%s\n{\"index\":%zu,", i ? "," : "", i);
         json_str(f, "kernel", l->kernel);
-        fprintf(f, ",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"smem\":%u,\"regs\":%u,\"stream\":%llu,\"t_ns\":%llu,"
-                   "\"dur_ns\":%llu,\"result\":\"%s\",\"verdict\":\"%s\",\"max_abs\":%.6g,\"max_rel_l1\":%.6g,\"nan_inf\":%llu,",
-                l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2], l->smem, l->regs, l->stream,
-                (unsigned long long)l->t0, (unsigned long long)l->dur, cbi_result_name(l->result),
-                cbi_verdict_name(l->verdict), finite_or_zero(l->max_abs), finite_or_zero(l->max_rel_l1),
-                (unsigned long long)l->nan_inf);
+        fprintf(f, ",\"k\":%ld,\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"smem\":%u,\"regs\":%u,\"stream\":%llu,"
+                   "\"t_ns\":%llu,\"dur_ns\":%llu,\"result\":\"%s\",\"verdict\":\"%s\",\"max_abs\":%.17g,"
+                   "\"max_rel_l1\":%.17g,\"nan_inf\":%llu,",
+                kernel_index(rows, nk, l->kernel, &hint), l->grid[0], l->grid[1], l->grid[2], l->block[0],
+                l->block[1], l->block[2], l->smem, l->regs, l->stream, (unsigned long long)l->t0,
+                (unsigned long long)l->dur, cbi_result_name(l->result), cbi_verdict_name(l->verdict),
+                finite_or_zero(l->max_abs), finite_or_zero(l->max_rel_l1), (unsigned long long)l->nan_inf);
         json_str(f, "note", l->note);
         fputs(",\"regions\":[", f);
         for (uint32_t k = 0; k < l->nregions; k++) {
             const cbi_region_result *g = &l->regions[k];
             fprintf(f, "%s{", k ? "," : "");
             json_str(f, "name", g->name);
-            fprintf(f, ",\"type\":\"%s\",\"bytes\":%zu,\"compared\":%llu,\"mismatched\":%llu,\"max_abs\":%.6g,"
-                       "\"rel_l1\":%.6g,\"nan_inf\":%llu,\"untouched\":%s,\"all_zero\":%s,\"first_bad\":%lld,\"failed\":%s}",
+            fprintf(f, ",\"type\":\"%s\",\"bytes\":%zu,\"compared\":%llu,\"mismatched\":%llu,\"max_abs\":%.17g,"
+                       "\"rel_l1\":%.17g,\"nan_inf\":%llu,\"untouched\":%s,\"all_zero\":%s,\"first_bad\":%lld,\"failed\":%s",
                     cbi_elem_name(g->type), g->bytes, (unsigned long long)g->diff.compared,
                     (unsigned long long)g->diff.mismatched, finite_or_zero(g->diff.max_abs),
                     finite_or_zero(g->diff.rel_l1), (unsigned long long)g->diff.nan_inf,
                     g->diff.untouched ? "true" : "false", g->diff.all_zero ? "true" : "false",
                     (long long)g->diff.first_bad, g->failed ? "true" : "false");
+            if (g->diff.first_bad >= 0) {
+                char got[48], want[48];
+                cbi_format_first(got, sizeof got, &g->diff, 0);
+                cbi_format_first(want, sizeof want, &g->diff, 1);
+                fprintf(f, ",\"first_got\":\"%s\",\"first_want\":\"%s\"", got, want);
+            }
+            fputc('}', f);
         }
         fputs("]}", f);
     }
-    fputs("]", f);
+    fprintf(f, "],\"launches_in_json\":%zu", r->nlaunches < CBI_JSON_MAX_LAUNCHES ? r->nlaunches
+                                                                                  : (size_t)CBI_JSON_MAX_LAUNCHES);
 }
 
-static void json_timeline(FILE *f)
+/* The track an event is drawn on. */
+static void event_track(const cbi_event *e, char *track, size_t len)
+{
+    if (e->kind == CBI_EV_CALL || e->kind == CBI_EV_RANGE)
+        snprintf(track, len, "host thread %u", e->track);
+    else
+        snprintf(track, len, "stream %u", e->track);
+}
+
+static const char *event_name(const cbi_event *e, const cbi_kernel_row *rows, size_t nk, char *buf, size_t len)
 {
     cbi_record *r = cbi_rec();
-    fputs("\"timeline\":[", f);
-    size_t n = 0;
-    for (size_t i = 0; i < r->nevents && n < CBI_JSON_MAX_TIMELINE; i++) {
+    if (e->kind == CBI_EV_CALL)
+        return cb_exports[e->id].name;
+    if (e->kind == CBI_EV_RANGE)
+        return cbi_range_name(e->id);
+    if (e->id >= 0 && (size_t)e->id < r->nlaunches) {
+        long hint = -1;
+        long k = kernel_index(rows, nk, r->launches[e->id].kernel, &hint);
+        return k >= 0 ? rows[k].demangled : cb_demangle(r->launches[e->id].kernel, buf, len);
+    }
+    return "kernel";
+}
+
+/* Every event in CBI_TIMELINE_BINS bins per track: busy time, events
+ * started, and the longest event (by name) of each bin, for a timeline of
+ * any length (the first events are also listed one by one). */
+static void json_timeline_bins(FILE *f, const cbi_kernel_row *rows, size_t nk)
+{
+    cbi_record *r = cbi_rec();
+    typedef struct {
+        int kind;
+        uint32_t id;
+        uint64_t busy[CBI_TIMELINE_BINS];
+        uint32_t count[CBI_TIMELINE_BINS];
+        const cbi_event *longest[CBI_TIMELINE_BINS];
+    } track;
+    track *tracks = calloc(CBI_TIMELINE_TRACKS, sizeof *tracks);
+    size_t ntracks = 0;
+    uint64_t t1 = 1;
+    for (size_t i = 0; i < r->nevents; i++)
+        if (r->events[i].kind != CBI_EV_MEM && r->events[i].t0 + r->events[i].dur > t1)
+            t1 = r->events[i].t0 + r->events[i].dur;
+    double width = (double)t1 / CBI_TIMELINE_BINS;
+    for (size_t i = 0; tracks && i < r->nevents; i++) {
         const cbi_event *e = &r->events[i];
         if (e->kind == CBI_EV_MEM)
             continue;
-        char track[48];
-        const char *name;
-        if (e->kind == CBI_EV_CALL) {
-            snprintf(track, sizeof track, "host thread %u", e->track);
-            name = cb_exports[e->id].name;
-        } else if (e->kind == CBI_EV_RANGE) {
-            snprintf(track, sizeof track, "host thread %u", e->track);
-            name = cbi_range_name(e->id);
-        } else {
-            snprintf(track, sizeof track, "stream %u", e->track);
-            name = e->id >= 0 && (size_t)e->id < r->nlaunches ? r->launches[e->id].kernel : "kernel";
+        int kind = e->kind == CBI_EV_RANGE ? CBI_EV_CALL : e->kind;   /* ranges: on their host thread's lane */
+        size_t t = 0;
+        while (t < ntracks && !(tracks[t].kind == kind && tracks[t].id == e->track))
+            t++;
+        if (t == ntracks) {
+            if (ntracks == CBI_TIMELINE_TRACKS)
+                continue;
+            tracks[ntracks].kind = kind;
+            tracks[ntracks].id = e->track;
+            ntracks++;
         }
+        size_t b0 = (size_t)(e->t0 / width), b1 = (size_t)((e->t0 + e->dur) / width);
+        if (b0 >= CBI_TIMELINE_BINS)
+            b0 = CBI_TIMELINE_BINS - 1;
+        if (b1 >= CBI_TIMELINE_BINS)
+            b1 = CBI_TIMELINE_BINS - 1;
+        tracks[t].count[b0]++;
+        for (size_t b = b0; b <= b1; b++) {
+            double lo = b * width, hi = lo + width;
+            double s = e->t0 > lo ? (double)e->t0 : lo, x = (double)(e->t0 + e->dur) < hi ? (double)(e->t0 + e->dur) : hi;
+            if (x > s)
+                tracks[t].busy[b] += (uint64_t)(x - s);
+            if (!tracks[t].longest[b] || e->dur > tracks[t].longest[b]->dur)
+                tracks[t].longest[b] = e;
+        }
+    }
+    fprintf(f, "\"timeline_bins\":{\"t1_ns\":%llu,\"bins\":%d,\"tracks\":[", (unsigned long long)t1,
+            CBI_TIMELINE_BINS);
+    for (size_t t = 0; t < ntracks; t++) {
+        char name[48], buf[160];
+        cbi_event probe = {.kind = (int16_t)tracks[t].kind, .track = tracks[t].id};
+        event_track(&probe, name, sizeof name);
+        fprintf(f, "%s\n{\"track\":\"%s\",\"kind\":\"%s\",\"busy_ns\":[", t ? "," : "", name,
+                tracks[t].kind == CBI_EV_CALL ? "call" : "launch");
+        for (size_t b = 0; b < CBI_TIMELINE_BINS; b++)
+            fprintf(f, "%s%llu", b ? "," : "", (unsigned long long)tracks[t].busy[b]);
+        fputs("],\"count\":[", f);
+        for (size_t b = 0; b < CBI_TIMELINE_BINS; b++)
+            fprintf(f, "%s%u", b ? "," : "", tracks[t].count[b]);
+        fputs("],\"top\":[", f);
+        for (size_t b = 0; b < CBI_TIMELINE_BINS; b++) {
+            fputs(b ? ",\"" : "\"", f);
+            if (tracks[t].longest[b])
+                cbi_json_escape(f, event_name(tracks[t].longest[b], rows, nk, buf, sizeof buf));
+            fputc('"', f);
+        }
+        fputs("]}", f);
+    }
+    fputs("]}", f);
+    free(tracks);
+}
+
+static void json_timeline(FILE *f, const cbi_kernel_row *rows, size_t nk)
+{
+    cbi_record *r = cbi_rec();
+    fputs("\"timeline\":[", f);
+    size_t n = 0, all = 0;
+    for (size_t i = 0; i < r->nevents; i++) {
+        const cbi_event *e = &r->events[i];
+        if (e->kind == CBI_EV_MEM)
+            continue;
+        if (all++ >= CBI_JSON_MAX_TIMELINE)
+            continue;
+        char track[48], buf[160];
+        event_track(e, track, sizeof track);
         fprintf(f, "%s\n{\"track\":\"%s\",\"kind\":\"%s\",", n ? "," : "", track,
                 e->kind == CBI_EV_CALL    ? "call"
                 : e->kind == CBI_EV_RANGE ? (e->dur ? "range" : "mark")
                                           : "launch");
-        json_str(f, "name", name);
+        json_str(f, "name", event_name(e, rows, nk, buf, sizeof buf));
         fprintf(f, ",\"t_ns\":%llu,\"dur_ns\":%llu,\"ok\":%s%s}", (unsigned long long)e->t0,
                 (unsigned long long)e->dur, e->result == 0 || e->probe || e->kind == CBI_EV_RANGE ? "true" : "false",
                 e->probe ? ",\"probe\":true" : "");
         n++;
     }
-    fputs("],\"memory\":[", f);
+    fprintf(f, "],\"timeline_events\":%zu,\"events_dropped\":%llu,\n", all, (unsigned long long)r->events_dropped);
+    json_timeline_bins(f, rows, nk);
+    fputs(",\n\"memory\":[", f);
     n = 0;
     for (size_t i = 0; i < r->nevents && n < CBI_JSON_MAX_TIMELINE; i++) {
         const cbi_event *e = &r->events[i];
@@ -306,21 +543,27 @@ static void json_timeline(FILE *f)
 void cbi_json_report(FILE *f)
 {
     cbi_record *r = cbi_rec();
-    fprintf(f, "{\"schema\":\"cubridge-inspect-report/2\",\"version\":\"%s\",", CUBRIDGE_VERSION);
+    static cbi_kernel_row rows[CBI_MAX_KERNEL_ROWS];
+    size_t nk = cbi_kernel_rows(rows, CBI_MAX_KERNEL_ROWS);
+    fprintf(f, "{\"schema\":\"cubridge-inspect-report/3\",\"version\":\"%s\",", CUBRIDGE_VERSION);
     fprintf(f, "\"mode\":{\"trace\":%s,\"verify\":%s,\"strict\":%s,\"fault\":\"%s\"},",
             (cb_inspect_flags & CB_INSPECT_TRACE) ? "true" : "false",
             (cb_inspect_flags & CB_INSPECT_VERIFY) ? "true" : "false",
             (cb_inspect_flags & CB_INSPECT_STRICT) ? "true" : "false", r->fault);
     json_summary(f);
+    fputs(",\n", f);
+    json_program(f);
     fprintf(f, ",\n\"dispatch_path\":[\"program\",\"NVIDIA cudart (static or shared)\",\"cubridge libcuda.so.1 "
                "(driver API, export tables)\",\"core: contexts, memory arena, streams\",\"PTX -> C translation, cc, JIT "
                "cache\",\"%s backend\"],\n",
             r->backend[0] ? r->backend : "cpu");
-    json_rows(f);
+    json_kernels(f, rows, nk);
     fputs(",\n", f);
-    json_launches(f);
+    json_rows(f, rows, nk);
     fputs(",\n", f);
-    json_timeline(f);
+    json_launches(f, rows, nk);
+    fputs(",\n", f);
+    json_timeline(f, rows, nk);
     fputs("}\n", f);
 }
 

@@ -51,61 +51,76 @@ static void row(FILE *out, int colour, const char *entry, const char *target, co
             colour ? RESET : "", drift, n);
 }
 
+/* "PASS 12, DRIFT 1" with each count in its status colour; only nonzero
+ * counts (or "none"). */
+static void counts(FILE *out, int colour, const char *const *names, const size_t *v, size_t n)
+{
+    int any = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!v[i])
+            continue;
+        fprintf(out, "%s%s%s %zu%s", any ? ", " : "", colour ? status_colour(names[i]) : "", names[i], v[i],
+                colour ? RESET : "");
+        any = 1;
+    }
+    if (!any)
+        fputs("none", out);
+}
+
 void cbi_report_text(FILE *out, int colour)
 {
     cbi_record *r = cbi_rec();
     const char *status = cbi_overall_status();
-    uint64_t calls = 0, unsupported = 0, probes = 0;
-    for (int i = 0; i < CB_EXP__COUNT; i++) {
-        calls += r->exports[i].calls;
-        unsupported += r->exports[i].unsupported;
-        probes += r->exports[i].probes;
-    }
+    cbi_counts c;
+    cbi_count(&c);
     double worst = 0;
     uint64_t nan_inf = 0;
-    size_t verified = 0;
     for (size_t i = 0; i < r->nlaunches; i++) {
         if (r->launches[i].max_rel_l1 > worst)
             worst = r->launches[i].max_rel_l1;
         nan_inf += r->launches[i].nan_inf;
-        verified += (size_t)(r->launches[i].verdict == CBI_PASS || r->launches[i].verdict == CBI_DRIFT);
     }
-    fprintf(out, "%scubridge inspector%s: %s%s%s | backend %s | %llu calls, %llu unsupported, %llu expected refusals | %zu launches, %zu verified"
-                 " | worst rel L1 %.3g | %llu NaN/Inf | peak device memory %.1f MiB\n",
+    fprintf(out, "%scubridge inspector%s: %s%s%s | backend %s | %llu calls | %zu launches | worst rel L1 %.3g | %llu "
+                 "NaN/Inf | peak device memory %.1f MiB\n",
             colour ? BOLD : "", colour ? RESET : "", colour ? status_colour(status) : "", status, colour ? RESET : "",
-            r->backend, (unsigned long long)calls, (unsigned long long)unsupported, (unsigned long long)probes,
-            r->nlaunches, verified, worst,
-            (unsigned long long)nan_inf, r->peak_mem / 1048576.0);
+            r->backend, (unsigned long long)c.calls, r->nlaunches, worst, (unsigned long long)nan_inf,
+            r->peak_mem / 1048576.0);
+    static const char *const vnames[] = {"DRIFT", "FAILED", "SKIPPED", "PASS", "TRACED"};
+    size_t lv[] = {c.launch[CBI_DRIFT], c.launch[CBI_FAILED], c.launch[CBI_SKIPPED], c.launch[CBI_PASS],
+                   c.launch[CBI_TRACED]};
+    fputs("  launches: ", out);
+    counts(out, colour, vnames, lv, 5);
+    static const char *const cnames[] = {"UNSUPPORTED", "ERROR", "PROBE", "OK"};
+    /* unsupported calls are errors too (CUDA_ERROR_NOT_SUPPORTED) */
+    size_t cv[] = {(size_t)c.unsupported, (size_t)(c.call_errors - c.unsupported), (size_t)c.probes,
+                   (size_t)(c.calls - c.call_errors - c.probes)};
+    fputs(" | calls: ", out);
+    counts(out, colour, cnames, cv, 4);
+    if (c.lib_calls) {
+        static const char *const lnames[] = {"DRIFT", "PASS"};
+        size_t lc[] = {(size_t)c.lib_drifts, (size_t)(c.lib_calls - c.lib_drifts)};
+        fputs(" | library calls: ", out);
+        counts(out, colour, lnames, lc, 2);
+    }
+    fputc('\n', out);
     fprintf(out, "  %-36s %-30s %-12s %-11s %-9s %s\n", "CUDA API entry", "translation target", "subsystem", "status",
             "drift", "notes & traps");
     int shown = 0;
-    /* kernels: one row each */
-    for (size_t i = 0; i < r->nlaunches && shown < 15; i++) {
-        const cbi_launch *l = &r->launches[i];
-        int seen = 0;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = strcmp(r->launches[j].kernel, l->kernel) == 0;
-        if (seen)
-            continue;
-        cbi_verdict v = l->verdict;
-        double d = l->max_rel_l1;
-        const char *note = l->note;
-        for (size_t j = i + 1; j < r->nlaunches; j++) {
-            if (strcmp(r->launches[j].kernel, l->kernel) != 0)
-                continue;
-            if (r->launches[j].verdict == CBI_DRIFT && v != CBI_DRIFT) {
-                v = CBI_DRIFT;
-                note = r->launches[j].note;
-            }
-            if (r->launches[j].max_rel_l1 > d)
-                d = r->launches[j].max_rel_l1;
-        }
+    /* kernels: one row each, demangled */
+    static cbi_kernel_row rows[64];
+    size_t nk = cbi_kernel_rows(rows, 64);
+    for (size_t i = 0; i < nk && shown < 15; i++) {
+        const cbi_kernel_row *k = &rows[i];
         char drift[24] = "-";
-        if (v == CBI_PASS || v == CBI_DRIFT)
-            snprintf(drift, sizeof drift, "%.2e", d);
-        char entry[200];
-        snprintf(entry, sizeof entry, "kernel %s", l->kernel);
-        row(out, colour, entry, "PTX -> C -> backend", "kernels", cbi_verdict_name(v), drift, note);
+        if (k->verdict == CBI_PASS || k->verdict == CBI_DRIFT)
+            snprintf(drift, sizeof drift, "%.2e", k->rel_l1);
+        char entry[200], note[400];
+        snprintf(entry, sizeof entry, "kernel %s", k->demangled);
+        if (k->launches > 1)
+            snprintf(note, sizeof note, "%zu launches%s%s", k->launches, k->note[0] ? ": " : "", k->note);
+        else
+            snprintf(note, sizeof note, "%s", k->note);
+        row(out, colour, entry, "PTX -> C -> backend", "kernels", cbi_verdict_name(k->verdict), drift, note);
         shown++;
     }
     /* entry points: failures first, then the most called */

@@ -387,12 +387,16 @@ static CUresult verify_launch(cb_backend *b, cb_inspect_lookup lookup, cb_functi
         snprintf(what, sizeof what, "output untouched (the reference wrote it)");
     else if (bad->diff.all_zero)
         snprintf(what, sizeof what, "output all zero (the reference is not)");
-    else
-        snprintf(what, sizeof what, "element [%lld]: got %.9g, reference %.9g", (long long)bad->diff.first_bad,
-                 bad->diff.first_got, bad->diff.first_want);
-    char msg[400];
+    else {
+        char got[48], want[48];
+        cbi_format_first(got, sizeof got, &bad->diff, 0);
+        cbi_format_first(want, sizeof want, &bad->diff, 1);
+        snprintf(what, sizeof what, "element [%lld]: got %s, reference %s", (long long)bad->diff.first_bad, got, want);
+    }
+    char msg[400], kname[160];
     snprintf(msg, sizeof msg, "DRIFT in kernel %s: %s (%s): %s; %llu of %llu elements differ, %llu NaN/Inf introduced, "
-             "max abs %.3g, rel L1 %.3g", f->info->name, bad->name, cbi_elem_name(bad->type), what,
+             "max abs %.3g, rel L1 %.3g", cb_demangle(f->info->name, kname, sizeof kname), bad->name,
+             cbi_elem_name(bad->type), what,
              (unsigned long long)bad->diff.mismatched, (unsigned long long)bad->diff.compared,
              (unsigned long long)bad->diff.nan_inf, bad->diff.max_abs, bad->diff.rel_l1);
     size_t have = strlen(L->note);
@@ -477,6 +481,8 @@ static CUresult inspect_launch(cb_backend *b, cb_inspect_lookup lookup, cb_funct
         L.result = (int)r;
         L.verdict = r == CUDA_SUCCESS ? CBI_TRACED : CBI_FAILED;
     }
+    if (r != CUDA_SUCCESS && err)
+        cb_launch_explain(f->info->name, err);
     if (r != CUDA_SUCCESS && !L.note[0] && err && err->message[0])
         snprintf(L.note, sizeof L.note, "%.250s", err->message);
     launch_record(&L, r);

@@ -1,9 +1,23 @@
-/* test_ptx_cli: `cubridge ptx` (tools/cubridge/cmd_ptx.c, compiled in here):
+/* test_ptx_cli: `cubridge ptx` (tools/cubridge/cmd_ptx.c, linked in here):
  * a good file gives the C (to --out or stdout) and status 0; a bad one gives
  * "FILE:LINE: near 'INSTRUCTION': reason" on stderr and status 1; bad usage 2. */
-#include "../../tools/cubridge/cmd_ptx.c"
-
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+
+#include "../../tools/cubridge/cli.h"
+
+static char *ptx_read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = malloc(1 << 20);
+    *len = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+    fclose(f);
+    return buf;
+}
 
 static int failures;
 
@@ -54,7 +68,11 @@ static int run(int argc, char **argv)
     int so = dup(1), se = dup(2);
     if (!freopen(o, "w", stdout) || !freopen(e, "w", stderr))
         return -100;
-    int rc = cli_ptx(argc, argv);
+    char *args[8] = {"ptx"};
+    for (int i = 0; i < argc && i < 6; i++)
+        args[i + 1] = argv[i];
+    optind = 0;
+    int rc = cli_ptx(argc + 1, args);
     fflush(stdout);
     fflush(stderr);
     dup2(so, 1);

@@ -89,8 +89,8 @@ int cli_cache(int argc, char **argv);     /* cmd_cache.c */
 int cli_ptx(int argc, char **argv);       /* cmd_ptx.c */
 int cli_inspect(int argc, char **argv);   /* cmd_inspect.c */
 int cli_coverage(int argc, char **argv);  /* cmd_coverage.c */
-int cli_help(int argc, char **argv);      /* main.c */
-int cli_version(int argc, char **argv);   /* main.c */
+int cli_help(int argc, char **argv);      /* cmd_help.c */
+int cli_version(int argc, char **argv);   /* cmd_help.c */
 
 /* What `run` does after its options (cmd_run.c), shared with `inspect`:
  * checks backend (NULL: keep CUBRIDGE_BACKEND, else cpu) and sm, sets the

@@ -46,8 +46,8 @@ static void report_fault(cpu_block *b, const cb_thread *t, const cb_fault_scope 
 {
     char who[384];
     cb_cpu_describe(t, who, sizeof who);
-    cb_cpu_launch_fail(b->launch, CUDA_ERROR_ILLEGAL_ADDRESS, "%s: illegal address %p (%s)", who, scope->addr,
-                       cb_fault_signal_name(scope->signo));
+    cb_cpu_launch_fail_at(b->launch, (uint64_t)(uintptr_t)scope->addr, CUDA_ERROR_ILLEGAL_ADDRESS,
+                          "%s: illegal address %p (%s)", who, scope->addr, cb_fault_signal_name(scope->signo));
     b->aborted = 1;
 }
 

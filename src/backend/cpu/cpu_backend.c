@@ -305,6 +305,7 @@ static CUresult cpu_launch_kernel(cb_backend *self, void *module, uint32_t kerne
     CUresult r = atomic_load(&L->failed) ? L->result : CUDA_SUCCESS;
     if (err && r != CUDA_SUCCESS) {
         err->result = r;
+        err->fault_addr = L->fault_addr;
         size_t n = strnlen(L->message, sizeof err->message - 1);
         memcpy(err->message, L->message, n);
         err->message[n] = 0;

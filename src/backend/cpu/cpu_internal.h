@@ -70,6 +70,7 @@ typedef struct cpu_launch {
     cb_mutex error_lock;
     CUresult result;
     char message[512];
+    uint64_t fault_addr;         /* the first failure's faulting address (0: none) */
     /* Under the pool lock: */
     int active;                  /* workers inside this launch */
     int queued;
@@ -121,6 +122,9 @@ void cb_cpu_pool_run(cpu_pool *pool, cpu_launch *L);
 /* Records the launch's error; the first one wins. */
 void cb_cpu_launch_fail(cpu_launch *L, CUresult result, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The same for a memory fault at addr (kept for the fault report). */
+void cb_cpu_launch_fail_at(cpu_launch *L, uint64_t addr, CUresult result, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* ---- one block (block_exec.c) -------------------------------------------- */
 

@@ -47,18 +47,32 @@ static inline void cpu_relax(void)
 #endif
 }
 
-void cb_cpu_launch_fail(cpu_launch *L, CUresult result, const char *fmt, ...)
+static void launch_vfail(cpu_launch *L, uint64_t addr, CUresult result, const char *fmt, va_list ap)
 {
     cb_mutex_lock(&L->error_lock);
     if (!atomic_load(&L->failed)) {
         L->result = result;
-        va_list ap;
-        va_start(ap, fmt);
+        L->fault_addr = addr;
         vsnprintf(L->message, sizeof L->message, fmt, ap);
-        va_end(ap);
         atomic_store(&L->failed, 1);
     }
     cb_mutex_unlock(&L->error_lock);
+}
+
+void cb_cpu_launch_fail(cpu_launch *L, CUresult result, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    launch_vfail(L, 0, result, fmt, ap);
+    va_end(ap);
+}
+
+void cb_cpu_launch_fail_at(cpu_launch *L, uint64_t addr, CUresult result, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    launch_vfail(L, addr, result, fmt, ap);
+    va_end(ap);
 }
 
 /* Takes the next run of blocks, [*first, *first + n), and returns n; 0 when
