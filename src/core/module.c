@@ -12,6 +12,7 @@
 #include "core/device.h"
 #include "core/memory.h"
 #include "core/module.h"
+#include "core/progress.h"
 #include "core/ptx_merge.h"
 #include "core/stats.h"
 #include "fatbin/fatbin.h"
@@ -97,8 +98,9 @@ static CUresult module_extract_ptx(const cb_device *d, const void *image, size_t
                 pos += (size_t)snprintf(err + pos, sizeof err - pos, "%s sm_%u", i ? "," : ":", sum.sms_elf[i]);
         }
         module_error(msg, msgcap,
-               "%s: no PTX for its kernels (%s); cubridge runs kernels from PTX only: rebuild with PTX "
-               "(-gencode arch=compute_XX,code=compute_XX, any XX)",
+               "%s: no PTX for its kernels (%s): the binary holds no PTX at any architecture (SASS only), and "
+               "cubridge runs kernels from PTX; rebuild with PTX embedded (nvcc's default does; or -gencode "
+               "arch=compute_XX,code=compute_XX, any XX); CUBRIDGE_SM cannot help",
                name, err);
         return CUDA_ERROR_NO_BINARY_FOR_GPU;
     case CB_FATBIN_ERR_NOMEM:
@@ -219,7 +221,7 @@ CUresult cb_module_load(cb_context *ctx, const void *image, size_t size, const c
 }
 
 static CUresult module_load(cb_context *ctx, const void *image, size_t size, const char *name, cb_module **out,
-                            char *msg, size_t msgcap);
+                            char *msg, size_t msgcap, unsigned progress);
 
 CUresult cb_module_load_msg(cb_context *ctx, const void *image, size_t size, const char *name, cb_module **out,
                             char *msg, size_t msgcap)
@@ -232,20 +234,23 @@ CUresult cb_module_load_msg(cb_context *ctx, const void *image, size_t size, con
     msg[0] = '\0';
     if (!image)
         return CUDA_ERROR_INVALID_VALUE;
-    CUresult r = module_load(ctx, image, size, name, out, msg, msgcap);
+    unsigned progress = cb_progress_begin(name);
+    CUresult r = module_load(ctx, image, size, name, out, msg, msgcap, progress);
+    cb_progress_end(progress, r == CUDA_SUCCESS);
     if (r != CUDA_SUCCESS)
         module_note_failure(name, r, msg);
     return r;
 }
 
 static CUresult module_load(cb_context *ctx, const void *image, size_t size, const char *name, cb_module **out,
-                            char *msg, size_t msgcap)
+                            char *msg, size_t msgcap, unsigned progress)
 {
     char *ptx = NULL;
     size_t len = 0;
     CUresult r = module_extract_ptx(ctx->device, image, size, name, &ptx, &len, msg, msgcap);
     if (r != CUDA_SUCCESS)
         return r;
+    cb_progress_stage(progress, "translating the PTX", 0);
     cb_translation *tr = NULL;
     char err[1024] = "";
     int rc = cb_translate_ptx(ptx, len, name, CB_DIALECT_C, &tr, err, sizeof err);
@@ -263,6 +268,7 @@ static CUresult module_load(cb_context *ctx, const void *image, size_t size, con
     m->pub.ctx = ctx;
     m->pub.tr = tr;
     snprintf(m->name, sizeof m->name, "%s", name);
+    cb_progress_stage(progress, "compiling the C", tr->nkernels);
     r = module_instantiate(m, msg, msgcap);
     if (r != CUDA_SUCCESS) {
         module_free(m);

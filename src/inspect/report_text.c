@@ -43,11 +43,11 @@ static void clip(char *out, size_t n, const char *s)
 static void row(FILE *out, int colour, const char *entry, const char *target, const char *sub, const char *status,
                 const char *drift, const char *notes)
 {
-    char e[37], t[31], n[61];
+    char e[49], t[25], n[61];
     clip(e, sizeof e, entry);
     clip(t, sizeof t, target);
     clip(n, sizeof n, notes);
-    fprintf(out, "  %-36s %-30s %-12s %s%-11s%s %-9s %s\n", e, t, sub, colour ? status_colour(status) : "", status,
+    fprintf(out, "  %-48s %-24s %-12s %s%-11s%s %-9s %s\n", e, t, sub, colour ? status_colour(status) : "", status,
             colour ? RESET : "", drift, n);
 }
 
@@ -103,7 +103,7 @@ void cbi_report_text(FILE *out, int colour)
         counts(out, colour, lnames, lc, 2);
     }
     fputc('\n', out);
-    fprintf(out, "  %-36s %-30s %-12s %-11s %-9s %s\n", "CUDA API entry", "translation target", "subsystem", "status",
+    fprintf(out, "  %-48s %-24s %-12s %-11s %-9s %s\n", "CUDA API entry", "translation target", "subsystem", "status",
             "drift", "notes & traps");
     int shown = 0;
     /* kernels: one row each, demangled */

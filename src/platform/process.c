@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 size_t cb_proc_cmdline(char *buf, size_t len, const char **argv, size_t max)
@@ -56,6 +57,13 @@ void cb_proc_write_stderr(const char *s)
 }
 
 int cb_proc_isatty(int fd) { return isatty(fd); }
+
+void cb_proc_sleep_ms(unsigned ms)
+{
+    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
 
 /* ---- fatal signals ---------------------------------------------------------- */
 

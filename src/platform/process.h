@@ -39,4 +39,7 @@ void cb_proc_write_stderr(const char *s);
 /* 1 if file descriptor fd (2: stderr) is a terminal. */
 int cb_proc_isatty(int fd);
 
+/* Sleeps the calling thread for ms milliseconds. */
+void cb_proc_sleep_ms(unsigned ms);
+
 #endif

@@ -34,6 +34,8 @@ static inline int cb_thread_start(cb_thread_handle *h, void *(*fn)(void *), void
     return pthread_create(h, NULL, fn, arg);
 }
 static inline void cb_thread_join(cb_thread_handle h) { pthread_join(h, NULL); }
+/* Lets a thread end on its own (never joined). */
+static inline void cb_thread_detach(cb_thread_handle h) { pthread_detach(h); }
 /* Gives the CPU to another runnable thread, if any (sched_yield). */
 static inline void cb_thread_yield(void) { sched_yield(); }
 

@@ -93,12 +93,11 @@ int main(int argc, char **argv)
     int n = N, v = 0;
     for (long k = 0; k < launches; k++) {
         float f = k % 3 == 0 ? 0.5f : 1.0f;
+        v = (int)k + 1;   /* fill: a new value each time (an unchanged buffer is not compared) */
         void *args[3] = {k % 3 == 2 ? (void *)&di : (void *)&d, &n, k % 3 == 2 ? (void *)&v : (void *)&f};
         CK(cuLaunchKernel(fn[k % 3], N / 256, 1, 1, 256, 1, 1, 0, NULL, args, NULL));
         for (int i = 0; i < N && k % 3 != 2; i++)
             host[i] = k % 3 == 0 ? host[i] * f : host[i] + f;
-        if (k % 3 == 2)
-            v = (int)k;
     }
     CK(cuCtxSynchronize());
     CK(cuMemcpyDtoH(back, d, sizeof back));

@@ -250,8 +250,11 @@ void cli_print_man(FILE *out)
         if (c->hidden)
             continue;
         fprintf(out, ".B cubridge %s\n", c->name);
-        roff(out, c->synopsis);
-        fputs("\n.br\n", out);
+        if (c->synopsis[0]) {
+            roff(out, c->synopsis);
+            fputc('\n', out);
+        }
+        fputs(".br\n", out);
     }
     fputs(".SH DESCRIPTION\ncubridge ships its own libcuda.so.1: kernels are translated from the PTX that nvcc "
           "embeds and run on the CPU, or passed through to NVIDIA's driver.\n.SH COMMANDS\n", out);
