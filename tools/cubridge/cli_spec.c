@@ -84,8 +84,10 @@ const cli_command cli_commands[] = {
      devices_options, "0; 1 if the driver cannot start (the reason is printed); 2: a usage error.", 0, 0},
     {"cache", cli_cache, "[dir|stats|clear]", "show, measure or clear the kernel cache",
      "The directory where compiled kernels are kept: CUBRIDGE_CACHE_DIR, else $XDG_CACHE_HOME/cubridge, else "
-     "~/.cache/cubridge. dir prints it; stats (the default) counts the compiled modules, files and bytes; "
-     "clear removes everything inside it (never / or the home directory).",
+     "~/.cache/cubridge. dir prints it; stats (the default) counts the compiled modules, files and bytes, and "
+     "gives the cache's entries, its cap (CUBRIDGE_CACHE_MAX) and how much is used, when entries were last "
+     "used, and the hits, misses, evictions and rebuilds every process counted; clear removes everything "
+     "inside it (never / or the home directory).",
      NULL, "0; 1 if the directory cannot be read or cleared; 2: a usage error.", 0, 0},
     {"coverage", cli_coverage, "[OPTIONS] [LIBRARY]", "NVIDIA exports mapped by cubridge, per library",
      "For each NVIDIA library (or only LIBRARY: driver, cudart, cublas ...), how many of its exports cubridge "
@@ -112,6 +114,7 @@ const cli_envvar cli_envvars[] = {
     {"CUBRIDGE_SUMMARY", "1 under run", "print the one-line summary at exit"},
     {"CUBRIDGE_LIB_DIR", "next to cubridge", "where run finds libcuda.so.1"},
     {"CUBRIDGE_CACHE_DIR", "~/.cache/cubridge", "compiled kernels"},
+    {"CUBRIDGE_CACHE_MAX", "512M", "the kernel cache's size cap (least recently used entries are evicted)"},
     {"CUBRIDGE_HOST_CC", "cc", "the C compiler for translated kernels"},
     {"CUBRIDGE_THREADS", "CPUs", "worker threads that run blocks"},
     {"CUBRIDGE_PROGRESS", "1", "0: no progress line on a terminal while modules translate and compile"},
@@ -313,7 +316,7 @@ void cli_print_markdown(FILE *out)
         const cli_command *c = &cli_commands[i];
         if (c->hidden)
             continue;
-        fprintf(out, "\n### `cubridge %s %s`\n\n", c->name, c->synopsis);
+        fprintf(out, "\n### `cubridge %s%s%s`\n\n", c->name, c->synopsis[0] ? " " : "", c->synopsis);
         md(out, c->summary);
         fputs(".\n\n", out);
         md(out, c->description);
