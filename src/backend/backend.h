@@ -33,6 +33,12 @@ typedef struct cb_launch_error {
     CUresult result;
     char message[512];             /* kernel, block, thread, address where known */
     uint64_t fault_addr;           /* the address a memory fault touched, 0 if none or unknown */
+    /* Set on success too: what ran but deserves a warning (for the
+     * inspector and the exit summary); warnings counts the events, warning
+     * describes the first (block, warp, lanes, instruction: the kernel is
+     * the launch's). */
+    uint32_t warnings;
+    char warning[256];
 } cb_launch_error;
 
 /* Device facts a backend reports; the driver builds cuDeviceGetAttribute from it. */

@@ -195,6 +195,11 @@ CUresult cb_function_execute(cb_function *f, const cb_launch_config *cfg, cb_lau
     cb_stats_add(CB_STAT_LAUNCHES, 1);
     CUresult r = cb_inspect_active() ? cb_inspect_launch(b, f, cfg, err)
                                      : b->launch(b, m->backend_module, f->index, cfg, err);
+    if (err->warnings) {
+        cb_stats_add(CB_STAT_LAUNCH_WARNINGS, 1);
+        cb_log(CB_LOG_INFO, "kernel %s: warning: %s; %u warp collective(s) of this launch named exited lanes",
+               f->info->name, err->warning, err->warnings);
+    }
     if (r == CUDA_SUCCESS)
         return CUDA_SUCCESS;
     err->result = r;

@@ -170,6 +170,9 @@ void cb_stats_summary(char *buf, size_t len, const char *backend, const char *de
     stats_append(buf, len, &pos, " | %llu launches | %llu faults",
                  (unsigned long long)cb_stats_get(CB_STAT_LAUNCHES),
                  (unsigned long long)cb_stats_get(CB_STAT_FAULTS));
+    if (cb_stats_get(CB_STAT_LAUNCH_WARNINGS))
+        stats_append(buf, len, &pos, " | %llu launches with warnings (exited lanes named in warp collectives)",
+                     (unsigned long long)cb_stats_get(CB_STAT_LAUNCH_WARNINGS));
     stats_append_unsupported(buf, len, &pos);
     stats_append_failed(buf, len, &pos);
 }

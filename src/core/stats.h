@@ -16,6 +16,7 @@ typedef enum cb_stat {
     CB_STAT_LAUNCHES,           /* kernel launches executed (launch.c) */
     CB_STAT_FAULTS,             /* launches that failed with a fault (launch.c) */
     CB_STAT_UNSUPPORTED_CALLS,  /* calls answered CUDA_ERROR_NOT_SUPPORTED as unimplemented */
+    CB_STAT_LAUNCH_WARNINGS,    /* launches that ran with a warning (cb_launch_error.warnings; launch.c) */
     CB_STAT_COUNT
 } cb_stat;
 

@@ -116,6 +116,8 @@ typedef struct cbi_launch {
     uint64_t nan_inf;
     uint32_t nregions;
     cbi_region_result regions[CBI_MAX_REGIONS];
+    uint32_t warnings;                /* events the backend warned about (cb_launch_error) */
+    char warning[256];                /* the first of them */
 } cbi_launch;
 
 typedef struct cbi_export_stats {
@@ -274,6 +276,8 @@ typedef struct cbi_kernel_row {
     size_t first;                     /* index of its first launch */
     const char *note;                 /* the note of its worst launch that has one */
     int note_rank;
+    size_t warned;                    /* launches with a warning (cbi_launch.warnings) */
+    const char *warning;              /* the first of them */
 } cbi_kernel_row;
 /* Groups the launches by kernel, in order of first launch; at most max
  * kernels (more are not counted). Lock held. */

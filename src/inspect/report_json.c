@@ -146,6 +146,7 @@ size_t cbi_kernel_rows(cbi_kernel_row *rows, size_t max)
             rows[n].verdict = l->verdict;
             rows[n].first = i;
             rows[n].note = "";
+            rows[n].warning = "";
             cb_demangle(l->kernel, rows[n].demangled, sizeof rows[n].demangled);
             n++;
         }
@@ -165,6 +166,8 @@ size_t cbi_kernel_rows(cbi_kernel_row *rows, size_t max)
             row->note = l->note;
             row->note_rank = cbi_verdict_rank(l->verdict);
         }
+        if (l->warnings && !row->warned++)
+            row->warning = l->warning;
     }
     return n;
 }
@@ -216,10 +219,12 @@ static void json_summary(FILE *f)
     cbi_counts c;
     cbi_count(&c);
     uint64_t nan_inf = 0;
+    size_t warned = 0;
     double worst_rel = 0, worst_abs = 0;
     for (size_t i = 0; i < r->nlaunches; i++) {
         const cbi_launch *l = &r->launches[i];
         nan_inf += l->nan_inf;
+        warned += (size_t)(l->warnings != 0);
         if (l->max_rel_l1 > worst_rel)
             worst_rel = l->max_rel_l1;
         if (l->max_abs > worst_abs)
@@ -243,6 +248,7 @@ static void json_summary(FILE *f)
     fprintf(f, ",\"launches\":%zu,\"verified\":%zu,\"drift\":%zu,\"skipped\":%zu,\"failed\":%zu,\"launches_dropped\":%llu",
             r->nlaunches, c.launch[CBI_PASS] + c.launch[CBI_DRIFT], c.launch[CBI_DRIFT], c.launch[CBI_SKIPPED],
             c.launch[CBI_FAILED], (unsigned long long)r->launches_dropped);
+    fprintf(f, ",\"warnings\":%zu", warned);
     fputs(",\"status_counts\":{\"launches\":", f);
     json_verdict_counts(f, c.launch);
     fprintf(f, ",\"entry_points\":{\"OK\":%zu,\"ERROR\":%zu,\"UNSUPPORTED\":%zu,\"PROBE\":%zu}", c.entries_ok,
@@ -268,6 +274,8 @@ static void json_kernels(FILE *f, const cbi_kernel_row *rows, size_t nk)
         fprintf(f, ",\"worst_rel_l1\":%.17g,\"max_abs\":%.17g,\"total_ns\":%llu,\"first_launch\":%zu,",
                 finite_or_zero(k->rel_l1), finite_or_zero(k->max_abs), (unsigned long long)k->total_ns, k->first);
         json_str(f, "note", k->note);
+        fprintf(f, ",\"warnings\":%zu,", k->warned);
+        json_str(f, "warning", k->warning);
         fputc('}', f);
     }
     fputs("]", f);
@@ -296,8 +304,13 @@ static void json_rows(FILE *f, const cbi_kernel_row *rows, size_t nk)
             fprintf(f, "%.17g,\"max_abs\":%.17g", finite_or_zero(k->rel_l1), finite_or_zero(k->max_abs));
         else
             fputs("null,\"max_abs\":null", f);
-        fprintf(f, ",\"count\":%zu,\"total_ns\":%llu,", k->launches, (unsigned long long)k->total_ns);
-        json_str(f, "notes", k->note);
+        fprintf(f, ",\"count\":%zu,\"total_ns\":%llu,\"warnings\":%zu,", k->launches, (unsigned long long)k->total_ns,
+                k->warned);
+        char notes[600];
+        if (k->warned)
+            snprintf(notes, sizeof notes, "%s%sWARNING (%zu launches): %s", k->note, k->note[0] ? "; " : "", k->warned,
+                     k->warning);
+        json_str(f, "notes", k->warned ? notes : k->note);
         fputc('}', f);
     }
     for (int i = 0; i < CB_EXP__COUNT; i++) {
@@ -376,6 +389,8 @@ static void json_launches(FILE *f, const cbi_kernel_row *rows, size_t nk)
                 (unsigned long long)l->dur, cbi_result_name(l->result), cbi_verdict_name(l->verdict),
                 finite_or_zero(l->max_abs), finite_or_zero(l->max_rel_l1), (unsigned long long)l->nan_inf);
         json_str(f, "note", l->note);
+        fprintf(f, ",\"warnings\":%u,", l->warnings);
+        json_str(f, "warning", l->warning);
         fputs(",\"regions\":[", f);
         for (uint32_t k = 0; k < l->nregions; k++) {
             const cbi_region_result *g = &l->regions[k];
@@ -545,7 +560,7 @@ void cbi_json_report(FILE *f)
     cbi_record *r = cbi_rec();
     static cbi_kernel_row rows[CBI_MAX_KERNEL_ROWS];
     size_t nk = cbi_kernel_rows(rows, CBI_MAX_KERNEL_ROWS);
-    fprintf(f, "{\"schema\":\"cubridge-inspect-report/3\",\"version\":\"%s\",", CUBRIDGE_VERSION);
+    fprintf(f, "{\"schema\":\"cubridge-inspect-report/3.1\",\"version\":\"%s\",", CUBRIDGE_VERSION);
     fprintf(f, "\"mode\":{\"trace\":%s,\"verify\":%s,\"strict\":%s,\"fault\":\"%s\"},",
             (cb_inspect_flags & CB_INSPECT_TRACE) ? "true" : "false",
             (cb_inspect_flags & CB_INSPECT_VERIFY) ? "true" : "false",

@@ -102,13 +102,25 @@ void cbi_report_text(FILE *out, int colour)
         fputs(" | library calls: ", out);
         counts(out, colour, lnames, lc, 2);
     }
+    static cbi_kernel_row rows[64];
+    size_t nk = cbi_kernel_rows(rows, 64), warned = 0;
+    for (size_t i = 0; i < r->nlaunches; i++)
+        warned += (size_t)(r->launches[i].warnings != 0);
+    if (warned)
+        fprintf(out, " | %s%zu with warnings%s", colour ? YELLOW : "", warned, colour ? RESET : "");
     fputc('\n', out);
+    /* warnings: the first of each kernel's, at most 5 kernels */
+    for (size_t i = 0, listed = 0; i < nk && listed < 5; i++) {
+        if (!rows[i].warned)
+            continue;
+        fprintf(out, "  %sWARNING%s kernel %s: %s (%zu of its launches)\n", colour ? YELLOW : "", colour ? RESET : "",
+                rows[i].demangled, rows[i].warning, rows[i].warned);
+        listed++;
+    }
     fprintf(out, "  %-48s %-24s %-12s %-11s %-9s %s\n", "CUDA API entry", "translation target", "subsystem", "status",
             "drift", "notes & traps");
     int shown = 0;
     /* kernels: one row each, demangled */
-    static cbi_kernel_row rows[64];
-    size_t nk = cbi_kernel_rows(rows, 64);
     for (size_t i = 0; i < nk && shown < 15; i++) {
         const cbi_kernel_row *k = &rows[i];
         char drift[24] = "-";
@@ -116,10 +128,11 @@ void cbi_report_text(FILE *out, int colour)
             snprintf(drift, sizeof drift, "%.2e", k->rel_l1);
         char entry[200], note[400];
         snprintf(entry, sizeof entry, "kernel %s", k->demangled);
+        const char *kn = k->note[0] || !k->warned ? k->note : "WARNING: exited lanes named in a warp collective (above)";
         if (k->launches > 1)
-            snprintf(note, sizeof note, "%zu launches%s%s", k->launches, k->note[0] ? ": " : "", k->note);
+            snprintf(note, sizeof note, "%zu launches%s%s", k->launches, kn[0] ? ": " : "", kn);
         else
-            snprintf(note, sizeof note, "%s", k->note);
+            snprintf(note, sizeof note, "%s", kn);
         row(out, colour, entry, "PTX -> C -> backend", "kernels", cbi_verdict_name(k->verdict), drift, note);
         shown++;
     }

@@ -426,6 +426,16 @@ static void launch_jsonl(const cbi_launch *L)
     if (L->verdict == CBI_PASS || L->verdict == CBI_DRIFT)
         PUT(",\"max_abs\":%.6g,\"max_rel_l1\":%.6g,\"nan_inf\":%llu", L->max_abs, L->max_rel_l1,
             (unsigned long long)L->nan_inf);
+    if (L->warnings && n < sizeof line - 8) {
+        PUT(",\"warnings\":%u,\"warning\":\"", L->warnings);
+        for (const char *p = L->warning; *p && n + 8 < sizeof line; p++) {
+            if (*p == '"' || *p == '\\')
+                line[n++] = '\\';
+            line[n++] = *p;
+        }
+        if (n < sizeof line - 8)
+            line[n++] = '"';
+    }
     if (n < sizeof line - 8)
         PUT(",\"note\":\"");
     for (const char *p = L->note; *p && n + 8 < sizeof line; p++) {
@@ -485,6 +495,10 @@ static CUresult inspect_launch(cb_backend *b, cb_inspect_lookup lookup, cb_funct
         cb_launch_explain(f->info->name, err);
     if (r != CUDA_SUCCESS && !L.note[0] && err && err->message[0])
         snprintf(L.note, sizeof L.note, "%.250s", err->message);
+    if (err && err->warnings) {
+        L.warnings = err->warnings;
+        snprintf(L.warning, sizeof L.warning, "%s", err->warning);
+    }
     launch_record(&L, r);
     return r;
 }

@@ -44,5 +44,10 @@ cb_pass pass_shared;
 /* The offset of static .shared variable v in kernel k's layout: 0 and
  * *offset, or -1 when k can name no such variable. */
 int pass_shared_offset(const ptx_kernel *k, const ptx_var *v, uint32_t *offset);
+/* converge.c: ptx_func.conv of every function that reaches a warp
+ * convergence point (PTX_OPF_CONVERGE): its CFG's natural loops, its nodes
+ * (sites, calls that reach one, the loops holding them) and, per loop level,
+ * which node reaches which. */
+cb_pass pass_converge;
 
 #endif

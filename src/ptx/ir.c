@@ -136,6 +136,14 @@ unsigned ptx_instr_flags(const ptx_instr *in)
         if (ptx_has(in, PTX_MOD_volatile) && (sp == PTX_SPACE_shared || sp == PTX_SPACE_none))
             f |= PTX_OPF_CONVERGE;
         break;
+    case PTX_OP_activemask:   /* the lanes that execute it together */
+        f |= PTX_OPF_CONVERGE;
+        break;
+    case PTX_OP_vote:         /* without .sync: over the lanes that execute it together */
+    case PTX_OP_shfl:
+        if (!ptx_has(in, PTX_MOD_sync))
+            f |= PTX_OPF_CONVERGE;
+        break;
     default:
         break;
     }

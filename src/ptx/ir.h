@@ -256,6 +256,32 @@ typedef struct ptx_kernel {
     int dynamic_smem;      /* it uses .extern .shared (pass_shared) */
 } ptx_kernel;
 
+/* Warp convergence points of one function (pass_converge, src/passes/converge.c;
+ * the rules in docs/cpu-backend.md). Its nodes are its sites (PTX_OPF_CONVERGE),
+ * its calls that can reach a site, and its counted loops (the natural loops
+ * that hold one of those), numbered in code order. Lives in the module's arena. */
+typedef struct ptx_conv_node {
+    uint32_t instr;        /* the site or call; a loop's header */
+    int32_t parent;        /* the loop node it lies in directly, -1: the function's top level */
+    uint32_t sibling;      /* its index among the nodes of its parent, in code order */
+    uint32_t counter;      /* a loop node: its counter (0 .. ncounters-1) */
+    int is_loop;
+} ptx_conv_node;
+
+typedef struct ptx_conv {
+    int unordered;         /* irreducible CFG: no counted loops, nodes not ordered */
+    ptx_conv_node *nodes;
+    uint32_t nnodes, ncounters;
+    int32_t *node_of;      /* per instruction: its site or call node, -1 */
+    int32_t *branch_back;  /* per instruction: the loop node whose back edge its branch is, -1 */
+    int32_t *fall_back;    /* per instruction k: the loop node whose back edge is k-1 falling into k, -1 */
+    uint32_t *nchild;      /* per level (0: the top, 1 + i: loop node i): the nodes it holds */
+    uint32_t *reach_off;   /* per level: the bit offset of its nchild x nchild matrix in reach */
+    unsigned char *reach;  /* bit reach_off[l] + i * nchild[l] + j: sibling i reaches sibling j within
+                              one iteration of level l; NULL when too large (siblings in code order) */
+    uint32_t reach_bits;
+} ptx_conv;
+
 typedef struct ptx_func {
     const char *name;
     const char *cname;
@@ -276,6 +302,7 @@ typedef struct ptx_func {
     uint32_t nlabels, cap_labels;
     uint32_t maxntid[3], reqntid[3], minnctapersm;
     ptx_kernel *kernel;    /* .entry: filled by the passes; NULL for a .func */
+    ptx_conv *conv;        /* it reaches a warp convergence point (pass_converge); else NULL */
 } ptx_func;
 
 /* An address in the initialiser of a module variable: the 8 bytes at offset

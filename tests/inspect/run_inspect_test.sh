@@ -32,6 +32,11 @@
 #               C API and nvtx3.hpp, through NVTX_INJECTION64_PATH, which
 #               `cubridge run` sets) appear in trace.jsonl, the Perfetto trace
 #               (on the host thread's track) and the report's timeline
+#   warn        lanes that exited while named in a warp collective's mask
+#               (warp_exit_collectives): the launches succeed under
+#               strict; the text report, trace.jsonl and report.json
+#               (summary.warnings, launches[].warning, kernel rows) carry
+#               the WARNING with the kernel, block, warp, lanes, instruction
 #   coverage    `cubridge coverage` prints mapped N/M for the driver
 #   html        headless Chromium renders report.html (check_report.py: no
 #               JavaScript error, nothing wider than the viewport, status
@@ -129,7 +134,7 @@ probe)
         python3 - "$D/$v/report.json" <<'EOF' || fail "$v: report.json"
 import json, sys
 r = json.load(open(sys.argv[1]))
-assert r["schema"] == "cubridge-inspect-report/3", r["schema"]
+assert r["schema"] == "cubridge-inspect-report/3.1", r["schema"]
 s = r["summary"]
 assert s["status"] == "TRACED", s["status"]
 assert s["probe_refusals"] > 0 and s["call_errors"] == 0, s
@@ -231,6 +236,36 @@ fault-*)
     inspect_run "$D/strict" CUBRIDGE_INSPECT=verify CUBRIDGE_STRICT=1 CUBRIDGE_FAULT_INJECT=$F "$CUBRIDGE" run "$CUDA_DIR/saxpy_static" && fail "strict: the program succeeded"
     grep -q "cudaErrorLaunchFailure" "$D/out.txt" || fail "strict: no cudaErrorLaunchFailure: $(tail -3 $D/out.txt)"
     grep -q "strict: DRIFT in kernel saxpy(int, float, float const\*, float\*)" "$D/out.txt" || fail "strict: the log does not name the kernel"
+    ;;
+warn)
+    # lanes that exited while named in a warp collective's mask: the launch
+    # succeeds, and the inspector reports a WARNING naming the kernel, the
+    # block, the warp, the lanes and the instruction; strict passes. (Not
+    # verify: the filter kernel scatters through atomic results, an order
+    # the reference run does not repeat.)
+    P=$CUDA_DIR/warp_exit_collectives_static
+    "$CUBRIDGE" inspect --strict --report "$D/r" -- "$P" > "$D/out.txt" 2>&1 || fail "program failed under strict: $(tail -5 $D/out.txt)"
+    grep -q "PASS warp_exit_collectives" "$D/out.txt" || fail "the program did not pass"
+    grep -Eq "^  WARNING kernel partial_reduce\(int const\*, int\*, int\): block \(7,0,0\), warp 3: lanes 0xffffff00 had exited while named in the mask 0xffffffff of shfl.sync.down .*\(2 of its launches\)" "$D/out.txt" || fail "no WARNING line in the text report: $(grep -i warn $D/out.txt | head -3)"
+    grep -q "launches with warnings" "$D/out.txt" || fail "the exit summary does not count the warnings"
+    grep -q '"type":"launch".*"kernel":"_Z10numba_tailPKiPi".*"warnings":1,"warning":"block (0,0,0), warp 0: lanes 0xfffffffc had exited while named in the mask 0xffffffff of bar.warp.sync' "$D/r/trace.jsonl" || fail "trace.jsonl lacks the warning"
+    python3 - "$D/r/report.json" <<'EOF' || fail "report.json"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["schema"] == "cubridge-inspect-report/3.1", r["schema"]
+s = r["summary"]
+assert s["status"] == "TRACED", s["status"]
+assert s["warnings"] == 3, s["warnings"]
+for l in r["launches"]:
+    assert l["result"] == "CUDA_SUCCESS" and l["verdict"] == "TRACED", l
+    assert (l["warnings"] > 0) == (l["kernel"] != "_Z6filterPiS_PKiii"), l
+    if l["kernel"] == "_Z14partial_reducePKiPii":
+        assert "lanes 0x" in l["warning"] and "shfl.sync.down" in l["warning"], l["warning"]
+rows = {c["entry"]: c for c in r["calls"] if c["kind"] == "kernel"}
+k = rows["kernel _Z14partial_reducePKiPii"]
+assert k["warnings"] == 2 and k["status"] == "TRACED" and "WARNING (2 launches)" in k["notes"], k
+assert rows["kernel _Z6filterPiS_PKiii"]["warnings"] == 0
+EOF
     ;;
 unsupported)
     LIB=$(dirname "$CUBRIDGE")/../lib

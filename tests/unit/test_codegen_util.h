@@ -181,6 +181,7 @@ static void rt_warp_exchange(cb_thread *t, uint32_t mask, void *data, cb_warp_fn
     d[t->lane] = data;
     fn(d, 1u << t->lane);
 }
+static uint32_t rt_converge(cb_thread *t, const cb_conv_frame *fr) { (void)fr; return 1u << t->lane; }
 static void rt_yield(cb_thread *t) { (void)t; }
 static void rt_spin(cb_thread *t, const void *addr) { (void)t; (void)addr; }
 /* One thread at a time: an mbarrier phase that is incomplete stays so. */
@@ -202,7 +203,7 @@ static void rt_fail(cb_thread *t, const char *what)
 static const cb_runtime g_rt = {
     rt_bar_sync, rt_bar_arrive, rt_bar_red, rt_warp_sync, rt_shfl, rt_vote, rt_activemask, rt_vprintf,
     rt_assert_fail, rt_trap, rt_clock64, rt_clock64, rt_malloc, rt_free, rt_unsupported,
-    rt_warp_converge, rt_warp_exchange, rt_yield, rt_spin, rt_mbar_wait, rt_mbar_signal, rt_fail,
+    rt_warp_converge, rt_warp_exchange, rt_yield, rt_spin, rt_mbar_wait, rt_mbar_signal, rt_fail, rt_converge,
 };
 
 /* ---- modules -------------------------------------------------------------------- */

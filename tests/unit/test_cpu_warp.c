@@ -1,8 +1,10 @@
 /* Warp collectives and barriers on the CPU backend: shfl in all four modes
  * (clamp, segments, out-of-range sources), vote all/any/uni/ballot, partial
  * masks running side by side, activemask, partial warps, bar.red, named
- * barriers with counts, exited threads counting as arrived; and the errors:
- * a lane in the mask that exits, a caller outside its mask, a deadlock. */
+ * barriers with counts, exited threads counting as arrived, exited lanes
+ * named in a warp collective's mask counting as arrived (with the launch's
+ * warning); and the errors: a caller outside its mask, a live lane that
+ * never arrives (a deadlock). */
 #include "test_cpu_util.h"
 
 static const char *kernels =
@@ -27,11 +29,23 @@ static const char *kernels =
     "  o[6] = RT->activemask(t);\n"
     "  o[7] = RT->vote(t, CB_VOTE_UNI, 1, 0xffffffffu);\n"
     "}\n"
-    /* 2: lane `who` exits, the others shfl with the full mask (who >= 32: lanes < who-32 exit) */
+    /* 2: lane `who` exits, the others shfl, vote, __syncwarp, match and redux with the full mask (who >= 32:
+     * lanes < who-32 exit; who >= 64: lane who-64 exits after a first shfl, while the others wait at a second) */
     "void cbk_2(cb_thread *t) {\n"
-    "  uint32_t who = PARAM(uint32_t, 0);\n"
+    "  uint32_t who = PARAM(uint32_t, 0); uint32_t *out = PARAM(uint32_t *, 8);\n"
+    "  if (who >= 64) {\n"
+    "    uint32_t d = RT->shfl(t, CB_SHFL_DOWN, t->flat * 10 + 7, 1, 0x1f, 0xffffffffu, 0);\n"
+    "    if (t->lane == who - 64) return;\n"
+    "    out[t->flat] = RT->shfl(t, CB_SHFL_DOWN, d, 1, 0x1f, 0xffffffffu, 0);\n"
+    "    return;\n"
+    "  }\n"
     "  if (who < 32 ? t->lane == who : t->lane < who - 32) return;\n"
-    "  RT->shfl(t, CB_SHFL_DOWN, 1, 1, 0x1f, 0xffffffffu, 0);\n"
+    "  uint32_t p = 7;\n"
+    "  out[t->flat] = RT->shfl(t, CB_SHFL_DOWN, t->flat * 10 + 7, 1, 0x1f, 0xffffffffu, &p);\n"
+    "  out[64 + t->flat] = RT->vote(t, CB_VOTE_BALLOT, 1, 0xffffffffu);\n"
+    "  out[128 + t->flat] = RT->vote(t, CB_VOTE_ALL, 1, 0xffffffffu);\n"
+    "  RT->warp_sync(t, 0xffffffffu);\n"
+    "  out[192 + t->flat] = p;\n"
     "}\n"
     /* 3: deadlock: mode 0: warps wait at different block barriers; mode 1: half a warp waits at a shfl, the other half at a barrier */
     "void cbk_3(cb_thread *t) {\n"
@@ -66,7 +80,7 @@ static const char *kernels =
     "}\n";
 
 static const tu_kernel infos[] = {
-    {"shfl", 1, 0, 20}, {"vote", 1, 0, 8},   {"exit_in_mask", 1, 0, 4}, {"deadlock", 1, 0, 4},
+    {"shfl", 1, 0, 20}, {"vote", 1, 0, 8},   {"exit_in_mask", 1, 0, 16}, {"deadlock", 1, 0, 4},
     {"not_in_mask", 1, 0, 0}, {"bar_red", 1, 256, 8}, {"warp_reduce", 1, 0, 8},
 };
 
@@ -183,14 +197,53 @@ static void expect_failure(uint32_t k, uint32_t nthreads, const void *params, ui
         fprintf(stderr, "%s -> %s\n", what, err.message);
 }
 
+/* Lanes that exited before (or while) the others meet at a full-mask
+ * collective count as arrived: a shfl from them reads the reader's own
+ * value, their ballot bit is 0, vote.all is over the others, and the launch
+ * succeeds with a warning naming the block, the warp, the lanes and the
+ * instruction (the launch names the kernel). */
+static void test_exited_lanes(uint32_t who, const char *what)
+{
+    uint32_t out[256];
+    memset(out, 0xee, sizeof out);
+    tu_params p = {0};
+    TU_PARAM(&p, who);
+    TU_PARAM(&p, &out[0]);
+    cb_launch_error err;
+    CUresult r = tu_launch(be, mod, 2, 4, 64, p.buf, p.len, &err);
+    TU_CHECK(r == CUDA_SUCCESS, "%s: launch %d %s", what, (int)r, err.message);
+    uint32_t gone = who >= 64 ? 1u << (who - 64) : who >= 32 ? (1u << (who - 32)) - 1 : 1u << who;
+    TU_CHECK(err.warnings >= 1 && strncmp(err.warning, "block (", 7) == 0 && strstr(err.warning, "warp ") != NULL,
+             "%s: warnings %u \"%s\"", what, err.warnings, err.warning);
+    char lanes[32];
+    snprintf(lanes, sizeof lanes, "lanes 0x%08x", gone);
+    TU_CHECK(strstr(err.warning, lanes) != NULL && strstr(err.warning, "shfl.sync.down") != NULL,
+             "%s: warning lacks \"%s\" or the instruction: %s", what, lanes, err.warning);
+    for (uint32_t f = 0; f < 64; f++) {
+        uint32_t lane = f % 32;
+        if (gone >> lane & 1)
+            continue;
+        int from_next = lane < 31 && !(gone >> (lane + 1) & 1);   /* else the reader's own value */
+        uint32_t want = (from_next ? f + 1 : f) * 10 + 7;
+        if (who >= 64) {   /* the second shfl reads the first's result d: d(f) = value of f+1 (lane 31: its own) */
+#define D_OF(x) ((x) % 32 < 31 ? ((x) + 1) * 10 + 7 : (x) * 10 + 7)
+            want = from_next ? D_OF(f + 1) : D_OF(f);
+#undef D_OF
+        }
+        TU_CHECK(out[f] == want, "%s: shfl thread %u: %u, want %u", what, f, out[f], want);
+        if (who >= 64)
+            continue;
+        TU_CHECK(out[64 + f] == ~gone && out[128 + f] == 1 && out[192 + f] == (lane < 31),
+                 "%s: thread %u ballot %08x all %u pred %u", what, f, out[64 + f], out[128 + f], out[192 + f]);
+    }
+}
+
 static void test_errors(void)
 {
-    uint32_t who = 5;
-    expect_failure(2, 64, &who, 4, CUDA_ERROR_LAUNCH_FAILED, "exited", "lane 5 exits while others wait");
-    who = 31;
-    expect_failure(2, 64, &who, 4, CUDA_ERROR_LAUNCH_FAILED, "exited", "lane 31 exits");
-    who = 32 + 5;
-    expect_failure(2, 64, &who, 4, CUDA_ERROR_LAUNCH_FAILED, "have already exited", "lanes 0..4 exit first");
+    test_exited_lanes(5, "lane 5 exits while others wait");
+    test_exited_lanes(31, "lane 31 exits");
+    test_exited_lanes(32 + 5, "lanes 0..4 exit first");
+    test_exited_lanes(64 + 9, "lane 9 exits while the others wait at a second shfl");
     int mode = 0;
     expect_failure(3, 64, &mode, 4, CUDA_ERROR_LAUNCH_FAILED, "deadlock", "barrier deadlock");
     mode = 1;

@@ -249,6 +249,8 @@ static CUresult cpu_launch_kernel(cb_backend *self, void *module, uint32_t kerne
     if (err) {
         err->result = CUDA_SUCCESS;
         err->message[0] = 0;
+        err->warnings = 0;
+        err->warning[0] = 0;
     }
     if (!m || kernel >= m->tr->nkernels)
         return launch_refuse(err, CUDA_ERROR_INVALID_HANDLE, "%s: no kernel %llu (module has %llu)", "launch", kernel,
@@ -312,6 +314,13 @@ static CUresult cpu_launch_kernel(cb_backend *self, void *module, uint32_t kerne
     }
     if (r != CUDA_SUCCESS)
         cb_cpu_log(CPU_LOG_INFO, "launch failed: %s", L->message);
+    uint32_t exited_named = atomic_load(&L->exited_named);
+    if (err && exited_named) {
+        err->warnings = exited_named;
+        size_t n = strnlen(L->warning, sizeof err->warning - 1);
+        memcpy(err->warning, L->warning, n);
+        err->warning[n] = 0;
+    }
     cb_mutex_destroy(&L->error_lock);
     if (L->cooperative)
         cb_cpu_coop_fini(L);

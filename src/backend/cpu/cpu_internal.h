@@ -7,6 +7,7 @@
  *   block_exec.c    one block: a plain loop, or one fiber per thread
  *   coop_exec.c     cooperative launches: resident blocks, the grid barrier
  *   runtime_sync.c  barriers and warp collectives (cb_runtime, collective part)
+ *   runtime_converge.c  warp convergence points: activemask, volatile accesses
  *   runtime_misc.c  printf, assert, trap, clocks, malloc (cb_runtime, the rest)
  *   runtime_mbarrier.c  parking on mbarriers, their time limit, deadlocks
  *   device_printf.c CUDA's packed vprintf arguments -> text
@@ -71,6 +72,8 @@ typedef struct cpu_launch {
     CUresult result;
     char message[512];
     uint64_t fault_addr;         /* the first failure's faulting address (0: none) */
+    _Atomic uint32_t exited_named; /* warp collectives that named lanes which had exited */
+    char warning[256];           /* the first of them (under error_lock), for cb_launch_error */
     /* Under the pool lock: */
     int active;                  /* workers inside this launch */
     int queued;
@@ -147,6 +150,8 @@ struct cpu_thread {
     cb_warp_fn arg_fn;           /* warp_exchange: its function */
     int spun_ws;                 /* queued by a spin point on the grid workspace (coop_exec.c) */
     const void *mbar_addr;       /* THREAD_WAIT_MBAR: the mbarrier it is parked on */
+    const cb_conv_frame *conv_at; /* THREAD_WAIT_CONV: its position (runtime_converge.c) */
+    uint32_t conv_result;        /* the lanes that left the convergence point with it */
 };
 
 typedef struct cpu_barrier {
@@ -178,7 +183,8 @@ typedef struct cpu_warp {
     uint32_t present;            /* lanes that exist in this block */
     uint32_t exited;
     cpu_warp_group groups[32];
-    uint32_t converging;         /* lanes waiting at a convergence point */
+    uint32_t groups_used;        /* bit i: groups[i] is pending */
+    uint32_t converging;         /* lanes waiting at a convergence point (runtime_converge.c) */
 } cpu_warp;
 
 struct cpu_block {
@@ -264,7 +270,7 @@ void cb_cpu_block_wait(cpu_block *b, cpu_thread *th);
 /* Fiber mode: makes th runnable (queues it); clears th->spun_ws. */
 void cb_cpu_block_wake(cpu_block *b, cpu_thread *th);
 
-/* ---- the runtime (runtime_sync.c, runtime_misc.c) ------------------------ */
+/* ---- the runtime (runtime_sync.c, runtime_converge.c, runtime_misc.c) ---- */
 
 extern const cb_runtime cb_cpu_runtime;
 
@@ -276,18 +282,21 @@ uint32_t cb_cpu_shfl(cb_thread *t, int mode, uint32_t a, uint32_t b, uint32_t c,
 uint32_t cb_cpu_vote(cb_thread *t, int mode, uint32_t pred, uint32_t mask);
 uint32_t cb_cpu_activemask(cb_thread *t);
 void cb_cpu_warp_converge(cb_thread *t);
+uint32_t cb_cpu_converge(cb_thread *t, const cb_conv_frame *fr);
 void cb_cpu_warp_exchange(cb_thread *t, uint32_t mask, void *data, cb_warp_fn fn);
 void cb_cpu_yield(cb_thread *t);
 void cb_cpu_spin(cb_thread *t, const void *addr);
-/* A thread of a fiber-mode block finished: releases barriers it held up and
- * fails the launch if a pending warp collective names it. Returns 0, or -1
- * when the launch failed. */
+/* A thread of a fiber-mode block finished: releases the barriers and warp
+ * collectives it held up (it counts as arrived) and the convergence points
+ * of its warp. Returns 0, or -1 when the launch failed. */
 int cb_cpu_sync_thread_exited(cpu_block *b, cpu_thread *th);
 /* Describes what blocked threads wait for (deadlock message). */
 void cb_cpu_sync_describe_deadlock(cpu_block *b, char *buf, size_t len);
-/* Lets the lanes of warp w waiting at convergence points go if the rest of
- * the warp is parked (call after a lane parks outside runtime_sync.c). */
-void cb_cpu_warp_converge_check(cpu_block *b, uint32_t w);
+/* Lets groups of the lanes of warp w waiting at convergence points go if
+ * the rest of the warp is parked (call after lane `lane` parks or exits);
+ * _release: self, if let go, is marked running instead of queued. */
+void cb_cpu_warp_converge_check(cpu_block *b, uint32_t w, uint32_t lane);
+void cb_cpu_warp_converge_release(cpu_block *b, uint32_t w, uint32_t lane, cpu_thread *self);
 
 /* ---- mbarriers (runtime_mbarrier.c) -------------------------------------- */
 

@@ -41,7 +41,7 @@ void cb_cpu_mbar_wait(cb_thread *t, const void *addr)
     th->state = THREAD_WAIT_MBAR;
     th->mbar_addr = addr;
     b->mbar.waiting++;
-    cb_cpu_warp_converge_check(b, t->warp);
+    cb_cpu_warp_converge_check(b, t->warp, t->lane);
     cb_cpu_block_wait(b, th);
 }
 

@@ -97,4 +97,5 @@ const cb_runtime cb_cpu_runtime = {
     .mbar_wait = cb_cpu_mbar_wait,
     .mbar_signal = cb_cpu_mbar_signal,
     .fail = cb_cpu_fail,
+    .converge = cb_cpu_converge,
 };

@@ -9,11 +9,17 @@
  * Warp collectives: a warp is 32 lanes of consecutive flat thread ids. The
  * lanes of a collective are those named in its mask that exist in the block
  * (a partial last warp has fewer). The caller must be in its mask; every
- * named lane must reach a collective with the same mask and kind, and one
- * that has exited (or exits while others wait) fails the launch; one that
- * never arrives shows up as a deadlock. Lanes outside the mask take no part.
- * A shfl whose source lane is valid but not taking part returns the caller's
+ * named lane that has not exited must reach a collective with the same mask
+ * and kind; one that never arrives shows up as a deadlock. A named lane
+ * that has exited, or exits while the others wait, counts as arrived (the
+ * PTX ISA and CUDA's "all non-exited threads named in mask"): it takes no
+ * part, a shfl reading it gets the reader's own value, its ballot bit is 0,
+ * and the launch records a warning. Lanes outside the mask take no part. A
+ * shfl whose source lane is valid but not taking part returns the caller's
  * own value (hardware leaves it undefined).
+ *
+ * Warp convergence points (activemask, volatile accesses) are in
+ * runtime_converge.c.
  */
 #include <stdio.h>
 #include <string.h>
@@ -38,69 +44,6 @@ static uint32_t warp_present(uint32_t n, uint32_t w)
 {
     uint32_t lanes = n - w * 32 < 32 ? n - w * 32 : 32;
     return lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
-}
-
-/* ---- warp convergence points -------------------------------------------- */
-
-/* Whether every lane of warp w that has not exited is parked: at a
- * convergence point, or waiting at a barrier or a warp collective. */
-static int warp_parked(const cpu_block *b, uint32_t w)
-{
-    const cpu_warp *wp = &b->warps[w];
-    const cpu_thread *base = &b->threads[w * 32];
-    uint32_t live = wp->present & ~wp->exited;
-    for (uint32_t l = 0; l < 32; l++) {
-        if (!(live >> l & 1))
-            continue;
-        int st = base[l].state;
-        if (st != THREAD_WAIT_CONV && st != THREAD_WAIT_BAR && st != THREAD_WAIT_WARP && st != THREAD_WAIT_MBAR)
-            return 0;
-    }
-    return 1;
-}
-
-/* Lets the lanes of warp w at convergence points go once the whole warp is
- * parked; self (if among them) keeps running. Called whenever a lane parks
- * or exits, so no release is ever missed. */
-static void warp_converge_release(cpu_block *b, uint32_t w, cpu_thread *self)
-{
-    cpu_warp *wp = &b->warps[w];
-    if (!wp->converging || !warp_parked(b, w))
-        return;
-    cpu_thread *base = &b->threads[w * 32];
-    uint32_t lanes = wp->converging;
-    wp->converging = 0;
-    for (uint32_t l = 0; l < 32; l++) {
-        if (!(lanes >> l & 1))
-            continue;
-        if (&base[l] == self)
-            self->state = THREAD_RUNNING;
-        else
-            cb_cpu_block_wake(b, &base[l]);
-    }
-}
-
-void cb_cpu_warp_converge_check(cpu_block *b, uint32_t w)
-{
-    warp_converge_release(b, w, NULL);
-}
-
-void cb_cpu_warp_converge(cb_thread *t)
-{
-    cpu_block *b = cpu_block_of(t);
-    if (!b->fiber_mode)
-        return;   /* one lane at a time: nothing to line up with */
-    cpu_thread *th = cpu_thread_of(t);
-    cpu_warp *w = &b->warps[t->warp];
-    uint32_t bit = 1u << t->lane;
-    int alone = (w->converging & ~bit) == 0;
-    w->converging |= bit;
-    th->state = THREAD_WAIT_CONV;
-    warp_converge_release(b, t->warp, th);
-    if (th->state == THREAD_WAIT_CONV)
-        cb_cpu_block_wait(b, th);
-    else if (alone)
-        cb_cpu_yield(t);   /* nobody to line up with: maybe a spin on a flag another warp sets */
 }
 
 void cb_cpu_yield(cb_thread *t)
@@ -218,7 +161,7 @@ static uint32_t barrier_arrive(cb_thread *t, uint32_t id, uint32_t count, int op
     if (barrier_complete(b, bar))
         barrier_release(b, id, th);
     if (wait && th->state == THREAD_WAIT_BAR) {
-        warp_converge_release(b, t->warp, NULL);
+        cb_cpu_warp_converge_check(b, t->warp, t->lane);
         cb_cpu_block_wait(b, th);
     }
     return th->result;
@@ -259,8 +202,10 @@ static uint32_t shfl_source(int mode, uint32_t lane, uint32_t b, uint32_t c, uin
     return *valid ? (uint32_t)j : lane;
 }
 
-/* Runs a complete warp_exchange: every lane must have passed the same fn. */
-static void warp_exchange_compute(cb_thread *t, cpu_thread *threads, uint32_t lanes)
+/* Runs a complete warp_exchange over lanes `lanes` of the warp whose lane 0
+ * is threads[0]: every lane must have passed the same fn. Returns 0, or -1
+ * (nothing run) when they did not. */
+static int warp_exchange_compute(cpu_thread *threads, uint32_t lanes)
 {
     void *data[32] = {0};
     cb_warp_fn fn = NULL;
@@ -268,13 +213,13 @@ static void warp_exchange_compute(cb_thread *t, cpu_thread *threads, uint32_t la
         if (!(lanes >> l & 1))
             continue;
         if (fn && threads[l].arg_fn != fn)
-            cb_cpu_thread_fail(t, CUDA_ERROR_LAUNCH_FAILED,
-                               "lanes 0x%08x of warp %u reached different warp collectives together", lanes, t->warp);
+            return -1;
         fn = threads[l].arg_fn;
         data[l] = threads[l].arg_data;
     }
     if (fn)
         fn(data, lanes);
+    return 0;
 }
 
 /* The results of a complete collective over lanes `lanes` of the warp whose
@@ -305,52 +250,118 @@ static void warp_compute(cpu_thread *threads, uint32_t lanes, int kind, int mode
     }
 }
 
+/* Records, once per launch, that lanes `gone` of warp w had exited while
+ * named in group g, and counts every such collective. */
+static void note_exited_lanes(cpu_block *b, uint32_t w, const cpu_warp_group *g, uint32_t gone)
+{
+    cpu_launch *L = b->launch;
+    if (atomic_fetch_add(&L->exited_named, 1) != 0)
+        return;
+    const char *value = g->kind == WARP_SHFL ? "; a shfl from them reads the reader's own value"
+                        : g->kind == WARP_VOTE ? "; their vote is false (ballot bit 0)"
+                        : g->kind == WARP_EXCHANGE ? "; they take no part" : "";
+    cb_mutex_lock(&L->error_lock);
+    snprintf(L->warning, sizeof L->warning,
+             "block (%u,%u,%u), warp %u: lanes 0x%08x had exited while named in the mask 0x%08x of %s "
+             "(counted as arrived%s)",
+             b->blk.ctaid.x, b->blk.ctaid.y, b->blk.ctaid.z, w, gone, g->mask,
+             warp_kind_name(g->kind, g->mode), value);
+    cb_mutex_unlock(&L->error_lock);
+}
+
+/* Whether every named lane of group g that has not exited has arrived. */
+static int group_ready(const cpu_warp *wp, const cpu_warp_group *g)
+{
+    uint32_t need = g->mask & ~wp->exited;
+    return (g->arrived & need) == need;
+}
+
+/* Computes a ready group's results and lets its lanes go; self (if one of
+ * them) keeps running. Returns 0, or -1 with the launch failed when its
+ * lanes reached different warp_exchange functions. */
+static int group_release(cpu_block *b, uint32_t w, cpu_warp_group *g, cpu_thread *self)
+{
+    cpu_warp *wp = &b->warps[w];
+    cpu_thread *base = &b->threads[w * 32];
+    uint32_t lanes = g->arrived, gone = g->mask & wp->exited;
+    if (g->kind == WARP_EXCHANGE) {
+        if (warp_exchange_compute(base, lanes) != 0) {
+            cb_cpu_launch_fail(b->launch, CUDA_ERROR_LAUNCH_FAILED,
+                               "kernel %s, block (%u,%u,%u): lanes 0x%08x of warp %u reached different warp "
+                               "collectives together",
+                               b->launch->info->name, b->blk.ctaid.x, b->blk.ctaid.y, b->blk.ctaid.z, lanes, w);
+            return -1;
+        }
+    } else {
+        warp_compute(base, lanes, g->kind, g->mode);
+    }
+    if (gone)
+        note_exited_lanes(b, w, g, gone);
+    g->mask = 0;
+    wp->groups_used &= ~(1u << (uint32_t)(g - wp->groups));
+    b->mbar.events++;   /* progress, for the mbarrier time limit */
+    for (uint32_t l = 0; l < 32; l++) {
+        if (!(lanes >> l & 1))
+            continue;
+        if (&base[l] == self)
+            self->state = THREAD_RUNNING;
+        else
+            cb_cpu_block_wake(b, &base[l]);
+    }
+    return 0;
+}
+
+/* Plain mode: a collective that only the calling lane may take part in
+ * (its arguments in `alone`). Out of line: its array stays off the fiber
+ * path's stack frame. */
+static __attribute__((noinline)) void warp_collective_alone(cb_thread *t, cpu_thread *alone, int kind, int mode,
+                                                            uint32_t mask, const char *what)
+{
+    cpu_block *b = cpu_block_of(t);
+    uint32_t bit = 1u << t->lane;
+    uint32_t lanes = mask & warp_present(b->nthreads, t->warp);
+    if (lanes != bit)
+        cb_cpu_thread_fail(t, CUDA_ERROR_LAUNCH_FAILED,
+                           "%s with mask 0x%08x in a kernel translated without needs_fibers (a translator bug)", what,
+                           mask);
+    /* Only this lane takes part: it is lane `t->lane` of a one-lane group. */
+    cpu_thread lanes_arr[32];
+    lanes_arr[t->lane] = *alone;
+    if (kind == WARP_EXCHANGE)
+        warp_exchange_compute(lanes_arr, bit);
+    else
+        warp_compute(lanes_arr, bit, kind, mode);
+    *alone = lanes_arr[t->lane];
+}
+
 /* The calling thread's collective, arguments already in its cpu_thread
  * (or in `alone` in plain mode). Returns when every lane has arrived. */
 static void warp_collective(cb_thread *t, cpu_thread *alone, int kind, int mode, uint32_t mask)
 {
     cpu_block *b = cpu_block_of(t);
     uint32_t bit = 1u << t->lane;
-    const char *what = warp_kind_name(kind, mode);
     if (!(mask & bit))
-        cb_cpu_thread_fail(t, CUDA_ERROR_LAUNCH_FAILED, "%s: the calling lane %u is not in its mask 0x%08x", what,
-                           t->lane, mask);
+        cb_cpu_thread_fail(t, CUDA_ERROR_LAUNCH_FAILED, "%s: the calling lane %u is not in its mask 0x%08x",
+                           warp_kind_name(kind, mode), t->lane, mask);
     if (!b->fiber_mode) {
-        uint32_t lanes = mask & warp_present(b->nthreads, t->warp);
-        if (lanes != bit)
-            cb_cpu_thread_fail(t, CUDA_ERROR_LAUNCH_FAILED,
-                               "%s with mask 0x%08x in a kernel translated without needs_fibers (a translator bug)",
-                               what, mask);
-        /* Only this lane takes part: it is lane `t->lane` of a one-lane group. */
-        cpu_thread lanes_arr[32];
-        lanes_arr[t->lane] = *alone;
-        if (kind == WARP_EXCHANGE)
-            warp_exchange_compute(t, lanes_arr, bit);
-        else
-            warp_compute(lanes_arr, bit, kind, mode);
-        *alone = lanes_arr[t->lane];
+        warp_collective_alone(t, alone, kind, mode, mask, warp_kind_name(kind, mode));
         return;
     }
     cpu_thread *th = cpu_thread_of(t);
     cpu_warp *w = &b->warps[t->warp];
     uint32_t lanes = mask & w->present;
-    if (lanes & w->exited)
-        cb_cpu_thread_fail(t, CUDA_ERROR_LAUNCH_FAILED,
-                           "%s with mask 0x%08x: lanes 0x%08x of warp %u named in the mask have already exited", what,
-                           mask, lanes & w->exited, t->warp);
-    cpu_warp_group *g = NULL, *free_slot = NULL;
-    for (int i = 0; i < 32 && !g; i++) {
-        if (w->groups[i].mask == lanes)
-            g = &w->groups[i];
-        else if (!w->groups[i].mask && !free_slot)
-            free_slot = &w->groups[i];
-    }
+    cpu_warp_group *g = NULL;
+    for (uint32_t used = w->groups_used; used && !g; used &= used - 1)
+        if (w->groups[__builtin_ctz(used)].mask == lanes)
+            g = &w->groups[__builtin_ctz(used)];
     if (g && (g->kind != kind || g->mode != mode))
         cb_cpu_thread_fail(t, CUDA_ERROR_LAUNCH_FAILED,
                            "lanes of warp %u with mask 0x%08x reached different collectives: %s and %s", t->warp,
-                           lanes, warp_kind_name(g->kind, g->mode), what);
-    if (!g) {
-        g = free_slot;
+                           lanes, warp_kind_name(g->kind, g->mode), warp_kind_name(kind, mode));
+    if (!g) {   /* at most 32 lanes wait, so at most 32 groups are pending */
+        uint32_t slot = (uint32_t)__builtin_ctz(~w->groups_used);
+        w->groups_used |= 1u << slot;
+        g = &w->groups[slot];
         g->mask = lanes;
         g->arrived = 0;
         g->kind = kind;
@@ -358,26 +369,13 @@ static void warp_collective(cb_thread *t, cpu_thread *alone, int kind, int mode,
     }
     g->arrived |= bit;
     th->state = THREAD_WAIT_WARP;
-    if (g->arrived != lanes) {
-        warp_converge_release(b, t->warp, NULL);
+    if (!group_ready(w, g)) {
+        cb_cpu_warp_converge_check(b, t->warp, t->lane);
         cb_cpu_block_wait(b, th);
         return;
     }
-    cpu_thread *base = &b->threads[t->warp * 32];
-    if (kind == WARP_EXCHANGE)
-        warp_exchange_compute(t, base, lanes);
-    else
-        warp_compute(base, lanes, kind, mode);
-    g->mask = 0;
-    b->mbar.events++;   /* progress, for the mbarrier time limit */
-    for (uint32_t l = 0; l < 32; l++) {
-        if (!(lanes >> l & 1))
-            continue;
-        if (&base[l] == th)
-            th->state = THREAD_RUNNING;
-        else
-            cb_cpu_block_wake(b, &base[l]);
-    }
+    if (group_release(b, t->warp, g, th) != 0)
+        cb_cpu_thread_fail(t, CUDA_ERROR_LAUNCH_FAILED, "warp collective failed");
 }
 
 /* The argument slots of the caller: its cpu_thread, or a stand-in. */
@@ -434,15 +432,6 @@ void cb_cpu_warp_exchange(cb_thread *t, uint32_t mask, void *data, cb_warp_fn fn
     warp_collective(t, th, WARP_EXCHANGE, 0, mask);
 }
 
-uint32_t cb_cpu_activemask(cb_thread *t)
-{
-    cpu_block *b = cpu_block_of(t);
-    if (!b->fiber_mode)
-        return warp_present(b->nthreads, t->warp);
-    const cpu_warp *w = &b->warps[t->warp];
-    return w->present & ~w->exited;
-}
-
 /* ---- exits and deadlocks ------------------------------------------------- */
 
 int cb_cpu_sync_thread_exited(cpu_block *b, cpu_thread *th)
@@ -456,19 +445,13 @@ int cb_cpu_sync_thread_exited(cpu_block *b, cpu_thread *th)
     cpu_warp *w = &b->warps[th->t.warp];
     uint32_t bit = 1u << th->t.lane;
     w->exited |= bit;
-    warp_converge_release(b, th->t.warp, NULL);
-    for (int i = 0; i < 32; i++) {
-        const cpu_warp_group *g = &w->groups[i];
-        if (!(g->mask & bit))
-            continue;
-        char who[384];
-        cb_cpu_describe(&th->t, who, sizeof who);
-        cb_cpu_launch_fail(b->launch, CUDA_ERROR_LAUNCH_FAILED,
-                           "%s: exited (lane %u of warp %u) while named in the mask 0x%08x of a pending %s "
-                           "(lanes 0x%08x had arrived)",
-                           who, th->t.lane, th->t.warp, g->mask, warp_kind_name(g->kind, g->mode), g->arrived);
-        return -1;
+    /* it counts as arrived: the collectives that waited only for it complete */
+    for (uint32_t used = w->groups_used; used; used &= used - 1) {
+        cpu_warp_group *g = &w->groups[__builtin_ctz(used)];
+        if ((g->mask & bit) && group_ready(w, g) && group_release(b, th->t.warp, g, NULL) != 0)
+            return -1;
     }
+    cb_cpu_warp_converge_check(b, th->t.warp, th->t.lane);
     return 0;
 }
 
@@ -492,11 +475,11 @@ void cb_cpu_sync_describe_deadlock(cpu_block *b, char *buf, size_t len)
             const cpu_warp_group *g = &b->warps[w].groups[i];
             if (g->mask)
                 APPEND("%swarp %u %s with mask 0x%08x waits for lanes 0x%08x", used ? "; " : "", w,
-                       warp_kind_name(g->kind, g->mode), g->mask, g->mask & ~g->arrived);
+                       warp_kind_name(g->kind, g->mode), g->mask, g->mask & ~g->arrived & ~b->warps[w].exited);
         }
     for (uint32_t w = 0; w < b->nwarps; w++)
         if (b->warps[w].converging)
-            APPEND("%swarp %u lanes 0x%08x wait at a convergence point (volatile access)", used ? "; " : "", w,
+            APPEND("%swarp %u lanes 0x%08x wait at a convergence point (activemask, volatile access)", used ? "; " : "", w,
                    b->warps[w].converging);
 #undef APPEND
     used = cb_cpu_mbar_describe(b, buf, len, used);

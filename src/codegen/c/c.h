@@ -12,7 +12,8 @@
  *   mma.c                   mma wmma ldmatrix stmatrix
  *   tex.c                   tex tld4 txq suld sust
  *   async.c, mbarrier.c     cp, mbarrier
- * Operands and addresses are in operands.c, block entries in block.c.
+ * Operands and addresses are in operands.c, block entries in block.c, the
+ * positions of warp convergence points in conv.c.
  * Another dialect that is mostly C (OpenCL C) may start from this one's
  * table and reuse these functions.
  */
@@ -40,6 +41,20 @@ void cg_emit_body(cg *c, const ptx_func *f);
 /* Emits, for kernel f (cname cbk_<k>), the thread-loop block entry
  * cbk_<k>_block around an inlined copy of its body (block.c). */
 void cg_emit_plain_entry(cg *c, const ptx_func *f);
+
+/* ---- warp convergence points (conv.c; the analysis is pass_converge's) ---------------- */
+
+/* Inside f's braces, after its locals: for a function that reaches a site
+ * (f->conv), its cb_conv_fn, loop counters cb_lc[] and frame cb_fr. Not in
+ * block entries (their kernels reach none). */
+void c_conv_begin(cg *c, const ptx_func *f);
+/* Before instruction k's labels: the increment of a back edge that falls into k. */
+void c_conv_edge(cg *c, uint32_t k);
+/* Inside instruction k's braces, first: a back edge's increment by branch;
+ * before a call that can reach a site, the caller's frame in t->conv. */
+void c_conv_instr(cg *c, uint32_t k);
+/* At the current instruction, a site: "cb_fr.node = N; <lhs>rt->converge(t, &cb_fr);". */
+void cg_emit_converge(cg *c, const char *lhs);
 
 /* ---- helpers every unit carries --------------------------------------------------------- */
 

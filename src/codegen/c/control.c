@@ -155,6 +155,8 @@ void c_emit_shfl(cg *c, const ptx_instr *in)
     int sync = ptx_has(in, PTX_MOD_sync);
     if (!mode || in->nops != (sync ? 5 : 4) || ptx_type_size(ty0(in)) != 4)
         cg_fail(c, "bad shfl");
+    if (!sync)   /* over the lanes that execute it together */
+        cg_emit_converge(c, "uint32_t cb_am = ");
     cg_puts(c, "uint32_t cb_p = 0; uint32_t cb_r = t->blk->rt->shfl(t, ");
     cg_printf(c, "%s, ", mode);
     for (int i = 1; i <= 3; i++) {
@@ -164,7 +166,7 @@ void c_emit_shfl(cg *c, const ptx_instr *in)
     if (sync)
         cg_read(c, &in->ops[4], PTX_TYPE_b32);
     else
-        cg_puts(c, "0xffffffffu");
+        cg_puts(c, "cb_am");
     cg_puts(c, ", &cb_p);\n    ");
     dst_open(c, in, PTX_TYPE_b32);
     cg_puts(c, "cb_r");
@@ -190,6 +192,8 @@ void c_emit_vote(cg *c, const ptx_instr *in)
     if (!mode || in->nops != (sync ? 3 : 2))
         cg_fail(c, "bad vote");
     ptx_type rt = ptx_has(in, PTX_MOD_ballot) ? PTX_TYPE_b32 : PTX_TYPE_pred;
+    if (!sync)   /* over the lanes that execute it together */
+        cg_emit_converge(c, "uint32_t cb_am = ");
     dst_open(c, in, rt);
     cg_printf(c, "t->blk->rt->vote(t, %s, (uint32_t)", mode);
     cg_read(c, &in->ops[1], PTX_TYPE_pred);
@@ -197,14 +201,15 @@ void c_emit_vote(cg *c, const ptx_instr *in)
     if (sync)
         cg_read(c, &in->ops[2], PTX_TYPE_u32);
     else
-        cg_puts(c, "t->blk->rt->activemask(t)");
+        cg_puts(c, "cb_am");
     cg_puts(c, ")");
     dst_close(c, in, rt);
 }
 
 void c_emit_activemask(cg *c, const ptx_instr *in)
 {
+    cg_emit_converge(c, "uint32_t cb_am = ");
     dst_open(c, in, PTX_TYPE_b32);
-    cg_puts(c, "t->blk->rt->activemask(t)");
+    cg_puts(c, "cb_am");
     dst_close(c, in, PTX_TYPE_b32);
 }

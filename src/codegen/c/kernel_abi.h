@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CB_KERNEL_ABI_VERSION 7
+#define CB_KERNEL_ABI_VERSION 8
 
 typedef struct cb_dim3 {
     uint32_t x, y, z;
@@ -60,7 +60,39 @@ typedef struct cb_block {
                                     * hand to cooperative groups; 0 otherwise */
 } cb_block;
 
-/* One thread's state. Generated code reads it; only the runtime writes it. */
+/* ---- ABI 8: positions of warp convergence points ----
+ * A convergence point (site) is activemask, vote/shfl without .sync, or an
+ * ld/st.volatile of shared or generic memory. The lanes that execute a site
+ * together are found from each lane's position (cb_runtime.converge): a
+ * chain of frames, one per function on its call stack, innermost first.
+ * pass_converge (src/passes/converge.c) numbers, per function, its sites,
+ * its calls that can reach a site, and the loops that contain either
+ * ("nodes"); a loop node has an iteration counter, incremented on the
+ * loop's back edges and reset (with those of the loops inside it) on the
+ * back edges of the loops around it. Rules: docs/cpu-backend.md. */
+#define CB_CONV_UNORDERED 1u       /* irreducible CFG: no counters, nodes not ordered */
+typedef struct cb_conv_fn {
+    uint32_t nnodes;
+    uint32_t flags;                /* CB_CONV_* */
+    const int32_t *parent;         /* per node: the loop node it lies in directly, -1: the top level */
+    const uint32_t *counter;       /* per node: a loop node's counter index (others 0) */
+    const uint32_t *sibling;       /* per node: its index among the nodes of its parent, in code order */
+    const uint32_t *nchild;        /* per level (0: the top, 1 + i: loop node i): its nodes */
+    const uint32_t *reach_off;     /* per level: the bit offset of its nchild x nchild matrix in reach */
+    const uint8_t *reach;          /* bit reach_off[l] + i * nchild[l] + j: sibling i reaches sibling j
+                                    * within one iteration of level l (NULL: use sibling order) */
+} cb_conv_fn;
+
+typedef struct cb_conv_frame {
+    const cb_conv_fn *fn;
+    uint32_t node;                 /* the site or call the lane is at */
+    uint32_t depth;                /* frames outside this one */
+    const uint32_t *counters;      /* the function's loop counters */
+    const struct cb_conv_frame *parent;  /* the caller's frame (at its call node), NULL in the kernel */
+} cb_conv_frame;
+
+/* One thread's state. Generated code reads it; only the runtime writes it,
+ * except conv. */
 typedef struct cb_thread {
     cb_dim3 tid;                   /* %tid */
     uint32_t flat;                 /* linear index in the block: x + y*ntid.x + z*ntid.x*ntid.y */
@@ -68,6 +100,9 @@ typedef struct cb_thread {
     uint32_t warp;                 /* %warpid = flat / 32 */
     const cb_block *blk;
     void *rt_thread;               /* runtime-private thread state */
+    /* ---- ABI 8 ---- */
+    const cb_conv_frame *conv;     /* set by generated code just before a call that can reach a
+                                    * site: the caller's frame, which the callee takes as parent */
 } cb_thread;
 
 /* ---- ABI 3: texture and surface objects ----
@@ -129,7 +164,9 @@ enum { CB_RED_POPC = 0, CB_RED_AND = 1, CB_RED_OR = 2 };
 /* Runtime callbacks. Every function takes the calling thread first.
  * Functions marked "collective" are warp- or block-level rendezvous: the
  * runtime blocks the calling fiber until the named participants arrive. A
- * participant that exits or never arrives fails the launch (never a guess). */
+ * participant that has exited counts as arrived (the value it would supply
+ * is documented in docs/cpu-backend.md); one that never arrives is a
+ * deadlock and fails the launch (never a guess). */
 typedef struct cb_runtime {
     /* collective: bar.sync / barrier.cta.sync / __syncthreads. count = 0 means all threads of the block. */
     void (*bar_sync)(cb_thread *t, uint32_t barrier, uint32_t count);
@@ -145,7 +182,7 @@ typedef struct cb_runtime {
                      uint32_t *pred_out);
     /* collective: vote.sync.{all,any,uni,ballot}; all/any/uni return 0 or 1, ballot the bit mask. */
     uint32_t (*vote)(cb_thread *t, int mode, uint32_t pred, uint32_t mask);
-    /* activemask: the lanes of the warp that have not exited. Not collective. */
+    /* activemask: converge(t, NULL) (ABI 8; in plain kernels: the lanes that exist). */
     uint32_t (*activemask)(cb_thread *t);
     /* vprintf(fmt, args): args is the packed argument buffer nvcc builds; returns chars printed. */
     int32_t (*vprintf)(cb_thread *t, const char *fmt, const void *args);
@@ -165,18 +202,18 @@ typedef struct cb_runtime {
     void (*unsupported)(cb_thread *t, const char *what);
 
     /* ---- ABI 2 ---- */
-    /* collective, a warp convergence point: generated before every
-     * ld/st.volatile of shared or generic memory. Returns once every other
-     * lane of the caller's warp that has not exited is at a convergence point
-     * or waits at a barrier or a warp collective; then the lanes at
-     * convergence points all go on. Legacy warp-synchronous code (volatile
-     * shared memory, no __syncwarp) thus sees every lane's access of one step
-     * before any lane's access of the next, as in lockstep. */
+    /* collective, a warp convergence point: converge(t, NULL) (ABI 8 below).
+     * Code generated since ABI 8 calls converge with a position instead,
+     * before every ld/st.volatile of shared or generic memory: legacy
+     * warp-synchronous code (volatile shared memory, no __syncwarp) thus
+     * sees every lane's access of one step before any lane's access of the
+     * next, as in lockstep. */
     void (*warp_converge)(cb_thread *t);
     /* collective: once every lane of mask that exists in the block has
      * arrived (same rules as shfl: the caller must be in mask, a named lane
-     * that exits fails the launch), fn is called once with each taking-part
-     * lane's data; then all return. Every lane must pass the same fn.
+     * that has exited counts as arrived and takes no part), fn is called
+     * once with each taking-part lane's data (NULL for the others); then
+     * all return. Every lane must pass the same fn.
      * match, redux, elect, mma, ldmatrix and stmatrix are built on it. */
     void (*warp_exchange)(cb_thread *t, uint32_t mask, void *data, cb_warp_fn fn);
     /* nanosleep: lets the other threads of the block run first; no delay. */
@@ -206,6 +243,17 @@ typedef struct cb_runtime {
     /* Fails the launch with CUDA_ERROR_LAUNCH_FAILED and the message what
      * (e.g. a misuse the ISA leaves undefined). Does not return. */
     void (*fail)(cb_thread *t, const char *what);
+
+    /* ---- ABI 8 ---- */
+    /* collective, a warp convergence point at position fr (NULL: a position
+     * equal to every other NULL one and unordered with the rest). Returns once
+     * every other lane of the warp that has not exited is parked (at a site,
+     * a barrier, a warp collective or an mbarrier); the lanes at the same
+     * position (same site, same loop iterations, same calls) go on together,
+     * unless lanes at a position that comes before theirs are parked too,
+     * which go first. Returns the mask of the lanes that went on together:
+     * activemask's value. warp_converge and activemask are converge(t, NULL). */
+    uint32_t (*converge)(cb_thread *t, const cb_conv_frame *fr);
 } cb_runtime;
 
 /* Every generated translation unit defines, with default visibility:

@@ -96,7 +96,7 @@ static void emit_load(cg *c, const ptx_instr *in)
     if ((n > 1) != (d->kind == PTX_OPD_vec) || (n > 1 && d->nelems != (uint32_t)n))
         cg_fail(c, "vector width does not match the operand");
     if (ptx_instr_flags(in) & PTX_OPF_CONVERGE)
-        cg_puts(c, "t->blk->rt->warp_converge(t);\n    ");
+        cg_emit_converge(c, "");
     emit_spin_point(c, in, &in->ops[1]);
     cg_puts(c, "unsigned char *cb_p = ");
     cg_address(c, &in->ops[1], ptx_instr_space(in));
@@ -126,7 +126,7 @@ void c_emit_st(cg *c, const ptx_instr *in)
         cg_fail(c, "vector width does not match the operand");
     const char *st = ordered_access(in) ? "cb_stv_" : "cb_st_";
     if (ptx_instr_flags(in) & PTX_OPF_CONVERGE)
-        cg_puts(c, "t->blk->rt->warp_converge(t);\n    ");
+        cg_emit_converge(c, "");
     cg_puts(c, "unsigned char *cb_p = ");
     cg_address(c, &in->ops[0], ptx_instr_space(in));
     cg_puts(c, ";\n");

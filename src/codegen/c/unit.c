@@ -108,8 +108,10 @@ void cg_emit_body(cg *c, const ptx_func *f)
     c->f = f;
     c->in = NULL;
     emit_locals(c, f);
+    c_conv_begin(c, f);
     for (uint32_t k = 0; k < f->ninstrs; k++) {
         const ptx_instr *in = &f->instrs[k];
+        c_conv_edge(c, k);
         emit_labels_at(c, f, k);
         c->in = in;
         cg_printf(c, "    /* %u: ", in->line);
@@ -118,6 +120,7 @@ void cg_emit_body(cg *c, const ptx_func *f)
         if (in->guard >= 0)
             cg_printf(c, "if (%s%s) ", in->guard_neg ? "!" : "", f->regs[in->guard].cname);
         cg_puts(c, "{ ");
+        c_conv_instr(c, k);
         cg_emit_instr(c, in);
         cg_puts(c, "    }\n");
     }
