@@ -6,7 +6,7 @@
  * stream workers. A backend must accept calls from several threads at once.
  *
  * Device addresses are uint64_t. For the CPU backend they are host virtual
- * addresses inside the core's arena (src/core/arena.h).
+ * addresses inside the core's arena (src/backend/cpu/arena.h).
  */
 #ifndef CB_BACKEND_H
 #define CB_BACKEND_H

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "backend/backend.h"
+#include "platform/log.h"
 #include "platform/thread.h"
 
 /* Marks a function that libcuda.so.1 exports (everything else is hidden). */
@@ -36,16 +37,6 @@
 
 struct cb_stream;
 struct cb_module;
-
-/* ---- logging (src/core/log.c) ---------------------------------------- */
-
-/* CUBRIDGE_LOG=0..3 (error, warn, info, debug); default 1. */
-int cb_log_level(void);
-void cb_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#define CB_LOG_ERROR 0
-#define CB_LOG_WARN 1
-#define CB_LOG_INFO 2
-#define CB_LOG_DEBUG 3
 
 /* ---- devices and contexts (src/core/context.c) ------------------------- */
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/cuda/cuda_pt.h"
+#include "passthrough/passthrough.h"
 #include "core/core.h"
 #include "core/device.h"
 #include "core/stats.h"
@@ -56,7 +56,7 @@ static void init_compute_capability(cb_device *d)
 static cb_backend *init_backend(void)
 {
     const char *name = getenv("CUBRIDGE_BACKEND");
-    /* cuda: NVIDIA's driver does the work (src/backend/cuda); the core keeps
+    /* cuda: NVIDIA's driver does the work (src/passthrough); the core keeps
      * the CPU backend for the inspector's reference runs */
     if (!name || !*name || strcmp(name, "cpu") == 0 || strcmp(name, "cuda") == 0) {
         cb_backend *b = cb_backend_cpu_create();

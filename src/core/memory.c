@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "core/arena.h"
+#include "backend/cpu/arena.h"
 #include "core/mempool.h"
 
 #define KIND_BIT(k) (1u << (k))

@@ -13,7 +13,7 @@
 #include "core/memory.h"
 #include "core/module.h"
 #include "core/progress.h"
-#include "core/ptx_merge.h"
+#include "ptxlink/ptx_merge.h"
 #include "core/stats.h"
 #include "fatbin/fatbin.h"
 #include "platform/dl_path.h"

@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "core/arena.h"
+#include "backend/cpu/arena.h"
 #include "core/handles.h"
 #include "core/memory.h"
 #include "platform/vm.h"

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "backend/cuda/cuda_pt.h"
+#include "passthrough/passthrough.h"
 #include "inspect/inspect.h"
 
 typedef CUresult (*init_fn)(unsigned int);
@@ -95,7 +95,7 @@ static CUresult proc_lookup(const char *symbol, void **pfn, int cudaVersion, cuu
     CUdriverProcAddressQueryResult st = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
     CUresult r;
     if (cb_cuda_passthrough() && symbol && pfn) {
-        /* the cuda backend: the real driver's pointer, wrapped (cuda_pt.h) */
+        /* the cuda backend: the real driver's pointer, wrapped (passthrough.h) */
         int first = proc_first_row(symbol);
         int pt = (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) != 0;
         int id = first < 0 ? -1 : proc_pick(first, symbol, cudaVersion, pt);

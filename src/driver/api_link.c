@@ -22,7 +22,7 @@
 
 #include "core/context.h"
 #include "core/device.h"
-#include "core/ptx_link.h"
+#include "ptxlink/ptx_link.h"
 #include "fatbin/fatbin.h"
 #include "platform/fs.h"
 #include "platform/sysinfo.h"

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "backend/cuda/cuda_pt.h"
+#include "passthrough/passthrough.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/module.h"

@@ -20,7 +20,7 @@
 #define CB_DRIVER_NO_RENAME 1
 #include "driver/driver.h"
 
-#include "backend/cuda/cuda_pt.h"
+#include "passthrough/passthrough.h"
 #include "inspect/inspect.h"
 
 /* What export id's symbol calls instead of cubridge's implementation, or

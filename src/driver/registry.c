@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "backend/cuda/cuda_pt.h"
+#include "passthrough/passthrough.h"
 #include "inspect/inspect.h"
 
 int cb_driver_unsupported(cb_export_id id)

@@ -51,7 +51,7 @@ void *cb_inspect_proc(int export_id, void *fn);
  * the kernel and the first differing element. */
 CUresult cb_inspect_launch(cb_backend *b, cb_function *f, const cb_launch_config *cfg, cb_launch_error *err);
 
-/* ---- a backend outside the core (the cuda pass-through, src/backend/cuda) --
+/* ---- a backend outside the core (the cuda pass-through, src/passthrough) --
  * Its device memory is not in the core's memtable: lookup gives the
  * allocation holding addr (1 with base and size, else 0). */
 typedef int (*cb_inspect_lookup)(uint64_t addr, uint64_t *base, size_t *bytes);

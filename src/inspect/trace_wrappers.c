@@ -12,7 +12,7 @@
 #include <cudaProfiler.h>
 #include <string.h>
 
-#include "backend/cuda/cuda_pt.h"
+#include "passthrough/passthrough.h"
 #include "core/memory.h"
 #include "core/module.h"
 #include "inspect/inspect_internal.h"

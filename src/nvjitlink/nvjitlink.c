@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/ptx_link.h"
+#include "ptxlink/ptx_link.h"
 #include "fatbin/fatbin.h"
 
 #define NVJL_EXPORT __attribute__((visibility("default")))

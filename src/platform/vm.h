@@ -1,7 +1,7 @@
 /* vm.h: virtual memory: reserve, commit, protect, shared memory objects.
  *
  * The only place that names mmap/mprotect/madvise/memfd. The arena
- * (core/arena.c), pinned host memory (core/hostmem.c) and the VMM API
+ * (backend/cpu/arena.c), pinned host memory (core/hostmem.c) and the VMM API
  * (core/vmm.c) build on it. Sizes and addresses given to these functions
  * must be page aligned unless stated otherwise.
  */

@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/arena.h"
+#include "backend/cpu/arena.h"
 #include "core/memory.h"
 #include "platform/vm.h"
 

@@ -1,4 +1,4 @@
-/* test_driver_cuda_passthrough: the cuda backend (src/backend/cuda) against a
+/* test_driver_cuda_passthrough: the cuda backend (src/passthrough) against a
  * fake NVIDIA driver (fake_libcuda.c, built next to this test): forwarding
  * of cuInit / cuDriverGetVersion / cuGetExportTable, cuGetProcAddress
  * handing out the real driver's pointers and tables (and its symbols that
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/cuda/cuda_pt.h"
+#include "passthrough/passthrough.h"
 #include "inspect/inspect_internal.h"
 #include "platform/dl_path.h"
 

@@ -44,11 +44,11 @@ static size_t env_size(const char *name, size_t fallback)
     case 'g': case 'G': v <<= 30; break;
     case 0: break;
     default:
-        cb_cpu_log(CPU_LOG_WARN, "ignoring %s=%s (not a size)", name, s);
+        cb_log(CB_LOG_WARN, "ignoring %s=%s (not a size)", name, s);
         return fallback;
     }
     if (v == 0) {
-        cb_cpu_log(CPU_LOG_WARN, "ignoring %s=%s (zero)", name, s);
+        cb_log(CB_LOG_WARN, "ignoring %s=%s (zero)", name, s);
         return fallback;
     }
     return (size_t)v;
@@ -280,7 +280,7 @@ static CUresult cpu_launch_kernel(cb_backend *self, void *module, uint32_t kerne
         memcpy(params, cfg->params, cfg->param_bytes);
 
     if (cb_fault_install() != 0)
-        cb_cpu_log(CPU_LOG_WARN, "cannot install the fault handler: kernel faults will crash the process");
+        cb_log(CB_LOG_WARN, "cannot install the fault handler: kernel faults will crash the process");
 
     cpu_launch launch;
     cpu_launch *L = &launch;
@@ -313,7 +313,7 @@ static CUresult cpu_launch_kernel(cb_backend *self, void *module, uint32_t kerne
         err->message[n] = 0;
     }
     if (r != CUDA_SUCCESS)
-        cb_cpu_log(CPU_LOG_INFO, "launch failed: %s", L->message);
+        cb_log(CB_LOG_INFO, "launch failed: %s", L->message);
     uint32_t exited_named = atomic_load(&L->exited_named);
     if (err && exited_named) {
         err->warnings = exited_named;
@@ -378,7 +378,7 @@ cb_backend *cb_backend_cpu_create(void)
         return NULL;
     }
     if (cb_fault_install() != 0)
-        cb_cpu_log(CPU_LOG_WARN, "cannot install the fault handler: kernel faults will crash the process");
+        cb_log(CB_LOG_WARN, "cannot install the fault handler: kernel faults will crash the process");
     cpu->pool = cb_cpu_pool_create(nworkers, stack);
     if (!cpu->pool) {
         cb_jit_cache_close(&cpu->cache);

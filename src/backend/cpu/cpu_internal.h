@@ -8,10 +8,9 @@
  *   coop_exec.c     cooperative launches: resident blocks, the grid barrier
  *   runtime_sync.c  barriers and warp collectives (cb_runtime, collective part)
  *   runtime_converge.c  warp convergence points: activemask, volatile accesses
- *   runtime_misc.c  printf, assert, trap, clocks, malloc (cb_runtime, the rest)
+ *   runtime_services.c  printf, assert, trap, clocks, malloc (cb_runtime, the rest)
  *   runtime_mbarrier.c  parking on mbarriers, their time limit, deadlocks
  *   device_printf.c CUDA's packed vprintf arguments -> text
- *   cpu_log.c       messages on stderr, by CUBRIDGE_LOG
  */
 #ifndef CB_CPU_INTERNAL_H
 #define CB_CPU_INTERNAL_H
@@ -26,13 +25,8 @@
 #include "platform/dl.h"
 #include "platform/fault.h"
 #include "platform/fiber.h"
+#include "platform/log.h"
 #include "platform/thread.h"
-
-/* ---- logging (cpu_log.c) ------------------------------------------------- */
-
-enum { CPU_LOG_ERROR = 0, CPU_LOG_WARN = 1, CPU_LOG_INFO = 2, CPU_LOG_DEBUG = 3 };
-/* Prints "cubridge: <level>: message" on stderr when CUBRIDGE_LOG >= level. */
-void cb_cpu_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- the JIT cache (jit_cache.c, jit_cache_stats.c) --------------------- */
 
@@ -270,7 +264,7 @@ void cb_cpu_block_wait(cpu_block *b, cpu_thread *th);
 /* Fiber mode: makes th runnable (queues it); clears th->spun_ws. */
 void cb_cpu_block_wake(cpu_block *b, cpu_thread *th);
 
-/* ---- the runtime (runtime_sync.c, runtime_converge.c, runtime_misc.c) ---- */
+/* ---- the runtime (runtime_sync.c, runtime_converge.c, runtime_services.c) ---- */
 
 extern const cb_runtime cb_cpu_runtime;
 

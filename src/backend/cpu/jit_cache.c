@@ -163,7 +163,7 @@ uint64_t cb_jit_max_bytes(int warn)
         return CB_JIT_DEFAULT_MAX;
     if (cb_jit_parse_size(s, &v) != 0) {
         if (warn)
-            cb_cpu_log(CPU_LOG_WARN, "ignoring CUBRIDGE_CACHE_MAX=%s (not a size such as 512M; 0 for no limit)", s);
+            cb_log(CB_LOG_WARN, "ignoring CUBRIDGE_CACHE_MAX=%s (not a size such as 512M; 0 for no limit)", s);
         return CB_JIT_DEFAULT_MAX;
     }
     return v;
@@ -201,14 +201,14 @@ int cb_jit_cache_open(cb_jit_cache *c)
     char twhy[1024];
     c->dirfd = cb_fs_temp_dir_open("cubridge-jit-", JIT_TEMP_SWEEP_AGE, c->dir, sizeof c->dir, twhy, sizeof twhy);
     if (c->dirfd < 0) {
-        cb_cpu_log(CPU_LOG_ERROR, "no usable JIT cache directory: %s: %s; and no private temporary one: %s", refused,
+        cb_log(CB_LOG_ERROR, "no usable JIT cache directory: %s: %s; and no private temporary one: %s", refused,
                    why, twhy);
         return -1;
     }
     c->is_temp = 1;
     jit_temps_add(c);
     cb_jit_stats_open(c);
-    cb_cpu_log(CPU_LOG_WARN, "refusing JIT cache directory %s (%s); using private temporary directory %s (removed at exit)",
+    cb_log(CB_LOG_WARN, "refusing JIT cache directory %s (%s); using private temporary directory %s (removed at exit)",
                refused, why, c->dir);
     return 0;
 }
@@ -365,7 +365,7 @@ static int jit_lookup(cb_jit_cache *c, const char *key, const unsigned char src[
     if (cb_fs_at_read(c->dirfd, name, &bytes, &len, &mtime) != 0) {
         if (errno == ENOENT)
             return 0;
-        cb_cpu_log(CPU_LOG_WARN, "JIT cache entry %s/%s cannot be read: %s; rebuilding it", c->dir, name,
+        cb_log(CB_LOG_WARN, "JIT cache entry %s/%s cannot be read: %s; rebuilding it", c->dir, name,
                    errno == ELOOP    ? "a symbolic link (never followed)"
                    : errno == EINVAL ? "not a regular file"
                                      : strerror(errno));
@@ -373,7 +373,7 @@ static int jit_lookup(cb_jit_cache *c, const char *key, const unsigned char src[
     }
     const char *why = jit_entry_fault(bytes, len, src, c->config_hash);
     if (why) {
-        cb_cpu_log(CPU_LOG_WARN, "JIT cache entry %s/%s is refused: %s; rebuilding it", c->dir, name, why);
+        cb_log(CB_LOG_WARN, "JIT cache entry %s/%s is refused: %s; rebuilding it", c->dir, name, why);
         free(bytes);
         return -1;
     }
@@ -542,7 +542,7 @@ static CUresult jit_compile(cb_jit_cache *c, const char *key, const unsigned cha
     int ok = jit_store(c, key, src, *so, *so_len) == 0;
     snprintf(final, sizeof final, "%s.c", key);
     if (!ok || cb_fs_at_rename(c->dirfd, c_name, final) != 0)
-        cb_cpu_log(CPU_LOG_WARN, "could not store JIT cache entry %s/%s: %s%s", c->dir, key, strerror(errno),
+        cb_log(CB_LOG_WARN, "could not store JIT cache entry %s/%s: %s%s", c->dir, key, strerror(errno),
                    cb_fs_err_is_full(errno) ? " (the kernel runs; it will be compiled again next time)" : "");
     cb_fs_at_remove(c->dirfd, c_name);
     cb_fs_at_remove(c->dirfd, so_name);
@@ -571,11 +571,11 @@ CUresult cb_jit_build(cb_jit_cache *c, const char *source, size_t len, unsigned 
     if (found == 1) {
         atomic_fetch_add(&jit_hits, 1);
         cb_jit_stats_add(c, 1, 0, 0, 0, 0);
-        cb_cpu_log(CPU_LOG_DEBUG, "JIT cache hit %s", key);
+        cb_log(CB_LOG_DEBUG, "JIT cache hit %s", key);
         return CUDA_SUCCESS;
     }
     atomic_fetch_add(&jit_misses, 1);
     cb_jit_stats_add(c, 0, 1, 0, 0, found < 0);
-    cb_cpu_log(CPU_LOG_DEBUG, "JIT cache miss %s: compiling with %s", key, c->cc);
+    cb_log(CB_LOG_DEBUG, "JIT cache miss %s: compiling with %s", key, c->cc);
     return jit_compile(c, key, src, source, len, so, so_len, err, errlen);
 }

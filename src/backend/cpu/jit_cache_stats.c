@@ -215,7 +215,7 @@ void cb_jit_evict(cb_jit_cache *c, const char *keep)
         }
         jit_scan_free(&s);
         if (evicted) {
-            cb_cpu_log(CPU_LOG_DEBUG, "JIT cache %s: evicted %llu entries (%llu bytes) to stay under %llu bytes", c->dir,
+            cb_log(CB_LOG_DEBUG, "JIT cache %s: evicted %llu entries (%llu bytes) to stay under %llu bytes", c->dir,
                        (unsigned long long)evicted, (unsigned long long)evicted_bytes,
                        (unsigned long long)c->max_bytes);
             cb_jit_stats_add(c, 0, 0, evicted, evicted_bytes, 0);

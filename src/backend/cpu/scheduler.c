@@ -172,7 +172,7 @@ static void *worker_main(void *arg)
     cpu_pool *pool = w->pool;
     pool_ext *px = ext_of(pool);
     if (cb_fault_thread_init() != 0)
-        cb_cpu_log(CPU_LOG_WARN, "worker %d: no alternate signal stack; kernel stack overflows will crash", w->index);
+        cb_log(CB_LOG_WARN, "worker %d: no alternate signal stack; kernel stack overflows will crash", w->index);
     cb_fiber_init_main(&w->sched);
     cb_mutex_lock(&pool->lock);
     while (!pool->shutting_down) {
@@ -225,7 +225,7 @@ cpu_pool *cb_cpu_pool_create(int nworkers, size_t stack_size)
         w->pool = pool;
         w->index = i;
         if (cb_thread_start(&w->handle, worker_main, w) != 0) {
-            cb_cpu_log(CPU_LOG_ERROR, "cannot start CPU worker %d", i);
+            cb_log(CB_LOG_ERROR, "cannot start CPU worker %d", i);
             break;
         }
         pool->nworkers++;

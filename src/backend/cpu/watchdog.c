@@ -48,7 +48,7 @@ static void wd_scan(cb_watchdog *wd, uint64_t now)
         if (!s->interrupted && now - s->since_ns >= wd->timeout_ns + wd->grace_ns) {
             s->interrupted = 1;
             if (cb_fault_interrupt_thread(s->thread) != 0)
-                cb_cpu_log(CPU_LOG_WARN, "watchdog: cannot interrupt a worker of kernel %s", L->info->name);
+                cb_log(CB_LOG_WARN, "watchdog: cannot interrupt a worker of kernel %s", L->info->name);
         }
     }
 }
@@ -78,7 +78,7 @@ cb_watchdog *cb_watchdog_start(double seconds)
     if (!(seconds > 0))
         return NULL;
     if (cb_fault_interrupt_install() != 0) {
-        cb_cpu_log(CPU_LOG_WARN, "watchdog: cannot install the interrupt signal; CUBRIDGE_KERNEL_TIMEOUT is ignored");
+        cb_log(CB_LOG_WARN, "watchdog: cannot install the interrupt signal; CUBRIDGE_KERNEL_TIMEOUT is ignored");
         return NULL;
     }
     cb_watchdog *wd = calloc(1, sizeof *wd);
@@ -94,7 +94,7 @@ cb_watchdog *cb_watchdog_start(double seconds)
     wd->grace_ns = wd->timeout_ns / 10 < 200000000ull ? wd->timeout_ns / 10 : 200000000ull;
     cb_mutex_init(&wd->lock);
     if (cb_thread_start(&wd->monitor, wd_monitor, wd) != 0) {
-        cb_cpu_log(CPU_LOG_WARN, "watchdog: cannot start the monitor thread; CUBRIDGE_KERNEL_TIMEOUT is ignored");
+        cb_log(CB_LOG_WARN, "watchdog: cannot start the monitor thread; CUBRIDGE_KERNEL_TIMEOUT is ignored");
         cb_mutex_destroy(&wd->lock);
         free(wd->slots);
         free(wd);
@@ -112,10 +112,10 @@ cb_watchdog *cb_watchdog_start_from_env(void)
     double v = strtod(s, &end);
     if (*end || !(v > 0)) {
         if (!(*end == 0 && v == 0))
-            cb_cpu_log(CPU_LOG_WARN, "ignoring CUBRIDGE_KERNEL_TIMEOUT=%s (not a positive number of seconds)", s);
+            cb_log(CB_LOG_WARN, "ignoring CUBRIDGE_KERNEL_TIMEOUT=%s (not a positive number of seconds)", s);
         return NULL;
     }
-    cb_cpu_log(CPU_LOG_INFO, "kernel watchdog: launches longer than %g s fail with CUDA_ERROR_LAUNCH_TIMEOUT", v);
+    cb_log(CB_LOG_INFO, "kernel watchdog: launches longer than %g s fail with CUDA_ERROR_LAUNCH_TIMEOUT", v);
     return cb_watchdog_start(v);
 }
 

@@ -1,7 +1,7 @@
-/* cuda_driver.c: finding and loading NVIDIA's libcuda.so.1, the table of its
+/* real_driver.c: finding and loading NVIDIA's libcuda.so.1, the table of its
  * entry points (one dlsym per export of exports.inc), and cuGetProcAddress
  * under the pass-through. */
-#include "backend/cuda/cuda_internal.h"
+#include "passthrough/passthrough_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -16,8 +16,8 @@
  * Committed bytes are charged against the total (CUBRIDGE_MEM=<n>[K|M|G|T],
  * default the machine's RAM), which is also what cuMemGetInfo reports.
  */
-#ifndef CB_CORE_ARENA_H
-#define CB_CORE_ARENA_H
+#ifndef CB_CPU_ARENA_H
+#define CB_CPU_ARENA_H
 
 #include <stddef.h>
 #include <stdint.h>

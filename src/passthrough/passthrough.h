@@ -1,4 +1,4 @@
-/* cuda_pt.h: the `cuda` backend, a pass-through to NVIDIA's libcuda.so.1.
+/* passthrough.h: the `cuda` backend, a pass-through to NVIDIA's libcuda.so.1.
  *
  * With CUBRIDGE_BACKEND=cuda, cubridge's libcuda.so.1 loads the real driver
  * by its path (CUBRIDGE_REAL_LIBCUDA, else the usual install locations;
@@ -6,20 +6,20 @@
  * the real driver's entry points, cuGetExportTable its private tables, and
  * every exported symbol (src/driver/forward.c) calls the real driver's
  * function of the same name. Every export of exports.inc is resolved in the
- * real driver by name once (one table, cuda_driver.c).
+ * real driver by name once (one table, real_driver.c).
  *
  * Under the inspector, the handed-out entry points are wrapped: tracing puts
  * the trace wrappers around the real ones; verify also puts the interceptors
- * of cuda_track.c (allocations, module images, kernel handles) and
- * cuda_verify.c (launches, checked against cubridge's CPU reference) in
+ * of track.c (allocations, module images, kernel handles) and
+ * checked_launch.c (launches, checked against cubridge's CPU reference) in
  * between. docs/inspector.md, "The cuda backend".
  *
  * Process-wide state: the real driver's handle and symbol table (loaded once,
- * then read-only), and the allocation / image / kernel maps of cuda_track.c
+ * then read-only), and the allocation / image / kernel maps of track.c
  * (under their own lock).
  */
-#ifndef CB_BACKEND_CUDA_PT_H
-#define CB_BACKEND_CUDA_PT_H
+#ifndef CB_PASSTHROUGH_H
+#define CB_PASSTHROUGH_H
 
 #include <cuda.h>
 

@@ -6,7 +6,7 @@
  * freed spans that are returned to the free list only when the quarantine
  * grows past its limit (or address space runs out).
  */
-#include "core/arena.h"
+#include "backend/cpu/arena.h"
 
 #include <ctype.h>
 #include <stdlib.h>

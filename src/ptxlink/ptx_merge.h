@@ -1,5 +1,5 @@
 /* ptx_merge.h: several PTX texts -> one, as a device linker would join them
- * (src/core/ptx_merge.c).
+ * (src/ptxlink/ptx_merge.c).
  *
  * Used when one image carries PTX in several fatbins: cubridge's linker
  * container (cuLinkComplete, nvJitLink) and `-rdc` registrations. The
@@ -10,8 +10,8 @@
  * variables); repeated .weak/.common definitions and repeated declarations
  * are kept once.
  */
-#ifndef CB_CORE_PTX_MERGE_H
-#define CB_CORE_PTX_MERGE_H
+#ifndef CB_PTXLINK_PTX_MERGE_H
+#define CB_PTXLINK_PTX_MERGE_H
 
 #include <stddef.h>
 

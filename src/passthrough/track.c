@@ -1,4 +1,4 @@
-/* cuda_track.c: the pass-through watches a few calls and forwards each one
+/* track.c: the pass-through watches a few calls and forwards each one
  * unchanged. Always: cuInit (the device's name, for the exit summary and
  * the reports) and the allocations (memory in use and its peak, for the
  * summary). In verify mode also what a launch check needs:
@@ -12,7 +12,7 @@
  *                 cuKernelGetFunction (handle -> image and kernel name).
  * The maps are process-wide, guarded by track_lock.
  */
-#include "backend/cuda/cuda_internal.h"
+#include "passthrough/passthrough_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,11 +1,11 @@
 /* ptx_link.c: the PTX list of a device link (see ptx_link.h). */
-#include "core/ptx_link.h"
+#include "ptxlink/ptx_link.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/ptx_merge.h"
+#include "ptxlink/ptx_merge.h"
 
 int cb_ptx_arch_number(const char *s)
 {

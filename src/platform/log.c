@@ -3,7 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/core.h"
+#include "platform/log.h"
+#include "platform/thread.h"
 
 static cb_once log_once = CB_ONCE_INIT;
 static int log_level = CB_LOG_WARN; /* process-wide: read once from CUBRIDGE_LOG */

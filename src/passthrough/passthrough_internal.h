@@ -1,18 +1,18 @@
-/* cuda_internal.h: what the files of src/backend/cuda share.
+/* passthrough_internal.h: what the files of src/passthrough share.
  *
- *   cuda_driver.c  the real driver: search, load, entry-point table,
+ *   real_driver.c  the real driver: search, load, entry-point table,
  *                  cuGetProcAddress under the pass-through
- *   cuda_track.c   verify-mode interceptors of allocations, module images and
+ *   track.c        verify-mode interceptors of allocations, module images and
  *                  kernel handles, and the maps they fill
- *   cuda_verify.c  verify-mode launch interceptors: the differential check
+ *   checked_launch.c  verify-mode launch interceptors: the differential check
  *                  against cubridge's CPU reference (through the inspector)
  */
-#ifndef CB_BACKEND_CUDA_INTERNAL_H
-#define CB_BACKEND_CUDA_INTERNAL_H
+#ifndef CB_PASSTHROUGH_INTERNAL_H
+#define CB_PASSTHROUGH_INTERNAL_H
 
 #include "driver/driver.h"
 
-#include "backend/cuda/cuda_pt.h"
+#include "passthrough/passthrough.h"
 #include "core/module.h"
 
 /* The real driver's entry point for export id: what its cuGetProcAddress
@@ -28,7 +28,7 @@ cb_export_fn cbc_target(int id);
  * and launches are checked. */
 void *cbc_intercept(int id, void *real);
 
-/* The interceptor of export id for launches (cuda_verify.c; counting, or
+/* The interceptor of export id for launches (checked_launch.c; counting, or
  * checking in verify mode), or NULL. */
 void *cbc_launch_interceptor(int id);
 

@@ -6,8 +6,8 @@
  *
  * No process-wide state; the caller owns and locks each cb_ptx_link.
  */
-#ifndef CB_CORE_PTX_LINK_H
-#define CB_CORE_PTX_LINK_H
+#ifndef CB_PTXLINK_PTX_LINK_H
+#define CB_PTXLINK_PTX_LINK_H
 
 #include <stddef.h>
 

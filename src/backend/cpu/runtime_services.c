@@ -1,4 +1,4 @@
-/* runtime_misc.c: the non-collective runtime callbacks (printf, assert, trap,
+/* runtime_services.c: the non-collective runtime callbacks (printf, assert, trap,
  * clocks, device malloc) and the cb_runtime table handed to kernels. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
-/* cuda_verify.c: in verify mode, each launch through the pass-through
+/* checked_launch.c: in verify mode, each launch through the pass-through
  * (cuLaunchKernel, cuLaunchKernelEx and their _ptsz forms) is a differential
  * check of the real GPU against cubridge's CPU reference:
- *   1. the kernel handle names a captured image and kernel (cuda_track.c);
+ *   1. the kernel handle names a captured image and kernel (track.c);
  *      cubridge translates that image for its CPU backend on first use;
  *   2. the arguments are packed in the translation's parameter layout, and
  *      the real module variables copied into the CPU module's;
@@ -14,7 +14,7 @@
  * as SKIPPED with the reason. Outside verify mode the launch entry points
  * (also cuLaunchCooperativeKernel) are only counted, for the exit summary.
  */
-#include "backend/cuda/cuda_internal.h"
+#include "passthrough/passthrough_internal.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * function with its { body }. Comments and strings are skipped while
  * scanning. Nothing here needs to understand instructions.
  */
-#include "core/ptx_merge.h"
+#include "ptxlink/ptx_merge.h"
 
 #include <stdio.h>
 #include <stdlib.h>
