@@ -68,7 +68,10 @@ struct CUctx_st {
 typedef struct CUctx_st cb_context;
 
 /* Starts the process-wide state on first call; later calls return the
- * first result. Picks the backend from CUBRIDGE_BACKEND (default "cpu"). */
+ * first result. Opens the devices named by CUBRIDGE_DEVICES ("cpu,cpu",
+ * "verify:mock": specs of backend.h's cb_backend_open), else the one
+ * CUBRIDGE_BACKEND names, else one "cpu"; CUDA_ERROR_NO_DEVICE when none
+ * opens. */
 CUresult cb_init(unsigned flags);
 int cb_initialized(void);
 /* The compute capability (e.g. 90) reported when CUBRIDGE_SM is unset,

@@ -18,9 +18,9 @@ int cb_device_sm(const cb_device *d)
 
 size_t cb_device_total_mem(const cb_device *d)
 {
-    size_t used = 0, peak = 0, total = 0;
-    cb_mem_usage(&used, &peak, &total);
-    return total ? total : d->info.total_mem;
+    cb_mem_stats u;
+    cb_device_mem_usage(d, &u);
+    return u.total ? u.total : d->info.total_mem;
 }
 
 void cb_device_uuid(const cb_device *d, unsigned char out[16])
@@ -66,7 +66,7 @@ static int device_limit(const cb_device *d, CUdevice_attribute attr, int *v)
     case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: *v = in->max_shared_per_multiprocessor; return 1;
     case CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK: *v = 0; return 1;
     case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: *v = CB_CONST_BYTES; return 1;
-    case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *v = 32; return 1;
+    case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *v = in->warp_size; return 1;
     case CU_DEVICE_ATTRIBUTE_MAX_PITCH: *v = 2147483647; return 1;
     case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK: *v = CB_REGS_PER_BLOCK; return 1;
     case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: *v = CB_REGS_PER_SM; return 1;
@@ -94,24 +94,28 @@ static int device_limit(const cb_device *d, CUdevice_attribute attr, int *v)
     }
 }
 
-/* Features cubridge provides: 1. */
-static int device_feature(CUdevice_attribute attr)
+/* Features cubridge provides: 1 (some only where the device's backend has them). */
+static int device_feature(const cb_device *d, CUdevice_attribute attr)
 {
+    const cb_device_info *in = &d->info;
     switch (attr) {
     case CU_DEVICE_ATTRIBUTE_GPU_OVERLAP:
-    case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY:
     case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS:
     case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING:
     case CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED:
     case CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED:
-    case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY:
-    case CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED:
-    case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM:
-    case CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED:
-    case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED:
     case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED:
     case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH:
         return 1;
+    case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY:
+    case CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED:
+    case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM:
+    case CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED:
+        return in->host_memory_access != 0;
+    case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY:
+        return in->managed_memory != 0;
+    case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED:
+        return in->virtual_memory != 0;
     default:
         return 0;
     }
@@ -126,6 +130,6 @@ CUresult cb_device_attribute(const cb_device *d, CUdevice_attribute attr, int *o
     if (device_limit(d, attr, &v))
         *out = v;
     else
-        *out = device_feature(attr); /* everything else: 0 = not provided / not modelled */
+        *out = device_feature(d, attr); /* everything else: 0 = not provided / not modelled */
     return CUDA_SUCCESS;
 }

@@ -1,4 +1,4 @@
-/* init.c: the driver's process-wide state: backend, devices, exit summary.
+/* init.c: the driver's process-wide state: devices, exit summary.
  *
  * The process-wide state is one struct, cb_process, filled once by cb_init
  * and read-only afterwards except for each device's primary-context fields
@@ -14,12 +14,11 @@
 #include "core/stats.h"
 #include "platform/process.h"
 
-#define CB_MAX_DEVICES 1
+#define CB_MAX_DEVICES 8
 
 static struct {
     cb_once once;
     CUresult result;            /* of the first cb_init */
-    cb_backend *backend;
     int ndevices;
     cb_device devices[CB_MAX_DEVICES];
 } cb_process = {.once = CB_ONCE_INIT, .result = CUDA_ERROR_NOT_INITIALIZED};
@@ -53,27 +52,14 @@ static void init_compute_capability(cb_device *d)
     d->cc_minor = sm % 10;
 }
 
-static cb_backend *init_backend(void)
-{
-    const char *name = getenv("CUBRIDGE_BACKEND");
-    /* cuda: NVIDIA's driver does the work (src/passthrough); the core keeps
-     * the CPU backend for the inspector's reference runs */
-    if (!name || !*name || strcmp(name, "cpu") == 0 || strcmp(name, "cuda") == 0) {
-        cb_backend *b = cb_backend_cpu_create();
-        if (!b)
-            cb_log(CB_LOG_ERROR, "the cpu backend failed to start");
-        return b;
-    }
-    cb_log(CB_LOG_ERROR, "CUBRIDGE_BACKEND=%s: no such backend in this build (have: cpu, cuda)", name);
-    return NULL;
-}
-
 static void init_device(cb_device *d, int ordinal, cb_backend *b)
 {
     memset(d, 0, sizeof *d);
     d->ordinal = ordinal;
     d->backend = b;
     b->device_info(b, &d->info);
+    if (!d->info.warp_size)
+        d->info.warp_size = 32;
     if (!strstr(d->info.name, "[cubridge]")) {
         size_t n = strlen(d->info.name);
         snprintf(d->info.name + n, sizeof d->info.name - n, "%s[cubridge]", n ? " " : "");
@@ -81,19 +67,60 @@ static void init_device(cb_device *d, int ordinal, cb_backend *b)
     init_compute_capability(d);
 }
 
+/* The device list: CUBRIDGE_DEVICES (comma separated specs, "cpu,cpu" or
+ * "verify:mock"), else CUBRIDGE_BACKEND, else "cpu". 0, or -1 (logged) when
+ * CUBRIDGE_BACKEND names no device backend: then there is no device. */
+static int init_device_list(char *out, size_t len)
+{
+    const char *devs = getenv("CUBRIDGE_DEVICES");
+    const char *one = getenv("CUBRIDGE_BACKEND");
+    if (devs && *devs) {
+        snprintf(out, len, "%s", devs);
+        return 0;
+    }
+    if (!one || !*one) {
+        snprintf(out, len, "cpu");
+        return 0;
+    }
+    const cb_backend_type *t = cb_backend_find(one);
+    if (!t || t->is_wrapper) {
+        char have[256] = "";
+        size_t pos = 0;
+        for (int i = 0; (t = cb_backend_type_at(i)) != NULL && pos < sizeof have; i++)
+            if (!t->is_wrapper)
+                pos += (size_t)snprintf(have + pos, sizeof have - pos, "%s%s", pos ? ", " : "", t->name);
+        cb_log(CB_LOG_ERROR, "CUBRIDGE_BACKEND=%s: no such backend in this build (device backends: %s)", one, have);
+        return -1;
+    }
+    snprintf(out, len, "%s", one);
+    return 0;
+}
+
 static void init_once(void)
 {
-    cb_backend *b = init_backend();
-    if (!b) {
-        cb_process.result = CUDA_ERROR_NO_DEVICE;
+    char list[512];
+    cb_process.result = CUDA_ERROR_NO_DEVICE;
+    if (init_device_list(list, sizeof list) != 0)
         return;
+    char *save = NULL;
+    for (char *spec = strtok_r(list, ",", &save); spec; spec = strtok_r(NULL, ",", &save)) {
+        if (cb_process.ndevices == CB_MAX_DEVICES) {
+            cb_log(CB_LOG_WARN, "devices: only the first %d are used", CB_MAX_DEVICES);
+            break;
+        }
+        char err[512] = "";
+        cb_backend *b = cb_backend_open(spec, err, sizeof err);
+        if (!b) {
+            cb_log(CB_LOG_ERROR, "device %d (%s): %s", cb_process.ndevices, spec, err[0] ? err : "failed to start");
+            continue;
+        }
+        cb_device *d = &cb_process.devices[cb_process.ndevices];
+        init_device(d, cb_process.ndevices++, b);
+        cb_log(CB_LOG_INFO, "device %d: backend %s, \"%s\", compute capability %d.%d", d->ordinal, b->name,
+               d->info.name, d->cc_major, d->cc_minor);
     }
-    cb_process.backend = b;
-    init_device(&cb_process.devices[0], 0, b);
-    cb_process.ndevices = 1;
-    cb_process.result = CUDA_SUCCESS;
-    cb_log(CB_LOG_INFO, "backend %s, device \"%s\", compute capability %d.%d", b->name,
-           cb_process.devices[0].info.name, cb_process.devices[0].cc_major, cb_process.devices[0].cc_minor);
+    if (cb_process.ndevices > 0)
+        cb_process.result = CUDA_SUCCESS;
 }
 
 CUresult cb_init(unsigned flags)
@@ -122,7 +149,7 @@ cb_device *cb_device_get(int ordinal)
 
 cb_backend *cb_process_backend(void)
 {
-    return cb_initialized() ? cb_process.backend : NULL;
+    return cb_initialized() ? cb_process.devices[0].backend : NULL;
 }
 
 /* CUBRIDGE_SUMMARY=1: one line on stderr at exit. Registered from a
@@ -135,17 +162,16 @@ static void init_print_summary(void)
         fprintf(stderr, "%s\n", line);
         return;
     }
-    if (cb_process.result == CUDA_ERROR_NO_DEVICE && !cb_process.backend)
-        return;   /* no backend started: the error said why; a line of zeros would say nothing */
+    if (cb_process.result == CUDA_ERROR_NO_DEVICE && cb_process.ndevices == 0)
+        return;   /* no device started: the error said why; a line of zeros would say nothing */
     cb_device *d = cb_device_get(0);
-    cb_backend *b = cb_process.backend;
+    cb_backend *b = d ? d->backend : NULL;
     if (b && b->module_cache_stats) {
         unsigned hits = 0;
         b->module_cache_stats(b, &hits, NULL);
         cb_stats_add(CB_STAT_MODULES_CACHED, hits);
     }
-    cb_stats_summary(line, sizeof line, cb_process.backend ? cb_process.backend->name : NULL,
-                     d ? d->info.name : NULL);
+    cb_stats_summary(line, sizeof line, b ? b->name : NULL, d ? d->info.name : NULL);
     fprintf(stderr, "%s\n", line);
 }
 

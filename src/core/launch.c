@@ -237,7 +237,8 @@ int cb_occupancy_blocks_per_sm(const cb_function *f, int block_size, size_t dyn_
     size_t smem = f->info->static_smem + dyn_smem;
     if (smem > (size_t)cb_function_smem_limit(f) && dyn_smem > 0)
         return 0;
-    int warps_threads = (block_size + 31) / 32 * 32;
+    int warp = in->warp_size > 0 ? in->warp_size : 32;
+    int warps_threads = (block_size + warp - 1) / warp * warp;
     int blocks = CB_MAX_THREADS_PER_SM / warps_threads;
     if (blocks > CB_MAX_BLOCKS_PER_SM)
         blocks = CB_MAX_BLOCKS_PER_SM;

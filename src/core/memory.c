@@ -3,28 +3,43 @@
 #include "core/memory.h"
 #include "core/texture.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-#include "backend/cpu/arena.h"
 #include "core/mempool.h"
 
 #define KIND_BIT(k) (1u << (k))
-#define ARENA_KINDS (KIND_BIT(CB_MEM_DEVICE) | KIND_BIT(CB_MEM_MANAGED))
+#define DEVICE_KINDS (KIND_BIT(CB_MEM_DEVICE) | KIND_BIT(CB_MEM_MANAGED))
+
+/* The device that ctx belongs to, or device 0. */
+static cb_device *device_of(const cb_context *ctx)
+{
+    return ctx ? ctx->device : cb_device_get(0);
+}
 
 CUresult cb_mem_alloc_ex(cb_context *ctx, size_t bytes, cb_mem_kind kind, void *owner, cb_mem_info *out)
 {
     if (bytes == 0)
         return CUDA_ERROR_INVALID_VALUE;
-    cb_arena_block block;
-    uint64_t ptr;
-    if (cb_arena_alloc(bytes, &ptr, &block) != 0) {
-        cb_log(CB_LOG_INFO, "out of device memory allocating %zu bytes", bytes);
-        return CUDA_ERROR_OUT_OF_MEMORY;
+    cb_device *d = device_of(ctx);
+    if (!d)
+        return CUDA_ERROR_NOT_INITIALIZED;
+    cb_backend *b = d->backend;
+    if (kind == CB_MEM_MANAGED && !d->info.managed_memory) {
+        cb_log(CB_LOG_WARN, "managed memory: device %d (%s backend) has no host view of its memory", d->ordinal,
+               b->name);
+        return CUDA_ERROR_NOT_SUPPORTED;
     }
-    cb_mem_info rec = { .kind = kind, .base = ptr, .size = bytes, .ctx = ctx,
-                        .block_start = block.start, .block_bytes = block.bytes, .owner = owner };
+    cb_device_mem mem;
+    CUresult r = b->mem_alloc(b, bytes, kind == CB_MEM_MANAGED ? CB_ALLOC_UNIFIED : 0, &mem);
+    if (r != CUDA_SUCCESS) {
+        cb_log(CB_LOG_INFO, "out of device memory allocating %zu bytes", bytes);
+        return r;
+    }
+    cb_mem_info rec = { .kind = kind, .base = mem.addr, .size = bytes, .ctx = ctx, .backend = b, .mem = mem,
+                        .owner = owner };
     if (cb_memtable_insert(&rec) != 0) {
-        cb_arena_free(block);
+        b->mem_free(b, &mem);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
     if (out)
@@ -43,7 +58,7 @@ CUresult cb_mem_alloc(cb_context *ctx, size_t bytes, uint64_t *dptr_out)
 
 CUresult cb_mem_detach(uint64_t dptr, cb_mem_info *out)
 {
-    if (cb_memtable_remove(dptr, ARENA_KINDS, out) != 0) {
+    if (cb_memtable_remove(dptr, DEVICE_KINDS, out) != 0) {
         cb_log(CB_LOG_INFO, "free of 0x%llx: not the start of a live allocation", (unsigned long long)dptr);
         return CUDA_ERROR_INVALID_VALUE;
     }
@@ -52,7 +67,7 @@ CUresult cb_mem_detach(uint64_t dptr, cb_mem_info *out)
 
 void cb_mem_release(const cb_mem_info *rec)
 {
-    cb_arena_free((cb_arena_block){ rec->block_start, rec->block_bytes });
+    rec->backend->mem_free(rec->backend, &rec->mem);
     if (rec->owner)
         cb_mempool_note_free(rec->owner, rec->size);
 }
@@ -70,8 +85,19 @@ CUresult cb_mem_free(cb_context *ctx, uint64_t dptr)
 void cb_mem_free_context(cb_context *ctx)
 {
     cb_mem_info rec;
-    while (cb_memtable_remove_owned(ctx, ARENA_KINDS, &rec) == 0)
+    while (cb_memtable_remove_owned(ctx, DEVICE_KINDS, &rec) == 0)
         cb_mem_release(&rec);
+}
+
+/* 1 if addr lies in some device's address range. */
+static int device_range(uint64_t addr)
+{
+    for (int i = 0; i < cb_device_count(); i++) {
+        cb_backend *b = cb_device_get(i)->backend;
+        if (b->mem_owns && b->mem_owns(b, addr))
+            return 1;
+    }
+    return 0;
 }
 
 cb_mem_info cb_mem_lookup(uint64_t addr)
@@ -80,7 +106,7 @@ cb_mem_info cb_mem_lookup(uint64_t addr)
     if (cb_memtable_find(addr, &info) == 0)
         return info;
     memset(&info, 0, sizeof info);
-    info.kind = cb_arena_contains(addr) ? CB_MEM_FREED : CB_MEM_UNKNOWN;
+    info.kind = device_range(addr) ? CB_MEM_FREED : CB_MEM_UNKNOWN;
     return info;
 }
 
@@ -128,15 +154,23 @@ CUresult cb_mem_check_device(uint64_t addr, size_t bytes, const char *what)
     return check_range(addr, bytes, what);
 }
 
+void cb_device_mem_usage(const cb_device *d, cb_mem_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    if (d && d->backend->mem_usage)
+        d->backend->mem_usage(d->backend, out);
+}
+
 void cb_mem_usage(size_t *used, size_t *peak, size_t *total)
 {
-    cb_arena_stats st = cb_arena_get_stats();
+    cb_mem_stats u;
+    cb_device_mem_usage(cb_device_get(0), &u);
     if (used)
-        *used = st.used;
+        *used = u.used;
     if (peak)
-        *peak = st.peak;
+        *peak = u.peak;
     if (total)
-        *total = st.total;
+        *total = u.total;
 }
 
 /* ---- copies ------------------------------------------------------------ */
@@ -177,12 +211,12 @@ CUresult cb_copy_check(const cb_copy *c)
         return CUDA_ERROR_INVALID_VALUE;
     size_t dst_bytes = extent(c->width, c->height, c->depth, c->dst_pitch, c->dst_slice);
     size_t src_bytes = cb_copy_src_extent(c);
-    if (c->dst_device || cb_arena_contains(c->dst)) {
+    if (c->dst_device || device_range(c->dst)) {
         CUresult r = check_range(c->dst, dst_bytes, "copy destination");
         if (r != CUDA_SUCCESS)
             return r;
     }
-    if (c->src_device || cb_arena_contains(c->src))
+    if (c->src_device || device_range(c->src))
         return check_range(c->src, src_bytes, "copy source");
     return CUDA_SUCCESS;
 }
@@ -284,15 +318,45 @@ void cb_copy_to_3d(const cb_copy *c, CUDA_MEMCPY3D *out)
     out->Depth = c->depth;
 }
 
-static CUresult copy_row(cb_backend *be, const cb_copy *c, uint64_t dst, uint64_t src)
+/* The backend that moves side addr of a copy: the owner of the device memory
+ * there, NULL for host memory (pinned, registered or pageable: the core
+ * moves it), or fallback where no live allocation covers a device address. */
+static cb_backend *side_backend(uint64_t addr, int device, cb_backend *fallback)
 {
-    if (c->dst_device && c->src_device)
-        return be->copy_dtod(be, dst, src, c->width);
-    if (c->dst_device)
-        return be->copy_htod(be, dst, (const void *)(uintptr_t)src, c->width);
-    if (c->src_device)
-        return be->copy_dtoh(be, (void *)(uintptr_t)dst, src, c->width);
-    memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, c->width);
+    if (!device)
+        return NULL;
+    cb_mem_info info;
+    if (cb_memtable_find(addr, &info) != 0)
+        return fallback;
+    return info.backend;   /* NULL for host memory */
+}
+
+/* One row between two different backends, through a host buffer. */
+static CUresult copy_staged(cb_backend *dst_be, uint64_t dst, cb_backend *src_be, uint64_t src, size_t bytes)
+{
+    unsigned char stack[4096];
+    unsigned char *buf = bytes <= sizeof stack ? stack : malloc(bytes);
+    if (!buf)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    CUresult r = src_be->copy_dtoh(src_be, buf, src, bytes);
+    if (r == CUDA_SUCCESS)
+        r = dst_be->copy_htod(dst_be, dst, buf, bytes);
+    if (buf != stack)
+        free(buf);
+    return r;
+}
+
+static CUresult copy_row(cb_backend *dst_be, cb_backend *src_be, uint64_t dst, uint64_t src, size_t width)
+{
+    if (dst_be && src_be && dst_be != src_be)
+        return copy_staged(dst_be, dst, src_be, src, width);
+    if (dst_be && src_be)
+        return dst_be->copy_dtod(dst_be, dst, src, width);
+    if (dst_be)
+        return dst_be->copy_htod(dst_be, dst, (const void *)(uintptr_t)src, width);
+    if (src_be)
+        return src_be->copy_dtoh(src_be, (void *)(uintptr_t)dst, src, width);
+    memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, width);   /* host to host */
     return CUDA_SUCCESS;
 }
 
@@ -300,11 +364,13 @@ CUresult cb_copy_run(cb_backend *be, const cb_copy *c)
 {
     if (c->width == 0)
         return CUDA_SUCCESS;
+    cb_backend *dst_be = side_backend(c->dst, c->dst_device, be);
+    cb_backend *src_be = side_backend(c->src, c->src_device, be);
     for (size_t z = 0; z < c->depth; z++) {
         for (size_t y = 0; y < c->height; y++) {
             uint64_t dst = c->dst + z * c->dst_slice + y * c->dst_pitch;
             uint64_t src = c->src + z * c->src_slice + y * c->src_pitch;
-            CUresult r = copy_row(be, c, dst, src);
+            CUresult r = copy_row(dst_be, src_be, dst, src, c->width);
             if (r != CUDA_SUCCESS)
                 return r;
         }
@@ -324,10 +390,23 @@ CUresult cb_fill_check(const cb_fill *f)
     return check_range(f->dst, extent(row, f->height, 1, f->pitch, 0), "memset destination");
 }
 
+/* A fill of host memory (pinned or registered, which CUDA lets memsets reach). */
+static void fill_host(unsigned char *p, uint32_t value, size_t elem_size, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        memcpy(p + i * elem_size, &value, elem_size);   /* little-endian: the low bytes of value */
+}
+
 CUresult cb_fill_run(cb_backend *be, const cb_fill *f)
 {
+    cb_backend *owner = side_backend(f->dst, 1, be);
     for (size_t y = 0; y < f->height && f->width; y++) {
-        CUresult r = be->memset(be, f->dst + y * f->pitch, f->value, f->elem_size, f->width);
+        uint64_t row = f->dst + y * f->pitch;
+        if (!owner) {
+            fill_host((unsigned char *)(uintptr_t)row, f->value, f->elem_size, f->width);
+            continue;
+        }
+        CUresult r = owner->memset(owner, row, f->value, f->elem_size, f->width);
         if (r != CUDA_SUCCESS)
             return r;
     }

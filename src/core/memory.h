@@ -1,9 +1,10 @@
 /* memory.h: device memory for the driver API and the rest of the core.
  *
- * Device memory lives in the arena (arena.h): one reserved range of host
- * address space, committed per allocation, with guard pages around each
- * allocation and freed ranges poisoned. Device pointers are host virtual
- * addresses, so the CPU backend dereferences them directly.
+ * Device memory belongs to the device's backend (backend.h): the core asks
+ * it for allocations (mem_alloc) and keeps the table of every live
+ * allocation of every kind and device (memtable.c), for validation, copy
+ * direction and cuPointerGetAttribute. The core never dereferences a device
+ * address: copies and fills go through the owning backend's vtable.
  *
  * This header is the core's view: allocation, free, lookup and validation,
  * and the byte-moving helpers that stream workers and graph nodes run.
@@ -13,9 +14,10 @@
 
 #include "core/core.h"
 
-/* Allocates `bytes` of device memory owned by ctx (bytes 0 is an error:
- * CUDA_ERROR_INVALID_VALUE). CUDA_ERROR_OUT_OF_MEMORY when the total
- * (CUBRIDGE_MEM) would be exceeded; later allocations still work. */
+/* Allocates `bytes` of device memory owned by ctx, on ctx's device (device 0
+ * when ctx is NULL); bytes 0 is an error: CUDA_ERROR_INVALID_VALUE.
+ * CUDA_ERROR_OUT_OF_MEMORY when the device is full; later allocations still
+ * work. */
 CUresult cb_mem_alloc(cb_context *ctx, size_t bytes, uint64_t *dptr_out);
 
 /* Frees an allocation made by cb_mem_alloc. dptr must be its base address;
@@ -31,11 +33,11 @@ void cb_mem_free_context(cb_context *ctx);
 typedef enum cb_mem_kind {
     CB_MEM_UNKNOWN = 0,   /* not ours: ordinary (pageable) host memory */
     CB_MEM_DEVICE,        /* cuMemAlloc / cuMemAllocPitch / pool allocation */
-    CB_MEM_MANAGED,       /* cuMemAllocManaged (arena memory) */
+    CB_MEM_MANAGED,       /* cuMemAllocManaged (device memory with a host view at its address) */
     CB_MEM_VMM,           /* a cuMemMap'ed range */
     CB_MEM_HOST,          /* cuMemAllocHost / cuMemHostAlloc (pinned) */
     CB_MEM_REGISTERED,    /* cuMemHostRegister'ed range */
-    CB_MEM_FREED,         /* inside the arena but no live allocation: freed or wild */
+    CB_MEM_FREED,         /* in a device's address range but no live allocation: freed or wild */
 } cb_mem_kind;
 
 typedef struct cb_mem_info {
@@ -45,7 +47,9 @@ typedef struct cb_mem_info {
     cb_context *ctx;      /* the owning context (NULL when unknown) */
     uint64_t buffer_id;   /* unique per allocation, never reused */
     unsigned flags;       /* host alloc / register flags */
-    uint64_t block_start; /* the arena block or host mapping behind it */
+    cb_backend *backend;  /* the device memory's owner (DEVICE, MANAGED, VMM); NULL for host memory */
+    cb_device_mem mem;    /* DEVICE, MANAGED: what the backend handed out */
+    uint64_t block_start; /* HOST: the host mapping behind it (guard pages included) */
     size_t block_bytes;
     void *owner;          /* the memory pool or VMM handle it came from, or NULL */
 } cb_mem_info;
@@ -67,7 +71,7 @@ CUresult cb_mem_alloc_ex(cb_context *ctx, size_t bytes, cb_mem_kind kind, void *
  * (into *out) without freeing it; CUDA_ERROR_INVALID_VALUE if none. */
 CUresult cb_mem_detach(uint64_t dptr, cb_mem_info *out);
 
-/* Frees a record taken by cb_mem_detach (arena memory back, pool told). */
+/* Frees a record taken by cb_mem_detach (memory back to its backend, pool told). */
 void cb_mem_release(const cb_mem_info *rec);
 
 /* ---- the allocation table (memtable.c) ----------------------------------
@@ -104,15 +108,18 @@ int cb_mem_nearest(uint64_t addr, cb_mem_near *out);
  * 1024-byte device allocation at 0x...", "... is inside a freed ...". */
 void cb_mem_describe_address(uint64_t addr, char *buf, size_t len);
 
-/* Current and peak device bytes in use, and the total (CUBRIDGE_MEM). */
+/* Current and peak bytes in use on device 0, and its total (on the CPU:
+ * CUBRIDGE_MEM). Zeros before cb_init. */
 void cb_mem_usage(size_t *used, size_t *peak, size_t *total);
+/* The same for device d. */
+void cb_device_mem_usage(const cb_device *d, cb_mem_stats *out);
 
 /* ---- copies and fills, run by stream workers and graph nodes ----------- */
 
 /* A copy of a box of bytes between two addresses (linear memory). */
 typedef struct cb_copy {
     uint64_t dst, src;            /* first byte of each side */
-    int dst_device, src_device;   /* 1: arena memory (moved through the backend) */
+    int dst_device, src_device;   /* 1: device memory (moved through its backend) */
     size_t width;                 /* bytes per row */
     size_t height, depth;         /* rows per slice, slices */
     size_t dst_pitch, src_pitch;  /* bytes from one row to the next */
@@ -133,7 +140,7 @@ typedef struct cb_fill {
 cb_copy cb_copy_linear(uint64_t dst, uint64_t src, size_t bytes);
 
 /* Checks a copy's device sides (CUDA_ERROR_INVALID_VALUE for freed or
- * unknown arena addresses or ranges past an allocation's end). */
+ * unknown device addresses or ranges past an allocation's end). */
 CUresult cb_copy_check(const cb_copy *c);
 
 /* Builds (and checks) a copy from CUDA's descriptors. Arrays give
@@ -149,7 +156,10 @@ CUresult cb_fill_check(const cb_fill *f);
 /* Bytes a copy touches on its source side (for staging), 0 if empty. */
 size_t cb_copy_src_extent(const cb_copy *c);
 
-/* Moves the bytes / writes the elements, through backend be. */
+/* Moves the bytes / writes the elements through the backends that own the
+ * device sides (staged through host memory between two backends); be is
+ * used for device addresses no live allocation covers (it then reports the
+ * fault). Host sides are moved by the core. */
 CUresult cb_copy_run(cb_backend *be, const cb_copy *c);
 CUresult cb_fill_run(cb_backend *be, const cb_fill *f);
 

@@ -75,8 +75,8 @@ static CUresult module_join_ptx(cb_fatbin_module *mods, size_t n, const char *na
     return CUDA_SUCCESS;
 }
 
-static CUresult module_extract_ptx(const cb_device *d, const void *image, size_t size, const char *name,
-                                   char **ptx, size_t *len, char *msg, size_t msgcap)
+static CUresult module_extract_ptx(int sm, const void *image, size_t size, const char *name, char **ptx,
+                                   size_t *len, char *msg, size_t msgcap)
 {
     char err[256] = "";
     cb_fatbin_summary sum;
@@ -84,12 +84,12 @@ static CUresult module_extract_ptx(const cb_device *d, const void *image, size_t
     cb_fatbin_module *mods = NULL;
     size_t nmods = 0;
     cb_fatbin_status st =
-        cb_fatbin_extract_modules(image, size, (uint32_t)cb_device_sm(d), &mods, &nmods, &sum, err, sizeof err);
+        cb_fatbin_extract_modules(image, size, (uint32_t)sm, &mods, &nmods, &sum, err, sizeof err);
     switch (st) {
     case CB_FATBIN_OK:
         if (sum.chosen_above)
             cb_log(CB_LOG_INFO, "%s: no PTX at or below the reported sm_%d; running its sm_%u PTX (the CPU runs any "
-                                "PTX the translator knows)", name, cb_device_sm(d), sum.chosen_sm);
+                                "PTX the translator knows)", name, sm, sum.chosen_sm);
         return module_join_ptx(mods, nmods, name, ptx, len, msg, msgcap);
     case CB_FATBIN_ERR_NO_PTX:
         if (!err[0]) {
@@ -111,6 +111,41 @@ static CUresult module_extract_ptx(const cb_device *d, const void *image, size_t
         module_error(msg, msgcap, "%s: invalid image: %s", name, err[0] ? err : "unrecognised container");
         return CUDA_ERROR_INVALID_IMAGE;
     }
+}
+
+/* Stage 1 and the translation, reporting progress to module number progress
+ * (0: none). */
+static CUresult module_translate(const void *image, size_t size, int sm, int dialect, const char *name,
+                                 cb_translation **out, char *msg, size_t msgcap, unsigned progress)
+{
+    char *ptx = NULL;
+    size_t len = 0;
+    CUresult r = module_extract_ptx(sm, image, size, name, &ptx, &len, msg, msgcap);
+    if (r != CUDA_SUCCESS)
+        return r;
+    cb_progress_stage(progress, "translating the PTX", 0);
+    char err[1024] = "";
+    int rc = cb_translate_ptx(ptx, len, name, (cb_dialect)dialect, out, err, sizeof err);
+    free(ptx);
+    if (rc != 0 || !*out) {
+        module_error(msg, msgcap, "PTX translation failed: %s", err[0] ? err : name);
+        return CUDA_ERROR_INVALID_PTX;
+    }
+    return CUDA_SUCCESS;
+}
+
+CUresult cb_module_translate(const void *image, size_t size, int sm, int dialect, const char *name,
+                             cb_translation **out, char *msg, size_t msgcap)
+{
+    if (msg && msgcap)
+        msg[0] = '\0';
+    char local[256];
+    if (!msg || !msgcap) {
+        msg = local;
+        msgcap = sizeof local;
+    }
+    *out = NULL;
+    return module_translate(image, size, sm, dialect, name, out, msg, msgcap, 0);
 }
 
 /* ---- stage 2: globals in device memory -------------------------------- */
@@ -245,20 +280,11 @@ CUresult cb_module_load_msg(cb_context *ctx, const void *image, size_t size, con
 static CUresult module_load(cb_context *ctx, const void *image, size_t size, const char *name, cb_module **out,
                             char *msg, size_t msgcap, unsigned progress)
 {
-    char *ptx = NULL;
-    size_t len = 0;
-    CUresult r = module_extract_ptx(ctx->device, image, size, name, &ptx, &len, msg, msgcap);
+    cb_translation *tr = NULL;
+    CUresult r = module_translate(image, size, cb_device_sm(ctx->device), ctx->device->backend->dialect, name, &tr,
+                                  msg, msgcap, progress);
     if (r != CUDA_SUCCESS)
         return r;
-    cb_progress_stage(progress, "translating the PTX", 0);
-    cb_translation *tr = NULL;
-    char err[1024] = "";
-    int rc = cb_translate_ptx(ptx, len, name, CB_DIALECT_C, &tr, err, sizeof err);
-    free(ptx);
-    if (rc != 0 || !tr) {
-        module_error(msg, msgcap, "PTX translation failed: %s", err[0] ? err : name);
-        return CUDA_ERROR_INVALID_PTX;
-    }
     module_impl *m = calloc(1, sizeof *m);
     if (!m) {
         cb_translation_free(tr);
@@ -439,7 +465,7 @@ CUresult cb_module_create_unavailable(cb_context *ctx, const char *name, CUresul
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
     k->name = kname;
-    tr->dialect = CB_DIALECT_C;
+    tr->dialect = (cb_dialect)ctx->device->backend->dialect;
     tr->nkernels = 1;
     tr->kernels = k;
     m->pub.magic = CB_MAGIC_MODULE;

@@ -22,6 +22,13 @@ CUresult cb_module_load(cb_context *ctx, const void *image, size_t size, const c
 CUresult cb_module_load_msg(cb_context *ctx, const void *image, size_t size, const char *name, cb_module **out,
                             char *msg, size_t msgcap);
 
+/* Stage 1 alone, for a device outside the core (the pass-through's
+ * reference): the PTX in image that best fits compute capability sm
+ * (major*10+minor) -> a translation in dialect (CB_DIALECT_*). Errors and msg
+ * as cb_module_load_msg. */
+CUresult cb_module_translate(const void *image, size_t size, int sm, int dialect, const char *name,
+                             cb_translation **out, char *msg, size_t msgcap);
+
 /* Unloads m: frees its globals, backend module and function handles. */
 void cb_module_unload(cb_module *m);
 /* Unloads every module of ctx (context destruction). */

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codegen/c/kernel_abi.h"
 #include "core/memory.h"
 #include "platform/thread.h"
 
@@ -31,8 +30,9 @@ struct cb_mipmap {
 
 typedef struct texobj_rec {
     struct texobj_rec *next;
-    cb_texobj obj;              /* what kernels read; its address is the handle */
-    cb_texobj *levels;          /* obj.level: one object per mip level, or NULL */
+    cb_backend *backend;        /* the device that made the object */
+    uint64_t handle;            /* what it gave: the CUtexObject / CUsurfObject */
+    int is_surface;
     CUDA_RESOURCE_DESC res;
     CUDA_TEXTURE_DESC tex;
 } texobj_rec;
@@ -97,12 +97,18 @@ static CUresult array_new(cb_context *ctx, const CUDA_ARRAY3D_DESCRIPTOR *d, cb_
         return CUDA_ERROR_INVALID_VALUE;
     }
     a->bytes = a->pitch * a->rows * slices;
-    CUresult r = cb_mem_alloc(ctx, a->bytes, &a->addr);
+    cb_mem_info rec;
+    CUresult r = cb_mem_alloc_ex(ctx, a->bytes, CB_MEM_DEVICE, NULL, &rec);
+    if (r == CUDA_SUCCESS) {
+        a->addr = rec.base;
+        r = rec.backend->memset(rec.backend, a->addr, 0, 1, a->bytes);   /* arrays start zeroed */
+        if (r != CUDA_SUCCESS)
+            cb_mem_free(ctx, a->addr);
+    }
     if (r != CUDA_SUCCESS) {
         free(a);
         return r;
     }
-    memset((void *)(uintptr_t)a->addr, 0, a->bytes);
     cb_mutex_lock(&g.lock);
     a->next = g.arrays;
     g.arrays = a;
@@ -308,10 +314,10 @@ CUresult cb_mipmap_info(cb_mipmap *m, CUDA_ARRAY3D_DESCRIPTOR *desc, unsigned *n
 /* ---- texture and surface objects ------------------------------------------- */
 
 /* Fills the geometry of o from a live array. */
-static void describe_array(const cb_array *a, cb_texobj *o)
+static void describe_array(const cb_array *a, cb_texture_desc *o)
 {
     const CUDA_ARRAY3D_DESCRIPTOR *d = &a->desc;
-    o->base = (unsigned char *)(uintptr_t)a->addr;
+    o->base = a->addr;
     o->format = d->Format;
     o->channels = d->NumChannels;
     o->width = (uint32_t)d->Width;
@@ -333,7 +339,7 @@ static void describe_array(const cb_array *a, cb_texobj *o)
 /* Fills the geometry of o from a resource description; for a mipmapped
  * array, *levels gets one object per level (geometry only; the caller
  * completes them). */
-static CUresult describe_resource(const CUDA_RESOURCE_DESC *res, cb_texobj *o, cb_texobj **levels)
+static CUresult describe_resource(const CUDA_RESOURCE_DESC *res, cb_texture_desc *o, cb_texture_desc **levels)
 {
     switch (res->resType) {
     case CU_RESOURCE_TYPE_ARRAY: {
@@ -353,7 +359,7 @@ static CUresult describe_resource(const CUDA_RESOURCE_DESC *res, cb_texobj *o, c
             cb_mutex_unlock(&g.lock);
             return CUDA_ERROR_INVALID_HANDLE;
         }
-        cb_texobj *lv = calloc(m->num_levels, sizeof *lv);
+        cb_texture_desc *lv = calloc(m->num_levels, sizeof *lv);
         if (lv)
             for (unsigned i = 0; i < m->num_levels; i++)
                 describe_array(m->level[i], &lv[i]);
@@ -368,7 +374,7 @@ static CUresult describe_resource(const CUDA_RESOURCE_DESC *res, cb_texobj *o, c
     case CU_RESOURCE_TYPE_LINEAR:
         if (!res->res.linear.devPtr)
             return CUDA_ERROR_INVALID_VALUE;
-        o->base = (unsigned char *)(uintptr_t)res->res.linear.devPtr;
+        o->base = res->res.linear.devPtr;
         o->format = res->res.linear.format;
         o->channels = res->res.linear.numChannels;
         o->elem_bytes = format_bytes(o->format) * o->channels;
@@ -382,7 +388,7 @@ static CUresult describe_resource(const CUDA_RESOURCE_DESC *res, cb_texobj *o, c
     case CU_RESOURCE_TYPE_PITCH2D:
         if (!res->res.pitch2D.devPtr)
             return CUDA_ERROR_INVALID_VALUE;
-        o->base = (unsigned char *)(uintptr_t)res->res.pitch2D.devPtr;
+        o->base = res->res.pitch2D.devPtr;
         o->format = res->res.pitch2D.format;
         o->channels = res->res.pitch2D.numChannels;
         o->width = (uint32_t)res->res.pitch2D.width;
@@ -397,7 +403,7 @@ static CUresult describe_resource(const CUDA_RESOURCE_DESC *res, cb_texobj *o, c
 }
 
 /* Copies the sampling state of a texture description into o. */
-static void apply_texture_desc(const CUDA_TEXTURE_DESC *tex, cb_texobj *o)
+static void apply_texture_desc(const CUDA_TEXTURE_DESC *tex, cb_texture_desc *o)
 {
     for (int i = 0; i < 3; i++)
         o->address[i] = o->cube ? (uint32_t)CU_TR_ADDRESS_MODE_CLAMP : (uint32_t)tex->addressMode[i];
@@ -419,6 +425,18 @@ static const char *texture_desc_refusal(const CUDA_TEXTURE_DESC *tex)
     return NULL;
 }
 
+/* The device that makes an object over device memory at base: the owner of
+ * that memory, else the current context's device. */
+static cb_backend *texture_backend(uint64_t base)
+{
+    cb_mem_info info = cb_mem_lookup(base);
+    if (info.backend)
+        return info.backend;
+    cb_context *ctx = cb_ctx_current();
+    cb_device *d = ctx && cb_ctx_valid(ctx) ? ctx->device : cb_device_get(0);
+    return d ? d->backend : NULL;
+}
+
 CUresult cb_texobj_create(const CUDA_RESOURCE_DESC *res, const CUDA_TEXTURE_DESC *tex,
                           const CUDA_RESOURCE_VIEW_DESC *view, int is_surface, unsigned long long *out)
 {
@@ -431,8 +449,10 @@ CUresult cb_texobj_create(const CUDA_RESOURCE_DESC *res, const CUDA_TEXTURE_DESC
     texobj_rec *rec = calloc(1, sizeof *rec);
     if (!rec)
         return CUDA_ERROR_OUT_OF_MEMORY;
-    cb_texobj *o = &rec->obj;
-    CUresult r = describe_resource(res, o, &rec->levels);
+    cb_texture_desc desc;
+    memset(&desc, 0, sizeof desc);
+    cb_texture_desc *o = &desc, *levels = NULL;
+    CUresult r = describe_resource(res, o, &levels);
     uint32_t fb = format_bytes((CUarray_format)o->format);
     if (r == CUDA_SUCCESS && (!fb || (o->channels != 1 && o->channels != 2 && o->channels != 4) || !o->width))
         r = CUDA_ERROR_INVALID_VALUE;
@@ -443,12 +463,16 @@ CUresult cb_texobj_create(const CUDA_RESOURCE_DESC *res, const CUDA_TEXTURE_DESC
         cb_log(CB_LOG_WARN, "%s", why);
         r = CUDA_ERROR_NOT_SUPPORTED;
     }
+    cb_backend *b = r == CUDA_SUCCESS ? texture_backend(o->base) : NULL;
+    if (r == CUDA_SUCCESS && (!b || !b->texture_create)) {
+        cb_log(CB_LOG_WARN, "texture objects: the %s backend has none", b ? b->name : "(no)");
+        r = CUDA_ERROR_NOT_SUPPORTED;
+    }
     if (r != CUDA_SUCCESS) {
-        free(rec->levels);
+        free(levels);
         free(rec);
         return r;
     }
-    o->magic = CB_TEXOBJ_MAGIC;
     o->is_surface = (uint32_t)is_surface;
     o->elem_bytes = fb * o->channels;
     if (!o->num_levels)
@@ -457,10 +481,9 @@ CUresult cb_texobj_create(const CUDA_RESOURCE_DESC *res, const CUDA_TEXTURE_DESC
         apply_texture_desc(tex, o);
         rec->tex = *tex;
     }
-    for (unsigned i = 0; rec->levels && i < o->num_levels; i++) {
-        cb_texobj *l = &rec->levels[i];
-        uint64_t keep_pitch = l->pitch, keep_slice = l->slice, keep_layer = l->layer_bytes;
-        unsigned char *keep_base = l->base;
+    for (unsigned i = 0; levels && i < o->num_levels; i++) {
+        cb_texture_desc *l = &levels[i];
+        uint64_t keep_pitch = l->pitch, keep_slice = l->slice, keep_layer = l->layer_bytes, keep_base = l->base;
         uint32_t w = l->width, h = l->height, dp = l->depth;
         *l = *o;
         l->base = keep_base;
@@ -471,15 +494,23 @@ CUresult cb_texobj_create(const CUDA_RESOURCE_DESC *res, const CUDA_TEXTURE_DESC
         l->height = h;
         l->depth = dp;
         l->num_levels = 1;
-        l->level = NULL;
+        l->levels = NULL;
     }
-    o->level = rec->levels;
+    o->levels = levels;
+    r = b->texture_create(b, o, &rec->handle);
+    free(levels);
+    if (r != CUDA_SUCCESS) {
+        free(rec);
+        return r;
+    }
+    rec->backend = b;
+    rec->is_surface = is_surface;
     rec->res = *res;
     cb_mutex_lock(&g.lock);
     rec->next = g.objs;
     g.objs = rec;
     cb_mutex_unlock(&g.lock);
-    *out = (unsigned long long)(uintptr_t)&rec->obj;
+    *out = rec->handle;
     return CUDA_SUCCESS;
 }
 
@@ -489,10 +520,10 @@ static texobj_rec *find_obj(unsigned long long obj, int is_surface, int unlink, 
 {
     cb_mutex_lock(&g.lock);
     texobj_rec **p = &g.objs;
-    while (*p && (unsigned long long)(uintptr_t)&(*p)->obj != obj)
+    while (*p && (*p)->handle != obj)
         p = &(*p)->next;
     texobj_rec *rec = *p;
-    if (rec && (int)rec->obj.is_surface != is_surface)
+    if (rec && rec->is_surface != is_surface)
         rec = NULL;
     if (rec && copy)
         *copy = *rec;
@@ -507,7 +538,8 @@ CUresult cb_texobj_destroy(unsigned long long obj, int is_surface)
     texobj_rec *rec = find_obj(obj, is_surface, 1, NULL);
     if (!rec)
         return CUDA_ERROR_INVALID_HANDLE;
-    free(rec->levels);
+    if (rec->backend->texture_destroy)
+        rec->backend->texture_destroy(rec->backend, rec->handle);
     free(rec);
     return CUDA_SUCCESS;
 }

@@ -2,9 +2,10 @@
  *
  * A CUDA array is device memory (cb_mem_alloc) laid out densely: rows of
  * width * element bytes, slices of height rows, then depth slices (or
- * layers). A texture or surface object is a cb_texobj (kernel_abi.h) in
- * host memory, which the generated code reads directly; the handle
- * (CUtexObject/CUsurfObject) is its address. */
+ * layers). A texture or surface object is made by the device's backend from
+ * a backend-neutral cb_texture_desc (backend.h); the handle
+ * (CUtexObject/CUsurfObject) is what the backend gave, and the core keeps
+ * the descriptors it was made from for the cuTexObjectGet* queries. */
 #ifndef CB_CORE_TEXTURE_H
 #define CB_CORE_TEXTURE_H
 

@@ -3,16 +3,15 @@
 
 #include <stdlib.h>
 
-#include "backend/cpu/arena.h"
 #include "core/handles.h"
 #include "core/memory.h"
-#include "platform/vm.h"
 
 #define CB_MAGIC_VMM 0x564d4d68u /* "VMMh" */
 
 typedef struct vmm_handle {
     uint32_t magic;
-    int fd;
+    cb_backend *backend;    /* the device whose physical memory it is */
+    void *phys;             /* the backend's physical memory object */
     size_t size;
     CUmemAllocationProp prop;
     int user_refs;          /* cuMemCreate + cuMemRetainAllocationHandle - cuMemRelease */
@@ -21,12 +20,13 @@ typedef struct vmm_handle {
 
 typedef struct vmm_range {
     struct vmm_range *next;
+    cb_backend *backend;    /* whose address space it is */
     uint64_t base;
     size_t size;
     /* mappings only: */
     vmm_handle *h;
     size_t offset;
-    int access;             /* CB_VM_* */
+    int access;             /* CB_ACCESS_* */
 } vmm_range;
 
 static struct {
@@ -43,7 +43,18 @@ static CUresult check_prop(const CUmemAllocationProp *prop)
         return CUDA_ERROR_INVALID_VALUE;
     if (prop->location.id < 0 || prop->location.id >= cb_device_count())
         return CUDA_ERROR_INVALID_DEVICE;
+    if (!cb_device_get(prop->location.id)->info.virtual_memory)
+        return CUDA_ERROR_NOT_SUPPORTED;
     return CUDA_SUCCESS;
+}
+
+/* The device whose address space reservations come from: the current
+ * context's, else device 0. NULL when it has no virtual memory. */
+static cb_backend *reservation_backend(void)
+{
+    cb_context *ctx = cb_ctx_current();
+    cb_device *d = ctx && cb_ctx_valid(ctx) ? ctx->device : cb_device_get(0);
+    return d && d->info.virtual_memory ? d->backend : NULL;
 }
 
 CUresult cb_vmm_granularity(const CUmemAllocationProp *prop, size_t *out)
@@ -67,8 +78,7 @@ static void handle_maybe_free(vmm_handle *h)
     if (h->user_refs > 0 || h->mappings > 0)
         return;
     cb_handle_remove(h);
-    cb_vm_shm_close(h->fd);
-    cb_arena_uncharge(h->size);
+    h->backend->phys_release(h->backend, h->phys, h->size);
     h->magic = CB_MAGIC_DEAD;
     free(h);
 }
@@ -81,17 +91,17 @@ CUresult cb_vmm_create(size_t size, const CUmemAllocationProp *prop, unsigned lo
         return r;
     if (!out || flags != 0 || size == 0 || !aligned(size))
         return CUDA_ERROR_INVALID_VALUE;
-    if (cb_arena_charge(size) != 0)
-        return CUDA_ERROR_OUT_OF_MEMORY;
+    cb_backend *b = cb_device_get(prop->location.id)->backend;
     vmm_handle *h = calloc(1, sizeof *h);
-    int fd = h ? cb_vm_shm_create("cubridge-vmm", size) : -1;
-    if (fd < 0) {
-        free(h);
-        cb_arena_uncharge(size);
+    if (!h)
         return CUDA_ERROR_OUT_OF_MEMORY;
+    r = b->phys_create(b, size, &h->phys);
+    if (r != CUDA_SUCCESS) {
+        free(h);
+        return r;
     }
     h->magic = CB_MAGIC_VMM;
-    h->fd = fd;
+    h->backend = b;
     h->size = size;
     h->prop = *prop;
     h->user_refs = 1;
@@ -119,14 +129,19 @@ CUresult cb_vmm_reserve(size_t size, size_t align, uint64_t hint, unsigned long 
     (void)hint; /* a hint; CUDA may ignore it too */
     if (!out || size == 0 || !aligned(size) || flags != 0 || (align & (align - 1)))
         return CUDA_ERROR_INVALID_VALUE;
+    cb_backend *b = reservation_backend();
+    if (!b)
+        return CUDA_ERROR_NOT_SUPPORTED;
     vmm_range *res = calloc(1, sizeof *res);
     if (!res)
         return CUDA_ERROR_OUT_OF_MEMORY;
-    uint64_t base = cb_arena_reserve(size, align > CB_VMM_GRANULARITY ? align : CB_VMM_GRANULARITY);
-    if (!base) {
+    uint64_t base = 0;
+    CUresult r = b->va_reserve(b, size, align > CB_VMM_GRANULARITY ? align : CB_VMM_GRANULARITY, &base);
+    if (r != CUDA_SUCCESS) {
         free(res);
-        return CUDA_ERROR_OUT_OF_MEMORY;
+        return r;
     }
+    res->backend = b;
     res->base = base;
     res->size = size;
     cb_mutex_lock(&vmm.lock);
@@ -145,7 +160,7 @@ static int overlaps(const vmm_range *r, uint64_t base, size_t size)
 /* Removes mapping m (lock held): back to reserved, out of the table. */
 static void mapping_drop(vmm_range *m)
 {
-    cb_vm_unmap_to_reserved((void *)(uintptr_t)m->base, m->size);
+    m->backend->va_unmap(m->backend, m->base, m->size);
     cb_memtable_remove(m->base, 1u << CB_MEM_VMM, NULL);
     m->h->mappings--;
     handle_maybe_free(m->h);
@@ -174,7 +189,7 @@ CUresult cb_vmm_unreserve(uint64_t ptr, size_t size)
         }
     }
     cb_mutex_unlock(&vmm.lock);
-    cb_arena_unreserve(res->base, res->size);
+    res->backend->va_release(res->backend, res->base, res->size);
     free(res);
     return CUDA_SUCCESS;
 }
@@ -187,25 +202,28 @@ CUresult cb_vmm_map(uint64_t ptr, size_t size, size_t offset, CUmemGenericAlloca
     cb_mutex_lock(&vmm.lock);
     CUresult r = CUDA_SUCCESS;
     vmm_handle *h = handle_of(hv);
-    vmm_range *m = NULL;
-    int inside = 0;
-    for (vmm_range *res = vmm.reservations; res && !inside; res = res->next)
-        inside = ptr >= res->base && ptr + size <= res->base + res->size;
-    if (!h || offset + size > h->size || offset + size < offset || !inside)
+    vmm_range *m = NULL, *in = NULL;
+    for (vmm_range *res = vmm.reservations; res && !in; res = res->next)
+        if (ptr >= res->base && ptr + size <= res->base + res->size)
+            in = res;
+    if (!h || offset + size > h->size || offset + size < offset || !in)
         r = CUDA_ERROR_INVALID_VALUE;
+    else if (in->backend != h->backend)
+        r = CUDA_ERROR_NOT_SUPPORTED;   /* physical memory of one device mapped into another's range */
     for (vmm_range *o = vmm.mappings; o && r == CUDA_SUCCESS; o = o->next)
         if (overlaps(o, ptr, size))
             r = CUDA_ERROR_INVALID_VALUE;
     if (r == CUDA_SUCCESS && !(m = calloc(1, sizeof *m)))
         r = CUDA_ERROR_OUT_OF_MEMORY;
-    if (r == CUDA_SUCCESS && cb_vm_map_shm((void *)(uintptr_t)ptr, size, h->fd, offset, CB_VM_NONE) != 0)
-        r = CUDA_ERROR_OUT_OF_MEMORY;
+    if (r == CUDA_SUCCESS)
+        r = h->backend->va_map(h->backend, ptr, size, h->phys, offset);
     if (r == CUDA_SUCCESS) {
+        m->backend = h->backend;
         m->base = ptr;
         m->size = size;
         m->h = h;
         m->offset = offset;
-        m->access = CB_VM_NONE;
+        m->access = CB_ACCESS_NONE;
         m->next = vmm.mappings;
         vmm.mappings = m;
         h->mappings++;
@@ -267,15 +285,15 @@ CUresult cb_vmm_set_access(uint64_t ptr, size_t size, const CUmemAccessDesc *des
 {
     if (!desc || count == 0 || size == 0 || !aligned(ptr) || !aligned(size))
         return CUDA_ERROR_INVALID_VALUE;
-    int access = CB_VM_NONE;
+    int access = CB_ACCESS_NONE;
     for (size_t i = 0; i < count; i++) {
         if (desc[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE || desc[i].location.id < 0 ||
             desc[i].location.id >= cb_device_count())
             return CUDA_ERROR_INVALID_DEVICE;
         switch (desc[i].flags) {
         case CU_MEM_ACCESS_FLAGS_PROT_NONE: break;
-        case CU_MEM_ACCESS_FLAGS_PROT_READ: access = access == CB_VM_READWRITE ? access : CB_VM_READ; break;
-        case CU_MEM_ACCESS_FLAGS_PROT_READWRITE: access = CB_VM_READWRITE; break;
+        case CU_MEM_ACCESS_FLAGS_PROT_READ: access = access == CB_ACCESS_READWRITE ? access : CB_ACCESS_READ; break;
+        case CU_MEM_ACCESS_FLAGS_PROT_READWRITE: access = CB_ACCESS_READWRITE; break;
         default: return CUDA_ERROR_INVALID_VALUE;
         }
     }
@@ -292,17 +310,15 @@ CUresult cb_vmm_set_access(uint64_t ptr, size_t size, const CUmemAccessDesc *des
             r = CUDA_ERROR_INVALID_VALUE; /* partial mappings are not supported */
             break;
         }
-        if (cb_vm_protect((void *)(uintptr_t)m->base, m->size, access) != 0) {
-            r = CUDA_ERROR_INVALID_VALUE;
+        if ((r = m->backend->va_protect(m->backend, m->base, m->size, access)) != CUDA_SUCCESS)
             break;
-        }
-        int was = m->access != CB_VM_NONE;
+        int was = m->access != CB_ACCESS_NONE;
         m->access = access;
-        if (was && access == CB_VM_NONE) {
+        if (was && access == CB_ACCESS_NONE) {
             cb_memtable_remove(m->base, 1u << CB_MEM_VMM, NULL);
-        } else if (!was && access != CB_VM_NONE) {
+        } else if (!was && access != CB_ACCESS_NONE) {
             cb_mem_info rec = { .kind = CB_MEM_VMM, .base = m->base, .size = m->size, .owner = m->h,
-                                .block_start = m->base, .block_bytes = m->size };
+                                .backend = m->backend };
             cb_context *ctx = cb_ctx_current();
             rec.ctx = ctx;
             cb_memtable_insert(&rec);
@@ -332,9 +348,9 @@ CUresult cb_vmm_get_access(unsigned long long *flags, const CUmemLocation *loc, 
     if (!m)
         r = CUDA_ERROR_INVALID_VALUE;
     else
-        *flags = m->access == CB_VM_READWRITE ? CU_MEM_ACCESS_FLAGS_PROT_READWRITE
-                 : m->access == CB_VM_READ    ? CU_MEM_ACCESS_FLAGS_PROT_READ
-                                              : CU_MEM_ACCESS_FLAGS_PROT_NONE;
+        *flags = m->access == CB_ACCESS_READWRITE ? CU_MEM_ACCESS_FLAGS_PROT_READWRITE
+                 : m->access == CB_ACCESS_READ    ? CU_MEM_ACCESS_FLAGS_PROT_READ
+                                                  : CU_MEM_ACCESS_FLAGS_PROT_NONE;
     cb_mutex_unlock(&vmm.lock);
     return r;
 }

@@ -1,11 +1,14 @@
 /* vmm.h: the virtual memory management API (cuMemCreate, cuMemMap ...).
  *
- * Physical memory is a shared memory object (memfd) per handle, charged
- * against the arena's total. Address ranges are reserved inside the arena
- * (so every device pointer stays inside it). cuMemMap maps the object into
- * a reserved range with MAP_FIXED, inaccessible until cuMemSetAccess, as on
- * CUDA; two mappings of one handle share their bytes. Mapped ranges with
- * access are entered in the allocation table as CB_MEM_VMM.
+ * The core keeps the handles, reservations and mappings; the device's
+ * backend does the work (backend.h's va_* and phys_* entry points): on the
+ * CPU, physical memory is a shared memory object (memfd) per handle charged
+ * against the arena's total, address ranges are reserved inside the arena,
+ * and cuMemMap maps the object into a reserved range, inaccessible until
+ * cuMemSetAccess, as on CUDA; two mappings of one handle share their bytes.
+ * Reservations come from the current context's device; a handle maps only
+ * into its own device's ranges. Mapped ranges with access are entered in the
+ * allocation table as CB_MEM_VMM.
  *
  * Process-wide state: the lists of reservations and mappings in vmm.c,
  * guarded by one lock. Granularity is 2 MiB (minimum and recommended).

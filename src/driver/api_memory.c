@@ -35,10 +35,10 @@ CB_EXPORT CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total_bytes)
         return r;
     if (!free_bytes || !total_bytes)
         return CUDA_ERROR_INVALID_VALUE;
-    size_t used, total;
-    cb_mem_usage(&used, NULL, &total);
-    *free_bytes = total - used;
-    *total_bytes = total;
+    cb_mem_stats u;
+    cb_device_mem_usage(ctx->device, &u);
+    *free_bytes = u.total > u.used ? u.total - u.used : 0;
+    *total_bytes = u.total;
     return CUDA_SUCCESS;
 }
 
@@ -69,7 +69,8 @@ CB_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigne
         return CUDA_ERROR_INVALID_VALUE;
     if ((r = cb_capture_check_unsafe()) != CUDA_SUCCESS)
         return r;
-    /* Host and "device" share one memory on the CPU: plain arena memory. */
+    /* Device memory with a host view at its address: only devices that have
+     * one (the CPU's memory is host memory) offer it. */
     cb_mem_info rec;
     r = cb_mem_alloc_ex(ctx, bytesize, CB_MEM_MANAGED, NULL, &rec);
     if (r == CUDA_SUCCESS)
@@ -216,7 +217,12 @@ CB_EXPORT CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, uns
     cb_mem_info info;
     if (!pdptr || Flags != 0 || host_record(p, &info) != 0)
         return CUDA_ERROR_INVALID_VALUE;
-    *pdptr = (CUdeviceptr)(uintptr_t)p; /* one address space: the same address */
+    if (!ctx->device->info.host_memory_access) {
+        cb_log(CB_LOG_WARN, "cuMemHostGetDevicePointer: device %d (%s backend) cannot reach host memory",
+               ctx->device->ordinal, ctx->device->backend->name);
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    *pdptr = (CUdeviceptr)(uintptr_t)p; /* unified addressing: the same address */
     return CUDA_SUCCESS;
 }
 

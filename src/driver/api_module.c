@@ -406,15 +406,17 @@ CB_EXPORT CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrar
     return r;
 }
 
-/* A __managed__ variable. Module globals live in device memory that the
- * host can address directly on the CPU backend, so its global storage
- * serves as the managed allocation. */
+/* A __managed__ variable. On a device whose memory has a host view at its
+ * addresses (the CPU's), the global's storage serves as the managed
+ * allocation; other devices have none. */
 CB_EXPORT CUresult cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary lib, const char *name)
 {
     cb_module *m;
     CUresult r = library_module(lib, &m);
     if (r != CUDA_SUCCESS)
         return r;
+    if (!m->ctx->device->info.managed_memory)
+        return cb_driver_not_supported("cuLibraryGetManaged", "the device has no managed memory");
     return cuModuleGetGlobal_v2(dptr, bytes, module_handle_of(m), name);
 }
 

@@ -1,5 +1,6 @@
-/* cpu_backend.c: the CPU backend's vtable: device facts, byte moves, module
- * loading (JIT cache + dlopen + binding) and the launch entry point.
+/* cpu_backend.c: the CPU backend's vtable: device facts, module loading
+ * (JIT cache + dlopen + binding) and the launch entry point; its memory is
+ * cpu_memory.c.
  *
  * Environment: CUBRIDGE_THREADS (workers, default the number of CPUs),
  * CUBRIDGE_STACK_SIZE (fiber stack bytes, K/M suffixes, default 256K),
@@ -54,51 +55,11 @@ static size_t env_size(const char *name, size_t fallback)
     return (size_t)v;
 }
 
-/* ---- device facts and memory ---------------------------------------------- */
+/* ---- device facts ------------------------------------------------------------ */
 
 static void cpu_device_info(cb_backend *self, cb_device_info *out)
 {
     *out = cpu_of(self)->info;
-}
-
-static CUresult cpu_copy_htod(cb_backend *self, uint64_t dst, const void *src, size_t bytes)
-{
-    (void)self;
-    memmove((void *)(uintptr_t)dst, src, bytes);
-    return CUDA_SUCCESS;
-}
-
-static CUresult cpu_copy_dtoh(cb_backend *self, void *dst, uint64_t src, size_t bytes)
-{
-    (void)self;
-    memmove(dst, (const void *)(uintptr_t)src, bytes);
-    return CUDA_SUCCESS;
-}
-
-static CUresult cpu_copy_dtod(cb_backend *self, uint64_t dst, uint64_t src, size_t bytes)
-{
-    (void)self;
-    memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
-    return CUDA_SUCCESS;
-}
-
-static CUresult cpu_memset(cb_backend *self, uint64_t dst, uint32_t value, size_t elem_size, size_t count)
-{
-    (void)self;
-    unsigned char *p = (unsigned char *)(uintptr_t)dst;
-    if (elem_size == 1) {
-        memset(p, (int)(value & 0xff), count);
-    } else if (elem_size == 2) {
-        uint16_t v = (uint16_t)value;
-        for (size_t i = 0; i < count; i++)
-            memcpy(p + 2 * i, &v, 2);
-    } else if (elem_size == 4) {
-        for (size_t i = 0; i < count; i++)
-            memcpy(p + 4 * i, &value, 4);
-    } else {
-        return CUDA_ERROR_INVALID_VALUE;
-    }
-    return CUDA_SUCCESS;
 }
 
 /* ---- modules --------------------------------------------------------------- */
@@ -354,6 +315,10 @@ static void fill_device_info(cb_device_info *info, int nworkers)
     info->clock_khz = khz > 0 ? khz : 1000000;
     size_t llc = cb_sys_last_level_cache();   /* the CPU's L3 plays the GPU's L2; 4 MiB if the host won't say */
     info->l2_cache_bytes = llc > 0 && llc < (1u << 30) ? (int)llc : 4 << 20;
+    info->warp_size = 32;
+    info->host_memory_access = 1;   /* device addresses are host addresses */
+    info->managed_memory = 1;
+    info->virtual_memory = 1;
 }
 
 /* The vtable's view of the JIT cache counters (process-wide). */
@@ -389,10 +354,8 @@ cb_backend *cb_backend_cpu_create(void)
     cpu->pool->clock_khz = cpu->info.clock_khz;
     cpu->base.name = "cpu";
     cpu->base.device_info = cpu_device_info;
-    cpu->base.copy_htod = cpu_copy_htod;
-    cpu->base.copy_dtoh = cpu_copy_dtoh;
-    cpu->base.copy_dtod = cpu_copy_dtod;
-    cpu->base.memset = cpu_memset;
+    cb_cpu_memory_ops(&cpu->base);
+    cpu->base.dialect = CB_DIALECT_C;
     cpu->base.module_load = cpu_module_load;
     cpu->base.module_unload = cpu_module_unload;
     cpu->base.launch = cpu_launch_kernel;

@@ -7,6 +7,9 @@
 
 #include "backend/backend.h"
 
+/* A CPU backend (registered as "cpu"). Returns NULL if it cannot start. */
+cb_backend *cb_backend_cpu_create(void);
+
 /* JIT cache hits and misses of this process so far (every CPU backend
  * instance together). A miss is a compiler run. Either pointer may be NULL. */
 void cb_cpu_cache_stats(unsigned *hits, unsigned *misses);

@@ -1,6 +1,9 @@
 /* cpu_internal.h: the CPU backend's parts and how they meet.
  *
- *   cpu_backend.c   the vtable: device facts, copies, module load, launch entry
+ *   cpu_backend.c   the vtable: device facts, module load, launch entry
+ *   cpu_memory.c    the device's memory: arena allocations, copies, fills,
+ *                   virtual memory, texture objects
+ *   arena.c         the arena: one reserved range, guard pages, quarantine
  *   jit_cache.c     C source -> verified shared-object bytes, through the cache
  *   jit_cache_stats.c  the cache's shared counters, size cap and eviction
  *   scheduler.c     the worker pool and the grid's blocks (the block scheduler)
@@ -27,6 +30,11 @@
 #include "platform/fiber.h"
 #include "platform/log.h"
 #include "platform/thread.h"
+
+/* ---- memory (cpu_memory.c) ------------------------------------------------ */
+
+/* Fills b's memory, virtual memory and texture entry points. */
+void cb_cpu_memory_ops(cb_backend *b);
 
 /* ---- the JIT cache (jit_cache.c, jit_cache_stats.c) --------------------- */
 
