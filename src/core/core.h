@@ -74,11 +74,6 @@ typedef struct CUctx_st cb_context;
  * opens. */
 CUresult cb_init(unsigned flags);
 int cb_initialized(void);
-/* The compute capability (e.g. 90) reported when CUBRIDGE_SM is unset,
- * instead of 86. Takes effect only if called before the first cb_init; the
- * cuda pass-through sets the real GPU's, so that the inspector's CPU
- * reference translates the PTX the GPU runs. */
-void cb_init_default_sm(int sm);
 int cb_device_count(void);
 cb_device *cb_device_get(int ordinal);       /* NULL if out of range */
 

@@ -8,9 +8,6 @@
 
 #include "core/core.h"
 
-/* The backend picked by cb_init, or NULL before a successful cb_init. */
-cb_backend *cb_process_backend(void);
-
 /* The value of attr for d. CUDA_ERROR_INVALID_VALUE for an attribute
  * cuda.h does not define. */
 CUresult cb_device_attribute(const cb_device *d, CUdevice_attribute attr, int *out);

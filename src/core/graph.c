@@ -175,7 +175,7 @@ CUresult cb_graph_pack_params(cb_function *f, void **kernel_params, void **extra
     unsigned char *buf = calloc(1, size ? size : 1);
     if (!buf)
         return CUDA_ERROR_OUT_OF_MEMORY;
-    CUresult r = cb_launch_pack_params(f, kernel_params, extra, buf);
+    CUresult r = cb_launch_pack_params(f->info, kernel_params, extra, buf);
     if (r != CUDA_SUCCESS || size == 0) {
         free(buf);
         return r;

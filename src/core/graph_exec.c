@@ -178,7 +178,9 @@ static CUresult node_run(cb_graph_node *n, cb_fence *fence, cb_stream *s)
     case CU_GRAPH_NODE_TYPE_KERNEL: {
         cb_launch_error err;
         memset(&err, 0, sizeof err);
-        CUresult r = cb_function_execute(n->u.kernel.f, &n->u.kernel.cfg, &err);
+        cb_launch_config cfg = n->u.kernel.cfg;
+        cfg.stream_id = s->id;
+        CUresult r = cb_function_execute(n->u.kernel.f, &cfg, &err);
         if (r != CUDA_SUCCESS)   /* cb_function_execute logged it */
             cb_ctx_set_sticky(s->ctx, r);
         return r;

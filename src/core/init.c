@@ -23,22 +23,11 @@ static struct {
     cb_device devices[CB_MAX_DEVICES];
 } cb_process = {.once = CB_ONCE_INIT, .result = CUDA_ERROR_NOT_INITIALIZED};
 
-/* Process-wide: the compute capability used when CUBRIDGE_SM is unset
- * (cb_init_default_sm), written before the first cb_init. */
-static _Atomic int default_sm = 86;
-
-void cb_init_default_sm(int sm)
-{
-    if (sm >= 30 && sm <= 129)
-        default_sm = sm;
-}
-
-/* Reads CUBRIDGE_SM ("86" -> 8.6, "120" -> 12.0); default 86 (or what
- * cb_init_default_sm set). 8.6 is an architecture for which nvcc's defaults
+/* Reads CUBRIDGE_SM ("86" -> 8.6, "120" -> 12.0); default 86. 8.6 is an architecture for which nvcc's defaults
  * embed PTX (compute_75 and up), so fatbins built for it hand over their PTX. */
 static void init_compute_capability(cb_device *d)
 {
-    int sm = default_sm;
+    int sm = 86;
     const char *s = getenv("CUBRIDGE_SM");
     if (s && *s) {
         char *end;
@@ -145,11 +134,6 @@ cb_device *cb_device_get(int ordinal)
     if (!cb_initialized() || ordinal < 0 || ordinal >= cb_process.ndevices)
         return NULL;
     return &cb_process.devices[ordinal];
-}
-
-cb_backend *cb_process_backend(void)
-{
-    return cb_initialized() ? cb_process.devices[0].backend : NULL;
 }
 
 /* CUBRIDGE_SUMMARY=1: one line on stderr at exit. Registered from a

@@ -5,11 +5,9 @@
 #include "core/launch.h"
 #include "core/module.h"
 #include "core/stats.h"
-#include "inspect/inspect.h"
 
-CUresult cb_launch_pack_params(const cb_function *f, void **kernelParams, void **extra, unsigned char *buf)
+CUresult cb_launch_pack_params(const cb_kernel_info *k, void **kernelParams, void **extra, unsigned char *buf)
 {
-    const cb_kernel_info *k = f->info;
     if (kernelParams && extra) {
         cb_log(CB_LOG_WARN, "launch of %s: both kernelParams and extra given", k->name);
         return CUDA_ERROR_INVALID_VALUE;
@@ -72,16 +70,20 @@ int cb_function_smem_limit(const cb_function *f)
     return (int)f->info->static_smem + f->max_dynamic_smem;
 }
 
-/* The thread limit of f: .reqntid or .maxntid when present, else 1024. */
-static uint64_t launch_max_threads(const cb_function *f, int device_max)
+/* The thread limit of kernel k: .reqntid or .maxntid when present, else the device's. */
+static uint64_t kernel_max_threads(const cb_kernel_info *k, int device_max)
 {
-    const cb_kernel_info *k = f->info;
     if (k->maxntid[0]) {
         uint64_t n = (uint64_t)k->maxntid[0] * (k->maxntid[1] ? k->maxntid[1] : 1) *
                      (k->maxntid[2] ? k->maxntid[2] : 1);
         return n < (uint64_t)device_max ? n : (uint64_t)device_max;
     }
     return (uint64_t)device_max;
+}
+
+static uint64_t launch_max_threads(const cb_function *f, int device_max)
+{
+    return kernel_max_threads(f->info, device_max);
 }
 
 CUresult cb_launch_validate(const cb_function *f, const cb_launch_config *cfg)
@@ -193,8 +195,7 @@ CUresult cb_function_execute(cb_function *f, const cb_launch_config *cfg, cb_lau
         err = &local;
     memset(err, 0, sizeof *err);
     cb_stats_add(CB_STAT_LAUNCHES, 1);
-    CUresult r = cb_inspect_active() ? cb_inspect_launch(b, f, cfg, err)
-                                     : b->launch(b, m->backend_module, f->index, cfg, err);
+    CUresult r = b->launch(b, m->backend_module, f->index, cfg, err);
     if (err->warnings) {
         cb_stats_add(CB_STAT_LAUNCH_WARNINGS, 1);
         cb_log(CB_LOG_INFO, "kernel %s: warning: %s; %u warp collective(s) of this launch named exited lanes",
@@ -213,7 +214,7 @@ CUresult cb_function_execute(cb_function *f, const cb_launch_config *cfg, cb_lau
 
 /* ---- occupancy ---------------------------------------------------------- */
 
-uint32_t cb_function_num_regs(const cb_function *f)
+uint32_t cb_kernel_num_regs(const cb_kernel_info *k, int device_max_threads)
 {
     /* The translator counts PTX virtual registers, which stand for what
      * ptxas would allocate but run far above it. A real kernel always fits
@@ -221,12 +222,17 @@ uint32_t cb_function_num_regs(const cb_function *f)
      * threads within it, spilling if need be), so the count reported is
      * capped there, in steps of 8 as registers are allocated: 64 for a
      * kernel of up to 1024 threads, 255 for one of .maxntid 256. */
-    uint64_t threads = launch_max_threads(f, f->module->ctx->device->info.max_threads_per_block);
+    uint64_t threads = kernel_max_threads(k, device_max_threads);
     uint64_t warp_threads = (threads + 31) / 32 * 32;
     uint64_t cap = CB_REGS_PER_BLOCK / (warp_threads ? warp_threads : 32);
     cap = cap >= 255 ? 255 : cap / 8 * 8;
-    uint32_t regs = f->info->num_regs;
+    uint32_t regs = k->num_regs;
     return regs < cap ? regs : (uint32_t)cap;
+}
+
+uint32_t cb_function_num_regs(const cb_function *f)
+{
+    return cb_kernel_num_regs(f->info, f->module->ctx->device->info.max_threads_per_block);
 }
 
 int cb_occupancy_blocks_per_sm(const cb_function *f, int block_size, size_t dyn_smem)

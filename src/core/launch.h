@@ -8,12 +8,12 @@
 /* The largest packed parameter buffer CUDA allows (32764 bytes, CUDA 12.1+). */
 #define CB_MAX_PARAM_BYTES 32764
 
-/* Packs a launch's arguments into buf (at least f->info->param_bytes bytes)
+/* Packs a launch's arguments into buf (at least k->param_bytes bytes)
  * in the kernel's layout, from kernelParams (one pointer per parameter) or
  * from extra (CU_LAUNCH_PARAM_BUFFER_POINTER/SIZE/END). Exactly one may be
  * given, unless the kernel has no parameters. CUDA_ERROR_INVALID_VALUE on a
  * malformed `extra` or a buffer smaller than the kernel's parameters. */
-CUresult cb_launch_pack_params(const cb_function *f, void **kernelParams, void **extra, unsigned char *buf);
+CUresult cb_launch_pack_params(const cb_kernel_info *k, void **kernelParams, void **extra, unsigned char *buf);
 
 /* Checks a launch as CUDA does: zero or oversized grid/block dimensions,
  * more than 1024 threads (or the kernel's .maxntid/.reqntid), shared
@@ -46,6 +46,8 @@ size_t cb_occupancy_dynamic_smem(const cb_function *f, int num_blocks, int block
  * occupancy): the translator's estimate, capped so that f's largest block
  * fits the register file (CB_REGS_PER_BLOCK), as ptxas guarantees. */
 uint32_t cb_function_num_regs(const cb_function *f);
+/* The same for kernel k of a device with device_max_threads threads per block. */
+uint32_t cb_kernel_num_regs(const cb_kernel_info *k, int device_max_threads);
 
 /* The per-block shared memory limit of f (static + dynamic). */
 int cb_function_smem_limit(const cb_function *f);

@@ -148,7 +148,9 @@ static void op_run(cb_stream *s, cb_op *op)
             break;
         cb_launch_error err;
         memset(&err, 0, sizeof err);
-        r = cb_function_execute(op->u.launch.f, &op->u.launch.cfg, &err);
+        cb_launch_config cfg = op->u.launch.cfg;
+        cfg.stream_id = s->id;
+        r = cb_function_execute(op->u.launch.f, &cfg, &err);
         if (r != CUDA_SUCCESS)   /* cb_function_execute logged it */
             cb_ctx_set_sticky(ctx, r);
         break;

@@ -41,7 +41,7 @@ static CUresult launch(CUfunction f, const uint32_t grid[3], const uint32_t bloc
         if (!buf)
             return CUDA_ERROR_OUT_OF_MEMORY;
     }
-    r = cb_launch_pack_params(f, kernelParams, extra, buf);
+    r = cb_launch_pack_params(f->info, kernelParams, extra, buf);
     if (r == CUDA_SUCCESS) {
         cb_launch_config cfg;
         memset(&cfg, 0, sizeof cfg);

@@ -45,25 +45,53 @@ int cb_inspect_configure(const char *mode, int strict, const char *report_dir, c
  * real driver's under the cuda backend), else fn itself. */
 void *cb_inspect_proc(int export_id, void *fn);
 
-/* Runs launch cfg of f through backend b (b->launch), recording it and, in
- * verify mode, comparing it with the CPU reference. Returns the launch's
- * result; in strict mode drift is CUDA_ERROR_LAUNCH_FAILED with *err naming
- * the kernel and the first differing element. */
-CUresult cb_inspect_launch(cb_backend *b, cb_function *f, const cb_launch_config *cfg, cb_launch_error *err);
+/* ---- launches (verify.c, reference.c, verify_backend.c) -------------------
+ * The inspector sees launches by wrapping a device, the way SQLite's
+ * vfstrace wraps a VFS: the backend types "trace" (records each launch) and
+ * "verify" (also checks it) are registered in the backend registry, and
+ * while the inspector is on, every device the core opens is wrapped by one
+ * of them (cb_backend_set_device_wrapper). The check runs the kernel again
+ * on the reference backend, found by name in the registry
+ * (CUBRIDGE_VERIFY_REFERENCE, default "cpu"), over copies of the memory the
+ * launch reaches, and compares what both wrote. A device outside the core
+ * (the pass-through) hands its launches to cb_inspect_run itself. */
 
-/* ---- a backend outside the core (the cuda pass-through, src/passthrough) --
- * Its device memory is not in the core's memtable: lookup gives the
- * allocation holding addr (1 with base and size, else 0). */
+/* A device's allocations: 1 with the base and size of the one holding addr, else 0. */
 typedef int (*cb_inspect_lookup)(uint64_t addr, uint64_t *base, size_t *bytes);
 
-/* cb_inspect_launch for such a backend b: b's copies reach its device and
- * b->launch runs the launch to completion there; f is cubridge's CPU
- * translation of the same kernel and cfg its arguments (b's device
- * addresses) in f's layout. Regions come from lookup (module globals are not
- * checked); verify runs the reference on cubridge's CPU backend over host
- * copies of the "before" snapshots. */
-CUresult cb_inspect_launch_foreign(cb_backend *b, cb_inspect_lookup lookup, cb_function *f,
-                                   const cb_launch_config *cfg, cb_launch_error *err);
+/* A module's translation on the reference backend, loaded there on first
+ * use (its globals in the reference's memory). */
+typedef struct cb_inspect_reference cb_inspect_reference;
+/* tr is kept, not copied; it must outlive the reference. NULL when out of memory. */
+cb_inspect_reference *cb_inspect_reference_new(const cb_translation *tr);
+void cb_inspect_reference_free(cb_inspect_reference *ref);
+/* Writes bytes of data into global g of the reference module (loading it
+ * first), for a device whose globals the inspector cannot read itself.
+ * 0, or -1 when the reference cannot load or g does not fit. */
+int cb_inspect_reference_set_global(cb_inspect_reference *ref, uint32_t g, const void *data, size_t bytes);
+/* The dialect (CB_DIALECT_*) of the reference backend, which a device
+ * outside the core translates its images into; -1 if it cannot start. */
+int cb_inspect_reference_dialect(void);
+
+/* One kernel as the inspector runs it. */
+typedef struct cb_inspect_kernel {
+    const cb_translation *tr;      /* the kernel's translation */
+    uint32_t kernel;               /* index into tr->kernels */
+    cb_backend *device;            /* runs it: device->launch(device, module, kernel, cfg, err) */
+    void *module;
+    const uint64_t *globals;       /* the device's addresses of tr's globals; NULL: not compared */
+    cb_inspect_lookup lookup;      /* the device's allocations; NULL: the core's table */
+    cb_inspect_reference *reference;  /* where the reference module is kept; NULL: no reference */
+    int record_only;               /* 1: record, never check (the "trace" wrapper) */
+} cb_inspect_kernel;
+
+/* Runs launch cfg of k on k->device, recording it and, in verify mode,
+ * comparing it with the reference: on the device itself when it is the
+ * reference backend (the snapshots are put back, the kernel runs again, the
+ * device's result is restored), else on the reference backend. Returns the
+ * launch's result; in strict mode drift is CUDA_ERROR_LAUNCH_FAILED with
+ * *err naming the kernel and the first differing element. */
+CUresult cb_inspect_run(const cb_inspect_kernel *k, const cb_launch_config *cfg, cb_launch_error *err);
 
 /* Names the backend in the reports when it is not the core's (the cuda
  * pass-through, once it has loaded the real driver). */
@@ -74,7 +102,7 @@ void cb_inspect_note_backend(const char *backend);
 void cb_inspect_note_device(const char *device);
 
 /* Raises the reports' peak device memory to bytes if higher (a backend
- * outside the core, whose memory the core's arena does not see). */
+ * outside the core, whose memory the core's table does not see). */
 void cb_inspect_note_peak_memory(size_t bytes);
 
 /* Records a launch that ran (result r) but could not be checked, as

@@ -3,7 +3,9 @@
  *   inspect_state.c   modes, the record (calls, launches, events), exit hook
  *   trace_wrappers.c  the generated per-export wrappers + argument printing
  *   trace_write.c     JSON lines and Chrome/Perfetto trace files
- *   verify.c          snapshots, the CPU reference run, the verdict
+ *   verify.c          the regions a launch reaches, snapshots, the verdict
+ *   reference.c       the reference backend (by name) and runs on it
+ *   verify_backend.c  the "trace" and "verify" backends that wrap a device
  *   compare.c         per-type comparison and tolerances
  *   elemtype.c        element types of a kernel's stores, from its translation
  *   fault_inject.c    the test-only fault injector
@@ -192,6 +194,37 @@ const char *cbi_range_source_name(int source);
 /* Ends every range still open (the program exited inside it), at now.
  * Before the trace files close. */
 void cbi_ranges_close_all(void);
+
+/* ---- a launch's regions (verify.c, reference.c) ------------------------------ */
+
+/* One allocation (or module global) a launch reaches, and its copies. */
+typedef struct cbi_region {
+    uint64_t base;             /* on the device */
+    size_t bytes;
+    int tag;                   /* param index, or nparams + global index */
+    size_t phase;              /* (pointer - base): element alignment */
+    unsigned char *before, *result, *reference;
+} cbi_region;
+
+typedef struct cbi_regions {
+    cbi_region r[CBI_MAX_REGIONS];
+    uint32_t n;
+    size_t total;
+} cbi_regions;
+
+/* The reference of k over the "before" snapshots of rs, on the reference
+ * backend (reference.c): fills each region's reference copy. 0, or -1
+ * with a note. */
+int cbi_reference_run(const cb_inspect_kernel *k, const cb_launch_config *cfg, cbi_regions *rs, char *note,
+                      size_t notelen);
+/* The reference backend's registry name (CUBRIDGE_VERIFY_REFERENCE, default "cpu"). */
+const char *cbi_reference_name(void);
+
+/* The name to report for device backend b: its own, or for the inspector's
+ * wrappers the wrapped backend's (verify_backend.c). */
+const char *cbi_backend_name(const cb_backend *b);
+/* Registers the "trace" and "verify" backend types (verify_backend.c). */
+void cbi_register_backends(void);
 
 /* ---- trace output (trace_write.c) ----------------------------------------- */
 

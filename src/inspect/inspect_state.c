@@ -141,6 +141,9 @@ int cb_inspect_configure(const char *mode, int strict, const char *report_dir, c
     if (!inspect.rec.start_ns)
         inspect.rec.start_ns = cb_sys_monotonic_ns();
     cb_inspect_flags = flags;
+    /* launches are seen by wrapping the devices the core opens from now on */
+    cbi_register_backends();
+    cb_backend_set_device_wrapper(flags & CB_INSPECT_VERIFY ? "verify" : flags ? "trace" : NULL);
     return 0;
 }
 
@@ -194,6 +197,7 @@ __attribute__((constructor(101))) static void inspect_register_exit_status(void)
 
 __attribute__((constructor)) static void inspect_from_environment(void)
 {
+    cbi_register_backends();   /* "trace:cpu", "verify:mock" name them in CUBRIDGE_DEVICES too */
     const char *mode = getenv("CUBRIDGE_INSPECT");
     const char *strict = getenv("CUBRIDGE_STRICT");
     const char *fault = getenv("CUBRIDGE_FAULT_INJECT");
@@ -245,8 +249,8 @@ static void inspect_note_device(void)
 {
     cb_device *d = cb_device_get(0);
     cbi_record *r = &inspect.rec;
-    if (!r->backend[0]) {   /* a foreign backend (cb_inspect_launch_foreign) names itself */
-        snprintf(r->backend, sizeof r->backend, "%s", d && d->backend ? d->backend->name : "none");
+    if (!r->backend[0]) {   /* a device outside the core (the pass-through) names itself */
+        snprintf(r->backend, sizeof r->backend, "%s", d ? cbi_backend_name(d->backend) : "none");
         snprintf(r->device, sizeof r->device, "%s", d ? d->info.name : "none");
     } else if (!r->device[0]) {
         snprintf(r->device, sizeof r->device, "(not queried: no launch was checked)");

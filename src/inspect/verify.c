@@ -1,31 +1,28 @@
-/* verify.c: each launch against the CPU reference.
+/* verify.c: each launch recorded and, in verify mode, checked against the
+ * reference (inspect.h).
  *
  * For a launch in verify mode (serialised by verify_lock, so that no other
  * kernel runs in between):
  *   1. the regions: every live allocation that a pointer-sized word of the
- *      parameter buffer points into, and every writable module global;
- *   2. snapshot them (before), run the launch on the backend, snapshot again
+ *      parameter buffer points into (the device's lookup, else the core's
+ *      allocation table), and every writable module global when the
+ *      device's global addresses are known;
+ *   2. snapshot them (before), run the launch on the device, snapshot again
  *      (result); the fault injector, when set, corrupts the result here;
- *   3. the reference: the same kernel on the CPU backend over the "before"
- *      snapshots. When the device's backend is the CPU backend itself (the
- *      only one today) the snapshots are put back in place, the kernel runs
- *      again, its output is read (reference) and the backend's result is put
- *      back, so the program sees what its backend produced;
+ *   3. the reference over the "before" snapshots: when the device is the
+ *      reference backend itself, the snapshots are put back in place, the
+ *      kernel runs again, its output is read (reference) and the device's
+ *      result is put back, so the program sees what its device produced;
+ *      on any other device, on the reference backend over copies
+ *      (reference.c);
  *   4. compare every region either side wrote, with the element type of the
  *      kernel's stores through that pointer (elemtype.c) and its tolerance.
- * A backend outside the core (the `cuda` pass-through) comes in through
- * cb_inspect_launch_foreign with its own allocation lookup: f is then
- * cubridge's CPU translation of the kernel, and the reference runs on the
- * core's CPU backend over host copies of the snapshots, the parameter
- * buffer's pointers rewritten into them (reference_on_cpu).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/device.h"
 #include "core/launch.h"
 #include "core/memory.h"
-#include "core/stream.h"
 #include "inspect/inspect_internal.h"
 
 #define CBI_MAX_VERIFY_BYTES ((size_t)1 << 30)
@@ -33,23 +30,17 @@
 /* Process-wide: one verified launch at a time. */
 static cb_mutex verify_lock = CB_MUTEX_INIT;
 
-typedef struct region {
-    uint64_t base;
-    size_t bytes;
-    int tag;                   /* param index, or nparams + global index */
-    size_t phase;              /* (pointer - base): element alignment */
-    unsigned char *before, *result, *reference;
-} region;
+typedef cbi_region region;
 
+/* What a launch reaches, with how to find the device's allocations. */
 typedef struct regions {
-    region r[CBI_MAX_REGIONS];
-    uint32_t n;
-    size_t total;
-    cb_inspect_lookup lookup;  /* a foreign backend's allocations, or NULL: the core's */
+    cbi_regions set;
+    cb_inspect_lookup lookup;  /* the device's allocations, or NULL: the core's table */
 } regions;
 
-static void regions_add(regions *rs, uint64_t base, size_t bytes, int tag, size_t phase)
+static void regions_add(regions *all, uint64_t base, size_t bytes, int tag, size_t phase)
 {
+    cbi_regions *rs = &all->set;
     for (uint32_t i = 0; i < rs->n; i++)
         if (rs->r[i].base == base)
             return;
@@ -66,9 +57,9 @@ static int kind_is_memory(cb_mem_kind k)
 }
 
 /* Step 1: what the launch can reach. */
-static void regions_collect(const cb_function *f, const cb_launch_config *cfg, regions *rs)
+static void regions_collect(const cb_inspect_kernel *kk, const cb_launch_config *cfg, regions *rs)
 {
-    const cb_kernel_info *k = f->info;
+    const cb_kernel_info *k = &kk->tr->kernels[kk->kernel];
     for (uint32_t i = 0; i < k->nparams; i++) {
         const cb_param_info *p = &k->params[i];
         for (uint32_t o = 0; o + 8 <= p->size; o += 8) {
@@ -90,16 +81,17 @@ static void regions_collect(const cb_function *f, const cb_launch_config *cfg, r
                 regions_add(rs, mi.base, mi.size, (int)i, (size_t)(v - mi.base));
         }
     }
-    if (rs->lookup)
-        return;   /* a foreign backend's globals live on its device: not checked */
-    const cb_module *m = f->module;
-    for (uint32_t g = 0; g < m->tr->nglobals; g++)
-        if (m->tr->globals[g].space == CB_SPACE_GLOBAL && m->global_addrs)
-            regions_add(rs, m->global_addrs[g], (size_t)m->tr->globals[g].size, (int)(k->nparams + g), 0);
+    if (!kk->globals)
+        return;   /* a device whose globals the inspector cannot address: not checked */
+    const cb_translation *tr = kk->tr;
+    for (uint32_t g = 0; g < tr->nglobals; g++)
+        if (tr->globals[g].space == CB_SPACE_GLOBAL)
+            regions_add(rs, kk->globals[g], (size_t)tr->globals[g].size, (int)(k->nparams + g), 0);
 }
 
-static void regions_free(regions *rs)
+static void regions_free(regions *all)
 {
+    cbi_regions *rs = &all->set;
     for (uint32_t i = 0; i < rs->n; i++) {
         free(rs->r[i].before);
         free(rs->r[i].result);
@@ -111,24 +103,6 @@ static int snapshot(cb_backend *b, const region *r, unsigned char **out)
 {
     *out = malloc(r->bytes);
     return *out && b->copy_dtoh(b, *out, r->base, r->bytes) == CUDA_SUCCESS ? 0 : -1;
-}
-
-/* The stream whose worker runs this thread (streams have one worker each). */
-static unsigned long long current_stream_id(const cb_function *f)
-{
-    static _Thread_local unsigned long long cached;
-    if (cached)
-        return cached;
-    cb_runtime *rt = cb_runtime_of(f->module->ctx);
-    if (!rt)
-        return 0;
-    uint64_t self = cb_thread_self_id();
-    cb_mutex_lock(&rt->lock);
-    for (cb_stream *s = rt->streams; s; s = s->next)
-        if (s->has_worker && (uint64_t)(uintptr_t)s->worker == self)
-            cached = s->id;
-    cb_mutex_unlock(&rt->lock);
-    return cached;
 }
 
 /* The element type of a region from the kernel's stores. */
@@ -149,84 +123,16 @@ static int region_order_dependent(const cbi_store_types *st, const region *r)
     return r->tag >= 0 && (uint32_t)r->tag < st->ntags && st->order_dependent[r->tag];
 }
 
-/* cfg's parameter buffer with each word that points into a region moved to
- * the same offset in that region's host copy at host[i]. */
-static void params_rebased(const cb_function *f, const cb_launch_config *cfg, const regions *rs,
-                           const uint64_t *host, unsigned char *out)
+/* Step 3 on the device itself (it is the reference backend): 0, or -1 with a note. */
+static int reference_in_place(const cb_inspect_kernel *k, const cb_launch_config *cfg, cbi_regions *rs, char *note,
+                              size_t notelen)
 {
-    memcpy(out, cfg->params, cfg->param_bytes);
-    const cb_kernel_info *k = f->info;
-    for (uint32_t i = 0; i < k->nparams; i++) {
-        const cb_param_info *p = &k->params[i];
-        for (uint32_t o = 0; o + 8 <= p->size; o += 8) {
-            if ((p->offset + o) % 8 || p->offset + o + 8 > cfg->param_bytes)
-                continue;
-            uint64_t v;
-            memcpy(&v, out + p->offset + o, 8);
-            for (uint32_t j = 0; j < rs->n; j++) {
-                if (v >= rs->r[j].base && v - rs->r[j].base < rs->r[j].bytes) {
-                    v = host[j] + (v - rs->r[j].base);
-                    memcpy(out + p->offset + o, &v, 8);
-                    break;
-                }
-            }
-        }
-    }
-}
-
-/* Step 3 for a foreign backend: f (a module of the core's CPU backend) over
- * host copies of the "before" snapshots. 0, or -1 with a note. */
-static int reference_on_cpu(cb_function *f, const cb_launch_config *cfg, regions *rs, char *note, size_t notelen)
-{
-    cb_backend *cpu = cb_process_backend();
-    uint64_t host[CBI_MAX_REGIONS] = {0};
-    unsigned char *params = malloc(cfg->param_bytes + 8);
-    int rc = cpu && params ? 0 : -1;
-    for (uint32_t i = 0; i < rs->n && rc == 0; i++)
-        if (cb_mem_alloc(f->module->ctx, rs->r[i].bytes, &host[i]) != CUDA_SUCCESS ||
-            cpu->copy_htod(cpu, host[i], rs->r[i].before, rs->r[i].bytes) != CUDA_SUCCESS)
-            rc = -1;
-    CUresult r = CUDA_SUCCESS;
-    cb_launch_error e;
-    memset(&e, 0, sizeof e);
-    if (rc == 0 && cfg->params) {
-        params_rebased(f, cfg, rs, host, params);
-        cb_launch_config c = *cfg;
-        c.params = params;
-        r = cpu->launch(cpu, f->module->backend_module, f->index, &c, &e);
-        for (uint32_t i = 0; i < rs->n && r == CUDA_SUCCESS; i++)
-            if (!(rs->r[i].reference = malloc(rs->r[i].bytes)) ||
-                cpu->copy_dtoh(cpu, rs->r[i].reference, host[i], rs->r[i].bytes) != CUDA_SUCCESS)
-                rc = -1;
-    }
-    for (uint32_t i = 0; i < rs->n; i++)
-        if (host[i])
-            cb_mem_free(f->module->ctx, host[i]);
-    free(params);
-    if (r != CUDA_SUCCESS) {
-        snprintf(note, notelen, "the reference run failed: %.150s", e.message[0] ? e.message : cbi_result_name(r));
-        return -1;
-    }
-    if (rc)
-        snprintf(note, notelen, "out of memory for the reference");
-    return rc;
-}
-
-/* Step 3: the reference over the "before" snapshots. 0, or -1 with a note. */
-static int cbi_reference_run(cb_backend *b, cb_function *f, const cb_launch_config *cfg, regions *rs, char *note,
-                             size_t notelen)
-{
-    if (rs->lookup)
-        return reference_on_cpu(f, cfg, rs, note, notelen);
-    if (strcmp(b->name, "cpu") != 0) {
-        snprintf(note, notelen, "no CPU reference for the %s backend", b->name);
-        return -1;
-    }
+    cb_backend *b = k->device;
     for (uint32_t i = 0; i < rs->n; i++)
         b->copy_htod(b, rs->r[i].base, rs->r[i].before, rs->r[i].bytes);
     cb_launch_error e;
     memset(&e, 0, sizeof e);
-    CUresult r = b->launch(b, f->module->backend_module, f->index, cfg, &e);
+    CUresult r = b->launch(b, k->module, k->kernel, cfg, &e);
     int rc = 0;
     for (uint32_t i = 0; i < rs->n && r == CUDA_SUCCESS; i++)
         if (snapshot(b, &rs->r[i], &rs->r[i].reference) != 0)
@@ -242,15 +148,25 @@ static int cbi_reference_run(cb_backend *b, cb_function *f, const cb_launch_conf
     return rc;
 }
 
+/* Step 3: the reference over the "before" snapshots. 0, or -1 with a note. */
+static int reference_run(const cb_inspect_kernel *k, const cb_launch_config *cfg, cbi_regions *rs, char *note,
+                         size_t notelen)
+{
+    if (strcmp(k->device->name, cbi_reference_name()) == 0)
+        return reference_in_place(k, cfg, rs, note, notelen);
+    return cbi_reference_run(k, cfg, rs, note, notelen);
+}
+
 /* Step 4: one region. */
-static void region_compare(const cbi_store_types *st, const cb_function *f, const region *r, cbi_region_result *out)
+static void region_compare(const cbi_store_types *st, const cb_inspect_kernel *kk, const region *r,
+                           cbi_region_result *out)
 {
     memset(out, 0, sizeof *out);
-    const cb_kernel_info *k = f->info;
+    const cb_kernel_info *k = &kk->tr->kernels[kk->kernel];
     if ((uint32_t)r->tag < k->nparams)
         snprintf(out->name, sizeof out->name, "param %d", r->tag);
     else
-        snprintf(out->name, sizeof out->name, "global %s", f->module->tr->globals[r->tag - (int)k->nparams].name);
+        snprintf(out->name, sizeof out->name, "global %s", kk->tr->globals[r->tag - (int)k->nparams].name);
     out->base = r->base;
     out->bytes = r->bytes;
     int atomic;
@@ -274,9 +190,10 @@ static void region_compare(const cbi_store_types *st, const cb_function *f, cons
     }
 }
 
-/* The store types of kernel f, cached per translation and kernel. */
-static void store_types(const cb_function *f, cbi_store_types *out)
+/* The store types of kernel k, cached per translation and kernel. */
+static void store_types(const cb_inspect_kernel *k, cbi_store_types *out)
 {
+    const cb_translation *tr = k->tr;
     static struct {
         const cb_translation *tr;
         const char *source;
@@ -285,20 +202,20 @@ static void store_types(const cb_function *f, cbi_store_types *out)
     } cache[32];
     static unsigned next;
     for (unsigned i = 0; i < 32; i++) {
-        if (cache[i].tr == f->module->tr && cache[i].source == f->module->tr->source && cache[i].k == f->index) {
+        if (cache[i].tr == tr && cache[i].source == tr->source && cache[i].k == k->kernel) {
             *out = cache[i].st;
             return;
         }
     }
-    cbi_store_types_of(f->module->tr, f->index, out);
+    cbi_store_types_of(tr, k->kernel, out);
     unsigned i = next++ % 32;
-    cache[i].tr = f->module->tr;
-    cache[i].source = f->module->tr->source;
-    cache[i].k = f->index;
+    cache[i].tr = tr;
+    cache[i].source = tr->source;
+    cache[i].k = k->kernel;
     cache[i].st = *out;
 }
 
-static void plant_fault(cb_backend *b, const cbi_store_types *st, regions *rs, cbi_launch *L)
+static void plant_fault(cb_backend *b, const cbi_store_types *st, cbi_regions *rs, cbi_launch *L)
 {
     for (uint32_t i = 0; i < rs->n; i++) {
         region *r = &rs->r[i];
@@ -314,52 +231,53 @@ static void plant_fault(cb_backend *b, const cbi_store_types *st, regions *rs, c
     }
 }
 
-static CUresult verify_launch(cb_backend *b, cb_inspect_lookup lookup, cb_function *f, const cb_launch_config *cfg,
-                              cb_launch_error *err, cbi_launch *L)
+static CUresult verify_launch(const cb_inspect_kernel *k, const cb_launch_config *cfg, cb_launch_error *err,
+                              cbi_launch *L)
 {
-    regions rs = {0};
-    rs.lookup = lookup;
-    regions_collect(f, cfg, &rs);
-    int can_verify = rs.total <= CBI_MAX_VERIFY_BYTES;
-    for (uint32_t i = 0; i < rs.n && can_verify; i++)
-        if (snapshot(b, &rs.r[i], &rs.r[i].before) != 0)
+    cb_backend *b = k->device;
+    regions all = {.lookup = k->lookup};
+    cbi_regions *rs = &all.set;
+    regions_collect(k, cfg, &all);
+    int can_verify = rs->total <= CBI_MAX_VERIFY_BYTES;
+    for (uint32_t i = 0; i < rs->n && can_verify; i++)
+        if (snapshot(b, &rs->r[i], &rs->r[i].before) != 0)
             can_verify = 0;
     L->t0 = cbi_now();
-    CUresult r = b->launch(b, f->module->backend_module, f->index, cfg, err);
+    CUresult r = b->launch(b, k->module, k->kernel, cfg, err);
     L->dur = cbi_now() - L->t0;
     L->result = (int)r;
     if (r != CUDA_SUCCESS || !can_verify) {
         L->verdict = r != CUDA_SUCCESS ? CBI_FAILED : CBI_SKIPPED;
         if (r == CUDA_SUCCESS)
-            snprintf(L->note, sizeof L->note, "regions too large or out of memory (%zu bytes)", rs.total);
-        regions_free(&rs);
+            snprintf(L->note, sizeof L->note, "regions too large or out of memory (%zu bytes)", rs->total);
+        regions_free(&all);
         return r;
     }
-    for (uint32_t i = 0; i < rs.n; i++)
-        if (snapshot(b, &rs.r[i], &rs.r[i].result) != 0)
+    for (uint32_t i = 0; i < rs->n; i++)
+        if (snapshot(b, &rs->r[i], &rs->r[i].result) != 0)
             can_verify = 0;
     cbi_store_types st;
-    store_types(f, &st);
+    store_types(k, &st);
     if (cbi_fault()[0] && can_verify)
-        plant_fault(b, &st, &rs, L);
+        plant_fault(b, &st, rs, L);
     if (st.side_effects) {
         L->verdict = CBI_SKIPPED;
         snprintf(L->note, sizeof L->note, "not re-run: the kernel calls %s", st.side_effect);
-        regions_free(&rs);
+        regions_free(&all);
         return r;
     }
     char note[200] = "";
-    if (!can_verify || cbi_reference_run(b, f, cfg, &rs, note, sizeof note) != 0) {
+    if (!can_verify || reference_run(k, cfg, rs, note, sizeof note) != 0) {
         L->verdict = CBI_SKIPPED;
         snprintf(L->note, sizeof L->note, "%s", note[0] ? note : "out of memory for the snapshots");
-        regions_free(&rs);
+        regions_free(&all);
         return r;
     }
     L->verdict = CBI_PASS;
     int first_failed = -1;
-    for (uint32_t i = 0; i < rs.n; i++) {
+    for (uint32_t i = 0; i < rs->n; i++) {
         cbi_region_result *res = &L->regions[L->nregions];
-        region_compare(&st, f, &rs.r[i], res);
+        region_compare(&st, k, &rs->r[i], res);
         if (res->diff.compared == 0 && !res->failed)
             continue;   /* neither side wrote it: an input */
         if (res->diff.max_abs > L->max_abs)
@@ -377,7 +295,7 @@ static CUresult verify_launch(cb_backend *b, cb_inspect_lookup lookup, cb_functi
         }
         L->nregions++;
     }
-    regions_free(&rs);
+    regions_free(&all);
     if (first_failed < 0)
         return r;
     const cbi_region_result *bad = &L->regions[first_failed];
@@ -395,7 +313,7 @@ static CUresult verify_launch(cb_backend *b, cb_inspect_lookup lookup, cb_functi
     }
     char msg[400], kname[160];
     snprintf(msg, sizeof msg, "DRIFT in kernel %s: %s (%s): %s; %llu of %llu elements differ, %llu NaN/Inf introduced, "
-             "max abs %.3g, rel L1 %.3g", cb_demangle(f->info->name, kname, sizeof kname), bad->name,
+             "max abs %.3g, rel L1 %.3g", cb_demangle(k->tr->kernels[k->kernel].name, kname, sizeof kname), bad->name,
              cbi_elem_name(bad->type), what,
              (unsigned long long)bad->diff.mismatched, (unsigned long long)bad->diff.compared,
              (unsigned long long)bad->diff.nan_inf, bad->diff.max_abs, bad->diff.rel_l1);
@@ -468,31 +386,51 @@ static void launch_record(cbi_launch *L, CUresult r)
     launch_jsonl(L);
 }
 
-static CUresult inspect_launch(cb_backend *b, cb_inspect_lookup lookup, cb_function *f, const cb_launch_config *cfg,
-                               cb_launch_error *err)
+/* Names the device in the reports the first time a launch of a device
+ * outside the core is checked (the pass-through's). */
+static void note_foreign_device(cb_backend *b)
 {
+    cbi_record *rec = cbi_rec();
+    cbi_lock();
+    int named = rec->device[0] != 0;
+    cbi_unlock();
+    if (named)
+        return;
+    cb_device_info di;
+    b->device_info(b, &di);
+    cbi_lock();
+    snprintf(rec->backend, sizeof rec->backend, "%s", b->name);
+    snprintf(rec->device, sizeof rec->device, "%s", di.name);
+    cbi_unlock();
+}
+
+CUresult cb_inspect_run(const cb_inspect_kernel *k, const cb_launch_config *cfg, cb_launch_error *err)
+{
+    const cb_kernel_info *info = &k->tr->kernels[k->kernel];
+    if (k->lookup)
+        note_foreign_device(k->device);
     cbi_launch L;
     memset(&L, 0, sizeof L);
-    snprintf(L.kernel, sizeof L.kernel, "%s", f->info->name);
+    snprintf(L.kernel, sizeof L.kernel, "%s", info->name);
     memcpy(L.grid, cfg->grid, sizeof L.grid);
     memcpy(L.block, cfg->block, sizeof L.block);
-    L.smem = cfg->dynamic_smem + f->info->static_smem;
-    L.regs = cb_function_num_regs(f);
-    L.stream = current_stream_id(f);
+    L.smem = cfg->dynamic_smem + info->static_smem;
+    L.regs = cb_kernel_num_regs(info, 1024);   /* CUDA's largest block: the device's limit is not known here */
+    L.stream = cfg->stream_id;
     CUresult r;
-    if (cb_inspect_flags & CB_INSPECT_VERIFY) {
+    if ((cb_inspect_flags & CB_INSPECT_VERIFY) && !k->record_only) {
         cb_mutex_lock(&verify_lock);
-        r = verify_launch(b, lookup, f, cfg, err, &L);
+        r = verify_launch(k, cfg, err, &L);
         cb_mutex_unlock(&verify_lock);
     } else {
         L.t0 = cbi_now();
-        r = b->launch(b, f->module->backend_module, f->index, cfg, err);
+        r = k->device->launch(k->device, k->module, k->kernel, cfg, err);
         L.dur = cbi_now() - L.t0;
         L.result = (int)r;
         L.verdict = r == CUDA_SUCCESS ? CBI_TRACED : CBI_FAILED;
     }
     if (r != CUDA_SUCCESS && err)
-        cb_launch_explain(f->info->name, err);
+        cb_launch_explain(info->name, err);
     if (r != CUDA_SUCCESS && !L.note[0] && err && err->message[0])
         snprintf(L.note, sizeof L.note, "%.250s", err->message);
     if (err && err->warnings) {
@@ -501,29 +439,6 @@ static CUresult inspect_launch(cb_backend *b, cb_inspect_lookup lookup, cb_funct
     }
     launch_record(&L, r);
     return r;
-}
-
-CUresult cb_inspect_launch(cb_backend *b, cb_function *f, const cb_launch_config *cfg, cb_launch_error *err)
-{
-    return inspect_launch(b, NULL, f, cfg, err);
-}
-
-CUresult cb_inspect_launch_foreign(cb_backend *b, cb_inspect_lookup lookup, cb_function *f,
-                                   const cb_launch_config *cfg, cb_launch_error *err)
-{
-    cbi_record *rec = cbi_rec();
-    cbi_lock();
-    int named = rec->device[0] != 0;
-    cbi_unlock();
-    if (!named) {
-        cb_device_info di;
-        b->device_info(b, &di);
-        cbi_lock();
-        snprintf(rec->backend, sizeof rec->backend, "%s", b->name);
-        snprintf(rec->device, sizeof rec->device, "%s", di.name);
-        cbi_unlock();
-    }
-    return inspect_launch(b, lookup, f, cfg, err);
 }
 
 void cb_inspect_launch_skipped(const char *kernel, const cb_launch_config *cfg, CUresult r, const char *note)

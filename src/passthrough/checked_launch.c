@@ -2,14 +2,15 @@
  * (cuLaunchKernel, cuLaunchKernelEx and their _ptsz forms) is a differential
  * check of the real GPU against cubridge's CPU reference:
  *   1. the kernel handle names a captured image and kernel (track.c);
- *      cubridge translates that image for its CPU backend on first use;
+ *      cubridge translates that image for the reference on first use;
  *   2. the arguments are packed in the translation's parameter layout, and
  *      the real module variables copied into the CPU module's;
- *   3. the inspector (cb_inspect_launch_foreign) does the rest through a
- *      cb_backend whose copies are the real cuMemcpyDtoH/HtoD and whose
- *      launch is the real launch followed by cuCtxSynchronize: snapshots
- *      of the tracked allocations the parameters reach, the real launch,
- *      the reference on the CPU over host copies, comparison, report.
+ *   3. the inspector (cb_inspect_run) does the rest through a cb_backend
+ *      whose copies are the real cuMemcpyDtoH/HtoD and whose launch is the
+ *      real launch followed by cuCtxSynchronize: snapshots of the tracked
+ *      allocations the parameters reach, the real launch, the reference on
+ *      the reference backend (by name, "cpu") over copies, comparison,
+ *      report.
  * A launch that cannot be checked still runs, unchanged, and is recorded
  * as SKIPPED with the reason. Outside verify mode the launch entry points
  * (also cuLaunchCooperativeKernel) are only counted, for the exit summary.
@@ -186,30 +187,39 @@ static CUresult checked_launch(const real_launch *L)
     CUresult r = CBC_REAL(cuCtxSynchronize)();
     if (r != CUDA_SUCCESS)
         return r;
-    cb_function *f = cbc_reference_function(L->f, note, sizeof note);
+    cbc_reference ref;
+    int known = cbc_reference_kernel(L->f, &ref, note, sizeof note) == 0;
+    const cb_kernel_info *info = known ? &ref.tr->kernels[ref.kernel] : NULL;
     unsigned char params[CB_MAX_PARAM_BYTES];
-    if (f && f->info->uses_textures) {
+    if (known && info->uses_textures) {
         snprintf(note, sizeof note,
                  "%s uses texture or surface objects: their handles are the GPU's, which the CPU reference "
-                 "cannot read", f->info->name);
-        f = NULL;
+                 "cannot read", info->name);
+        known = 0;
     }
-    if (f && cb_launch_pack_params(f, L->params, L->extra, params) != CUDA_SUCCESS) {
-        snprintf(note, sizeof note, "cannot pack the arguments in the layout of %s", f->info->name);
-        f = NULL;
+    if (known && cb_launch_pack_params(info, L->params, L->extra, params) != CUDA_SUCCESS) {
+        snprintf(note, sizeof note, "cannot pack the arguments in the layout of %s", info->name);
+        known = 0;
     }
-    if (!f) {
+    if (!known) {
         r = real_run(L);
         cb_inspect_launch_skipped(name, &cfg, r, note);
         return r;
     }
-    cbc_globals_in(L->f, f);
+    cbc_globals_in(&ref);
     cfg.params = params;
-    cfg.param_bytes = f->info->param_bytes;
+    cfg.param_bytes = info->param_bytes;
     pt_backend be = {pt_vtable, L, CUDA_ERROR_UNKNOWN, CUDA_SUCCESS};
     cb_launch_error err;
     memset(&err, 0, sizeof err);
-    r = cb_inspect_launch_foreign(&be.base, pt_lookup, f, &cfg, &err);
+    cb_inspect_kernel k = {
+        .tr = ref.tr,
+        .kernel = ref.kernel,
+        .device = &be.base,
+        .lookup = pt_lookup,
+        .reference = ref.reference,
+    };
+    r = cb_inspect_run(&k, &cfg, &err);
     /* A kernel that faulted on the GPU (an assert, a trap, a bad address)
      * was launched: the program sees the fault, sticky in the real context,
      * at its next synchronisation, as it would without the check. Strict

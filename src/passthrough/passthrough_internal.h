@@ -12,8 +12,8 @@
 
 #include "driver/driver.h"
 
+#include "inspect/inspect.h"
 #include "passthrough/passthrough.h"
-#include "core/module.h"
 
 /* The real driver's entry point for export id: what its cuGetProcAddress
  * handed out (recorded by cbc_intercept), else its exported symbol. */
@@ -44,18 +44,27 @@ void cbc_device_name(char *out, size_t len);
 /* The tracked allocation holding addr: 1 with its base and size, or 0. */
 int cbc_alloc_find(uint64_t addr, uint64_t *base, size_t *bytes);
 
-/* cubridge's CPU-side function for a real CUfunction / CUkernel handle:
- * translates the module's captured image on first use. NULL with a reason
- * in note when the handle is unknown or has no usable PTX. */
-cb_function *cbc_reference_function(const void *handle, char *note, size_t notelen);
+/* What the reference knows of a real CUfunction / CUkernel handle. */
+typedef struct cbc_reference {
+    const cb_translation *tr;     /* cubridge's translation of its module's image */
+    uint32_t kernel;              /* the kernel's index in it */
+    cb_inspect_reference *reference;  /* the module on the reference backend */
+    const void *owner;            /* the CUmodule or CUlibrary it came from */
+    int owner_is_library;
+} cbc_reference;
+
+/* Fills *out for handle, translating the module's captured image on first
+ * use: 0, or -1 with a reason in note when the handle is unknown or has no
+ * usable PTX. */
+int cbc_reference_kernel(const void *handle, cbc_reference *out, char *note, size_t notelen);
 
 /* The kernel name of a handle, or "(unknown kernel)". */
 void cbc_kernel_name(const void *handle, char *out, size_t outlen);
 
-/* Copies the real device's values of f's module variables (__device__,
+/* Copies the real device's values of the module variables (__device__,
  * __constant__; by name through cuLibraryGetGlobal / cuModuleGetGlobal of
- * the handle's library or module) into f's CPU module, so that the
+ * the handle's library or module) into the reference module, so that the
  * reference starts from the same state (cudaMemcpyToSymbol). */
-void cbc_globals_in(const void *handle, cb_function *f);
+void cbc_globals_in(const cbc_reference *ref);
 
 #endif

@@ -18,8 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/context.h"
-#include "core/device.h"
+#include "core/module.h"
 #include "inspect/inspect.h"
 
 typedef struct alloc_rec {
@@ -37,7 +36,8 @@ typedef struct image {
     unsigned char *bytes;     /* owned copy, or NULL for a cudart wrapper (static) */
     const void *wrapper;
     size_t size;
-    cb_module *mine;          /* cubridge's translation, loaded on first use */
+    cb_translation *tr;       /* cubridge's translation, made on first use */
+    cb_inspect_reference *reference;   /* ... and its module on the reference backend */
     int tried;
     char note[160];           /* why there is no translation */
 } image;
@@ -429,60 +429,75 @@ static CUresult cbc_cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
     return r;
 }
 
-/* ---- the CPU side ---------------------------------------------------------- */
+/* ---- the reference side ------------------------------------------------------- */
 
-/* cubridge's primary context (its CPU backend runs the references). Its
- * device reports the real GPU 0's compute capability (unless CUBRIDGE_SM
- * says otherwise), so the reference translates the PTX the GPU runs. */
-static CUresult reference_context(cb_context **out)
+/* The compute capability the reference translates for: CUBRIDGE_SM when set,
+ * else the real GPU 0's, so that it translates the PTX the GPU runs. */
+static int reference_sm(void)
 {
+    const char *s = getenv("CUBRIDGE_SM");
+    if (s && *s) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (*end == '\0' && v >= 30 && v <= 129)
+            return (int)v;
+    }
     int major = 0, minor = 0;
     __typeof__(&cuDeviceGetAttribute) attribute = CBC_REAL(cuDeviceGetAttribute); /* NULL if the driver lacks it */
-    if (!cb_initialized() && attribute &&
-        attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0) == CUDA_SUCCESS &&
+    if (attribute && attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0) == CUDA_SUCCESS &&
         attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0) == CUDA_SUCCESS)
-        cb_init_default_sm(major * 10 + minor);
-    CUresult r = cb_init(0);
-    if (r != CUDA_SUCCESS)
-        return r;
-    cb_device *d = cb_device_get(0);
-    return d ? cb_primary_retain(d, out) : CUDA_ERROR_NO_DEVICE;
+        return major * 10 + minor;
+    return 86;
 }
 
-/* Translates image i on first use. Lock held. */
-static cb_module *image_module(image *im, char *note, size_t notelen)
+/* Translates image i for the reference backend on first use. Lock held. */
+static int image_translate(image *im, char *note, size_t notelen)
 {
     if (!im->tried) {
         im->tried = 1;
-        cb_context *ctx = NULL;
         char msg[200] = "";
-        CUresult r = im->note[0] ? CUDA_ERROR_NO_BINARY_FOR_GPU : reference_context(&ctx);
+        int dialect = im->note[0] ? -1 : cb_inspect_reference_dialect();
+        CUresult r = im->note[0] ? CUDA_ERROR_NO_BINARY_FOR_GPU : dialect < 0 ? CUDA_ERROR_NO_DEVICE : CUDA_SUCCESS;
         if (r == CUDA_SUCCESS)
-            r = cb_module_load_msg(ctx, im->wrapper ? im->wrapper : im->bytes, im->wrapper ? 0 : im->size,
-                                   "<cuda backend image>", &im->mine, msg, sizeof msg);
-        if (r != CUDA_SUCCESS && !im->note[0])
+            r = cb_module_translate(im->wrapper ? im->wrapper : im->bytes, im->wrapper ? 0 : im->size, reference_sm(),
+                                    dialect, "<cuda backend image>", &im->tr, msg, sizeof msg);
+        if (r == CUDA_SUCCESS && !(im->reference = cb_inspect_reference_new(im->tr))) {
+            cb_translation_free(im->tr);
+            im->tr = NULL;
+            snprintf(msg, sizeof msg, "out of memory");
+        }
+        if (!im->tr && !im->note[0])
             snprintf(im->note, sizeof im->note, "no CPU translation of the module: %.120s",
-                     msg[0] ? msg : "cubridge's core did not start");
+                     msg[0] ? msg : dialect < 0 ? "the reference backend did not start" : "translation failed");
     }
-    if (!im->mine)
+    if (!im->tr)
         snprintf(note, notelen, "%s", im->note);
-    return im->mine;
+    return im->tr ? 0 : -1;
 }
 
-cb_function *cbc_reference_function(const void *handle, char *note, size_t notelen)
+int cbc_reference_kernel(const void *handle, cbc_reference *out, char *note, size_t notelen)
 {
-    cb_function *f = NULL;
+    int rc = -1;
     cb_mutex_lock(&track_lock);
     kernel_rec k;
     if (!kernel_find(handle, &k)) {
         snprintf(note, notelen, "kernel handle %p was not obtained through a watched call", handle);
-    } else {
-        cb_module *m = image_module(&track.images[k.image], note, notelen);
-        if (m && cb_module_get_function(m, k.name, &f) != CUDA_SUCCESS)
+    } else if (image_translate(&track.images[k.image], note, notelen) == 0) {
+        image *im = &track.images[k.image];
+        int i = cb_translation_find_kernel(im->tr, k.name);
+        if (i < 0) {
             snprintf(note, notelen, "not in the CPU translation: kernel %s", k.name);
+        } else {
+            out->tr = im->tr;
+            out->kernel = (uint32_t)i;
+            out->reference = im->reference;
+            out->owner = k.owner;
+            out->owner_is_library = k.owner_is_library;
+            rc = 0;
+        }
     }
     cb_mutex_unlock(&track_lock);
-    return f;
+    return rc;
 }
 
 void cbc_kernel_name(const void *handle, char *out, size_t outlen)
@@ -494,35 +509,24 @@ void cbc_kernel_name(const void *handle, char *out, size_t outlen)
     snprintf(out, outlen, "%s", known ? k.name : "(unknown kernel)");
 }
 
-void cbc_globals_in(const void *handle, cb_function *f)
+void cbc_globals_in(const cbc_reference *ref)
 {
-    kernel_rec k;
-    memset(&k, 0, sizeof k);
-    cb_mutex_lock(&track_lock);
-    int known = kernel_find(handle, &k);
-    cb_mutex_unlock(&track_lock);
-    cb_backend *cpu = cb_process_backend();
-    const cb_translation *tr = f->module->tr;
+    const cb_translation *tr = ref->tr;
     if (!CBC_REAL(cuLibraryGetGlobal) || !CBC_REAL(cuModuleGetGlobal_v2) || !CBC_REAL(cuMemcpyDtoH_v2))
         return;
-    for (uint32_t g = 0; known && cpu && g < tr->nglobals && f->module->global_addrs; g++) {
+    for (uint32_t g = 0; g < tr->nglobals; g++) {
         CUdeviceptr d = 0;
         size_t n = 0;
         const char *name = tr->globals[g].name;
-        CUresult r = k.owner_is_library ? CBC_REAL(cuLibraryGetGlobal)(&d, &n, (CUlibrary)k.owner, name)
-                                        : CBC_REAL(cuModuleGetGlobal_v2)(&d, &n, (CUmodule)k.owner, name);
+        CUresult r = ref->owner_is_library ? CBC_REAL(cuLibraryGetGlobal)(&d, &n, (CUlibrary)ref->owner, name)
+                                           : CBC_REAL(cuModuleGetGlobal_v2)(&d, &n, (CUmodule)ref->owner, name);
         if (r != CUDA_SUCCESS || n != (size_t)tr->globals[g].size)
             continue;
         unsigned char *buf = malloc(n ? n : 1);
-        if (buf && CBC_REAL(cuMemcpyDtoH_v2)(buf, d, n) == CUDA_SUCCESS) {
-            /* An address the loader wrote (vtable, function table, pointer
-             * to a global) is the GPU's in buf: keep the CPU module's own. */
-            for (uint32_t i = 0; i < tr->nrelocs; i++)
-                if (tr->relocs[i].global == g && tr->relocs[i].offset + 8 <= n)
-                    cpu->copy_dtoh(cpu, buf + tr->relocs[i].offset,
-                                   f->module->global_addrs[g] + tr->relocs[i].offset, 8);
-            cpu->copy_htod(cpu, f->module->global_addrs[g], buf, n);
-        }
+        /* an address the loader wrote (vtable, function table, pointer to a
+         * global) is the GPU's in buf: the reference keeps its own */
+        if (buf && CBC_REAL(cuMemcpyDtoH_v2)(buf, d, n) == CUDA_SUCCESS)
+            cb_inspect_reference_set_global(ref->reference, g, buf, n);
         free(buf);
     }
 }
