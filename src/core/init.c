@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "passthrough/passthrough.h"
 #include "core/core.h"
 #include "core/device.h"
 #include "core/stats.h"
@@ -136,18 +135,14 @@ cb_device *cb_device_get(int ordinal)
     return &cb_process.devices[ordinal];
 }
 
-/* CUBRIDGE_SUMMARY=1: one line on stderr at exit. Registered from a
- * constructor, so it runs after the handlers cudart registers later. */
+/* CUBRIDGE_SUMMARY=1: the core's line on stderr at exit, when the core ran
+ * (each layer prints its own). Registered from a constructor, so it runs
+ * after the handlers cudart registers later. */
 static void init_print_summary(void)
 {
     char line[2048];
-    if (cb_cuda_passthrough()) {   /* the real driver ran the program: its view */
-        cb_cuda_summary(line, sizeof line);
-        fprintf(stderr, "%s\n", line);
-        return;
-    }
-    if (cb_process.result == CUDA_ERROR_NO_DEVICE && cb_process.ndevices == 0)
-        return;   /* no device started: the error said why; a line of zeros would say nothing */
+    if (!cb_initialized())
+        return;   /* the core did not run (another personality answered, or no CUDA call was made) */
     cb_device *d = cb_device_get(0);
     cb_backend *b = d ? d->backend : NULL;
     if (b && b->module_cache_stats) {

@@ -3,18 +3,10 @@
 
 #include <string.h>
 
-#include "passthrough/passthrough.h"
-#include "inspect/inspect.h"
-
-typedef CUresult (*init_fn)(unsigned int);
-typedef CUresult (*version_fn)(int *);
+#include "driver/dispatch.h"
 
 CB_EXPORT CUresult cuInit(unsigned int Flags)
 {
-    if (cb_cuda_passthrough()) {   /* the cuda backend: NVIDIA's driver answers */
-        init_fn real = (init_fn)cb_cuda_real(CB_EXP_cuInit);
-        return real ? real(Flags) : CUDA_ERROR_NO_DEVICE;
-    }
     if (Flags != 0)
         return CUDA_ERROR_INVALID_VALUE;
     return cb_init(Flags);
@@ -22,10 +14,6 @@ CB_EXPORT CUresult cuInit(unsigned int Flags)
 
 CB_EXPORT CUresult cuDriverGetVersion(int *driverVersion)
 {
-    if (cb_cuda_passthrough()) {
-        version_fn real = (version_fn)cb_cuda_real(CB_EXP_cuDriverGetVersion);
-        return real ? real(driverVersion) : CUDA_ERROR_NO_DEVICE;
-    }
     if (!driverVersion)
         return CUDA_ERROR_INVALID_VALUE;
     *driverVersion = CB_DRIVER_VERSION;
@@ -94,12 +82,16 @@ static CUresult proc_lookup(const char *symbol, void **pfn, int cudaVersion, cuu
 {
     CUdriverProcAddressQueryResult st = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
     CUresult r;
-    if (cb_cuda_passthrough() && symbol && pfn) {
-        /* the cuda backend: the real driver's pointer, wrapped (passthrough.h) */
+    const cb_dispatch_personality *p = cb_dispatch_personality_active();
+    if (p && symbol && pfn) {
+        /* a personality answers (the pass-through: the real driver's pointer) */
         int first = proc_first_row(symbol);
         int pt = (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) != 0;
         int id = first < 0 ? -1 : proc_pick(first, symbol, cudaVersion, pt);
-        return cb_cuda_proc_address(symbol, pfn, cudaVersion, flags, status, id);
+        r = p->proc_address(symbol, pfn, cudaVersion, flags, status, id);
+        if (r == CUDA_SUCCESS && *pfn && id >= 0)
+            *pfn = cb_dispatch_wrap(id, *pfn);
+        return r;
     }
     if (!symbol || !pfn) {
         r = CUDA_ERROR_INVALID_VALUE;
@@ -123,9 +115,7 @@ static CUresult proc_lookup(const char *symbol, void **pfn, int cudaVersion, cuu
         r = CUDA_SUCCESS;
         goto out;
     }
-    *pfn = (void *)cb_exports[id].fn;
-    if (cb_inspect_active())
-        *pfn = cb_inspect_proc(id, *pfn); /* the tracing wrapper */
+    *pfn = cb_dispatch_wrap(id, (void *)cb_exports[id].fn);   /* the tracing wrapper, when tracing */
     st = CU_GET_PROC_ADDRESS_SUCCESS;
     r = CUDA_SUCCESS;
     cb_log(CB_LOG_DEBUG, "cuGetProcAddress(%s, %d, %llu) -> %s%s", symbol, cudaVersion, (unsigned long long)flags,

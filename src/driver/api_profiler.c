@@ -4,8 +4,8 @@
  * (and the samples that call them rely on it). cubridge has no profiler of
  * its own to switch on; with the inspector tracing, the interval between
  * them becomes a "profiler" range on the calling thread's track of the
- * trace (inspect.h, cb_inspect_range_begin), which is what a profiler
- * would have collected.
+ * trace (the export dispatch tells the inspector, dispatch.h), which is
+ * what a profiler would have collected.
  *
  * Process-wide state: profiler_on, whether a start is in force (CUDA: a
  * second start, or a stop without a start, has no effect). cubridge has
@@ -16,7 +16,7 @@
 #include <stdatomic.h>
 
 #include "core/context.h"
-#include "inspect/inspect.h"
+#include "driver/dispatch.h"
 
 static _Atomic int profiler_on;
 
@@ -33,7 +33,7 @@ CB_EXPORT CUresult cuProfilerStart(void)
     if (r != CUDA_SUCCESS)
         return r;
     if (atomic_exchange(&profiler_on, 1) == 0)   /* id 1: one range, which any thread may end */
-        cb_inspect_range_begin(CB_RANGE_PROFILER, "cuProfilerStart", 1);
+        cb_dispatch_note_profiler(1);
     return CUDA_SUCCESS;
 }
 
@@ -43,6 +43,6 @@ CB_EXPORT CUresult cuProfilerStop(void)
     if (r != CUDA_SUCCESS)
         return r;
     if (atomic_exchange(&profiler_on, 0) == 1)
-        cb_inspect_range_end(CB_RANGE_PROFILER, 1);
+        cb_dispatch_note_profiler(0);
     return CUDA_SUCCESS;
 }

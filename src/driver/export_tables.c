@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "passthrough/passthrough.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/module.h"
@@ -318,8 +317,6 @@ static const export_table export_tables[] = {
      "integrity check", et_integrity},
 };
 
-typedef CUresult (*export_table_fn)(const void **, const CUuuid *);
-
 /* Tables a caller asks for and survives being refused (docs/export-tables.md):
  * the refusal is the answer it expects (a PROBE in the inspector). Any other
  * table we do not provide is a private interface of NVIDIA's (cuFFT asks
@@ -364,10 +361,6 @@ static const char *refused_table_name(const unsigned char *u)
 
 CB_EXPORT CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId)
 {
-    if (cb_cuda_passthrough()) {   /* the cuda backend: NVIDIA's own tables, unchanged */
-        export_table_fn real = (export_table_fn)cb_cuda_real(CB_EXP_cuGetExportTable);
-        return real ? real(ppExportTable, pExportTableId) : CUDA_ERROR_NO_DEVICE;
-    }
     if (!ppExportTable || !pExportTableId)
         return CUDA_ERROR_INVALID_VALUE;
     for (size_t i = 0; i < sizeof export_tables / sizeof export_tables[0]; i++) {

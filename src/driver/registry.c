@@ -3,23 +3,20 @@
 
 #include <string.h>
 
-#include "passthrough/passthrough.h"
-#include "inspect/inspect.h"
+#include "driver/dispatch.h"
 
 int cb_driver_unsupported(cb_export_id id)
 {
     const char *name = (unsigned)id < CB_EXP__COUNT ? cb_exports[id].name : "(unknown export)";
-    /* under the pass-through, a stub is only called for a symbol the real driver lacks */
-    return cb_driver_not_supported(name, cb_cuda_passthrough() ? "not exported by NVIDIA's libcuda.so.1"
-                                                               : "not implemented by cubridge");
+    /* under a personality, a stub is only called for a symbol it lacks */
+    return cb_driver_not_supported(name, cb_dispatch_stub_reason());
 }
 
 CUresult cb_driver_not_supported(const char *name, const char *why)
 {
     if (cb_stats_unsupported(name))
         cb_log(CB_LOG_INFO, "%s: %s (CUDA_ERROR_NOT_SUPPORTED)", name, why);
-    if (cb_inspect_active())
-        cb_inspect_unsupported(name, why);
+    cb_dispatch_note_unsupported(name, why);
     return CUDA_ERROR_NOT_SUPPORTED;
 }
 

@@ -123,10 +123,6 @@ int cb_inspect_range_end(cb_inspect_range_source source, uint64_t id);
 /* An instant event (nvtxMark). */
 void cb_inspect_mark(cb_inspect_range_source source, const char *name);
 
-/* Notes that entry point `name` was answered CUDA_ERROR_NOT_SUPPORTED
- * (why: the reason). In strict mode logs it as an error. */
-void cb_inspect_unsupported(const char *name, const char *why);
-
 /* ---- library calls (for the library facades, src/libs) ----------------
  * A facade that computes a call's result on its backend also computes it
  * with a plain C reference that accumulates in double, and hands both here.

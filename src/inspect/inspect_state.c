@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/memory.h"
+#include "driver/dispatch.h"
 #include "inspect/inspect_internal.h"
 #include "platform/fs.h"
 #include "platform/process.h"
@@ -112,6 +113,24 @@ const char *cbi_verdict_name(cbi_verdict v)
 
 static const char *const inspect_faults[] = {"zero", "nan", "perturb", "skip"};
 
+static void inspect_unsupported(const char *name, const char *why);
+
+/* cuProfilerStart/Stop: the interval is a "profiler" range (id 1: one
+ * range, which any thread may end). */
+static void inspect_profiler(int on)
+{
+    if (on)
+        cb_inspect_range_begin(CB_RANGE_PROFILER, "cuProfilerStart", 1);
+    else
+        cb_inspect_range_end(CB_RANGE_PROFILER, 1);
+}
+
+static const cb_dispatch_wrapper inspect_dispatch_wrapper = {
+    .wrap = cb_inspect_proc,
+    .unsupported = inspect_unsupported,
+    .profiler = inspect_profiler,
+};
+
 int cb_inspect_configure(const char *mode, int strict, const char *report_dir, const char *fault)
 {
     int flags = 0;
@@ -141,7 +160,9 @@ int cb_inspect_configure(const char *mode, int strict, const char *report_dir, c
     if (!inspect.rec.start_ns)
         inspect.rec.start_ns = cb_sys_monotonic_ns();
     cb_inspect_flags = flags;
-    /* launches are seen by wrapping the devices the core opens from now on */
+    /* calls are seen by wrapping what the export dispatch hands out, launches
+     * by wrapping the devices the core opens from now on */
+    cb_dispatch_set_wrapper(flags ? &inspect_dispatch_wrapper : NULL);
     cbi_register_backends();
     cb_backend_set_device_wrapper(flags & CB_INSPECT_VERIFY ? "verify" : flags ? "trace" : NULL);
     return 0;
@@ -237,7 +258,7 @@ void cb_inspect_note_peak_memory(size_t bytes)
     cbi_unlock();
 }
 
-void cb_inspect_unsupported(const char *name, const char *why)
+static void inspect_unsupported(const char *name, const char *why)
 {
     if (cb_inspect_flags & CB_INSPECT_STRICT)
         cb_log(CB_LOG_ERROR, "strict: %s is UNSUPPORTED (%s); it returned CUDA_ERROR_NOT_SUPPORTED", name, why);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver/dispatch.h"
 #include "inspect/inspect_internal.h"
 #include "platform/process.h"
 
@@ -324,9 +325,7 @@ static void json_rows(FILE *f, const cbi_kernel_row *rows, size_t nk)
             snprintf(probe_note, sizeof probe_note, "%llu expected refusals (%s: probing); ",
                      (unsigned long long)s->probes, cbi_result_name(s->last_probe));
         if (!cbi_export_answered(i))
-            snprintf(notes, sizeof notes, "%s: CUDA_ERROR_NOT_SUPPORTED",
-                     strcmp(r->backend, "cuda") == 0 ? "not exported by NVIDIA's libcuda.so.1"
-                                                     : "not implemented by cubridge");
+            snprintf(notes, sizeof notes, "%s: CUDA_ERROR_NOT_SUPPORTED", cb_dispatch_stub_reason());
         else if (s->errors)
             snprintf(notes, sizeof notes, "%llu of %llu calls failed, last with %s; %sfirst call: %s",
                      (unsigned long long)s->errors, (unsigned long long)s->calls, cbi_result_name(s->last_error),

@@ -12,7 +12,7 @@
 #include <cudaProfiler.h>
 #include <string.h>
 
-#include "passthrough/passthrough.h"
+#include "driver/dispatch.h"
 #include "core/memory.h"
 #include "core/module.h"
 #include "inspect/inspect_internal.h"
@@ -448,15 +448,14 @@ const char *cbi_subsystem_of(const char *name)
 
 int cbi_export_answered(int id)
 {
-    if (strcmp(cbi_rec()->backend, "cuda") == 0)
-        return id == CB_EXP_cuGetProcAddress || id == CB_EXP_cuGetProcAddress_v2 || cb_cuda_real(id) != NULL;
-    return cb_export_implemented(id);
+    return cb_dispatch_answers(id);
 }
 
 const char *cbi_target_of(const char *name)
 {
-    if (strcmp(cbi_rec()->backend, "cuda") == 0)   /* set once, before any call is recorded */
-        return "NVIDIA libcuda.so.1 (pass-through)";
+    const cb_dispatch_personality *p = cb_dispatch_personality_active();
+    if (p)   /* every entry point is the personality's (the pass-through's) */
+        return p->target;
     const cbi_area *a = area_of(name);
     return a ? a->target : "-";
 }

@@ -1,13 +1,14 @@
 /* real_driver.c: finding and loading NVIDIA's libcuda.so.1, the table of its
- * entry points (one dlsym per export of exports.inc), and cuGetProcAddress
- * under the pass-through. */
+ * entry points (one dlsym per export of exports.inc), cuGetProcAddress under
+ * the pass-through, and the personality it registers in the export
+ * dispatch. */
 #include "passthrough/passthrough_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "inspect/inspect.h"
+#include "driver/dispatch.h"
 #include "platform/dl_path.h"
 
 static const char *const export_names[] = {
@@ -25,15 +26,14 @@ static struct {
     cb_export_fn real[CB_EXP__COUNT];
 } drv = {.once = CB_ONCE_INIT};
 
-int cb_cuda_forward_state = -1;
-
-int cb_cuda_passthrough(void)
+int cb_passthrough_wanted(void)
 {
-    int m = __atomic_load_n(&cb_cuda_forward_state, __ATOMIC_RELAXED);
+    static int wanted = -1;   /* process-wide: read once */
+    int m = __atomic_load_n(&wanted, __ATOMIC_RELAXED);
     if (m < 0) {
         const char *b = getenv("CUBRIDGE_BACKEND");
         m = b && strcmp(b, "cuda") == 0;
-        __atomic_store_n(&cb_cuda_forward_state, m, __ATOMIC_RELAXED);
+        __atomic_store_n(&wanted, m, __ATOMIC_RELAXED);
     }
     return m;
 }
@@ -54,7 +54,7 @@ static const char *const search_paths[] = {
 static int is_self(const char *path)
 {
     char self[1024];
-    if (cb_dl_path_of((const void *)&cb_cuda_passthrough, self, sizeof self) != 0)
+    if (cb_dl_path_of((const void *)&cb_passthrough_wanted, self, sizeof self) != 0)
         return 0;
     return cb_fs_same_file(path, self) == 1;
 }
@@ -110,20 +110,20 @@ static void load_once(void)
     drv.result = CUDA_SUCCESS;
 }
 
-CUresult cb_cuda_load(void)
+CUresult cb_passthrough_load(void)
 {
     cb_run_once(&drv.once, load_once);
     return drv.result;
 }
 
-cb_export_fn cb_cuda_real(int id)
+cb_export_fn cb_passthrough_real(int id)
 {
-    if (id < 0 || id >= CB_EXP__COUNT || cb_cuda_load() != CUDA_SUCCESS)
+    if (id < 0 || id >= CB_EXP__COUNT || cb_passthrough_load() != CUDA_SUCCESS)
         return NULL;
     return drv.real[id];
 }
 
-void cb_cuda_summary(char *buf, size_t len)
+void cb_passthrough_summary(char *buf, size_t len)
 {
     char device[256];
     cbc_device_name(device, sizeof device);
@@ -133,9 +133,9 @@ void cb_cuda_summary(char *buf, size_t len)
     cb_stats_summary_foreign(buf, len, &v);
 }
 
-const char *cb_cuda_real_path(void)
+const char *cb_passthrough_real_path(void)
 {
-    return cb_cuda_load() == CUDA_SUCCESS ? drv.path : "";
+    return cb_passthrough_load() == CUDA_SUCCESS ? drv.path : "";
 }
 
 typedef CUresult (*gpa_v2_fn)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
@@ -144,10 +144,10 @@ typedef CUresult (*gpa_v1_fn)(const char *, void **, int, cuuint64_t);
 static CUresult real_proc_address(const char *symbol, void **pfn, int version, cuuint64_t flags,
                                   CUdriverProcAddressQueryResult *status)
 {
-    cb_export_fn v2 = cb_cuda_real(CB_EXP_cuGetProcAddress_v2);
+    cb_export_fn v2 = cb_passthrough_real(CB_EXP_cuGetProcAddress_v2);
     if (v2)
         return ((gpa_v2_fn)v2)(symbol, pfn, version, flags, status);
-    cb_export_fn v1 = cb_cuda_real(CB_EXP_cuGetProcAddress);
+    cb_export_fn v1 = cb_passthrough_real(CB_EXP_cuGetProcAddress);
     if (!v1)
         return CUDA_ERROR_NO_DEVICE;
     CUresult r = ((gpa_v1_fn)v1)(symbol, pfn, version, flags);
@@ -159,41 +159,72 @@ static CUresult real_proc_address(const char *symbol, void **pfn, int version, c
 /* Called in place of every entry point when no real driver could be loaded. */
 static CUresult no_real_driver(void) { return CUDA_ERROR_NO_DEVICE; }
 
-cb_export_fn cb_cuda_forward_target(int id)
+cb_export_fn cb_passthrough_forward(int id)
 {
-    if (!cb_cuda_passthrough() || id < 0 || id >= CB_EXP__COUNT)
+    if (id < 0 || id >= CB_EXP__COUNT)
         return NULL;
-    if (cb_cuda_load() != CUDA_SUCCESS)
+    if (cb_passthrough_load() != CUDA_SUCCESS)
         return (cb_export_fn)no_real_driver;
-    void *p;
     if (id == CB_EXP_cuGetProcAddress || id == CB_EXP_cuGetProcAddress_v2)
-        p = (void *)cb_exports[id].fn;   /* cubridge's own: later look-ups come back */
-    else if (drv.real[id])
-        p = cbc_intercept(id, (void *)drv.real[id]);
-    else
-        p = (void *)cb_exports[id].stub;  /* counted and logged as unsupported */
-    return (cb_export_fn)(cb_inspect_active() ? cb_inspect_proc(id, p) : p);
+        return cb_exports[id].fn;   /* cubridge's own: later look-ups come back */
+    if (drv.real[id])
+        return (cb_export_fn)cbc_intercept(id, (void *)drv.real[id]);
+    return cb_exports[id].stub;     /* counted and logged as unsupported */
 }
 
-CUresult cb_cuda_proc_address(const char *symbol, void **pfn, int version, cuuint64_t flags,
-                              CUdriverProcAddressQueryResult *status, int id)
+CUresult cb_passthrough_proc_address(const char *symbol, void **pfn, int version, cuuint64_t flags,
+                                     CUdriverProcAddressQueryResult *status, int id)
 {
     if (status)
         *status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    if (cb_cuda_load() != CUDA_SUCCESS)
+    if (cb_passthrough_load() != CUDA_SUCCESS)
         return CUDA_ERROR_NO_DEVICE;
     if (id >= 0 && (id == CB_EXP_cuGetProcAddress || id == CB_EXP_cuGetProcAddress_v2)) {
         /* keep later look-ups coming through cubridge */
         *pfn = (void *)cb_exports[id].fn;
         if (status)
             *status = CU_GET_PROC_ADDRESS_SUCCESS;
-    } else {
-        CUresult r = real_proc_address(symbol, pfn, version, flags, status);
-        if (r != CUDA_SUCCESS || !*pfn || id < 0)
-            return r;
-        *pfn = cbc_intercept(id, *pfn);
+        return CUDA_SUCCESS;
     }
-    if (cb_inspect_active())
-        *pfn = cb_inspect_proc(id, *pfn);
-    return CUDA_SUCCESS;
+    CUresult r = real_proc_address(symbol, pfn, version, flags, status);
+    if (r == CUDA_SUCCESS && *pfn && id >= 0)
+        *pfn = cbc_intercept(id, *pfn);
+    return r;
+}
+
+/* ---- the personality ---------------------------------------------------------- */
+
+static int answers(int id)
+{
+    return id == CB_EXP_cuGetProcAddress || id == CB_EXP_cuGetProcAddress_v2 || cb_passthrough_real(id) != NULL;
+}
+
+static const cb_dispatch_personality passthrough = {
+    .name = "cuda",
+    .target = "NVIDIA libcuda.so.1 (pass-through)",
+    .stub_reason = "not exported by NVIDIA's libcuda.so.1",
+    .wanted = cb_passthrough_wanted,
+    .forward = cb_passthrough_forward,
+    .proc_address = cb_passthrough_proc_address,
+    .answers = answers,
+};
+
+/* CUBRIDGE_SUMMARY=1: the pass-through's line on stderr at exit. */
+static void print_summary(void)
+{
+    if (!cb_passthrough_wanted())
+        return;
+    char line[2048];
+    cb_passthrough_summary(line, sizeof line);
+    fprintf(stderr, "%s\n", line);
+}
+
+/* Registered from a constructor, so that the summary runs after the exit
+ * handlers cudart registers later. */
+__attribute__((constructor)) static void passthrough_register(void)
+{
+    cb_dispatch_set_personality(&passthrough);
+    const char *s = getenv("CUBRIDGE_SUMMARY");
+    if (s && strcmp(s, "1") == 0)
+        atexit(print_summary);
 }

@@ -552,7 +552,7 @@ static cb_export_fn handed[CB_EXP__COUNT];
 cb_export_fn cbc_target(int id)
 {
     cb_export_fn f = __atomic_load_n(&handed[id], __ATOMIC_ACQUIRE);
-    return f ? f : cb_cuda_real(id);
+    return f ? f : cb_passthrough_real(id);
 }
 
 void *cbc_intercept(int id, void *real)

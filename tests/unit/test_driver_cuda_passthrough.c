@@ -3,7 +3,7 @@
  * of cuInit / cuDriverGetVersion / cuGetExportTable, cuGetProcAddress
  * handing out the real driver's pointers and tables (and its symbols that
  * cubridge does not know), what the exported symbols forward to
- * (cb_cuda_forward_target; tests/inspect/passthrough_dlsym.sh runs a
+ * (cb_dispatch_target; tests/inspect/passthrough_dlsym.sh runs a
  * dlsym client end to end), the trace wrappers around them, and verify's
  * differential check of a launch against the CPU reference: PASS when the
  * fake computes what the kernel says, DRIFT when it plants a wrong element. */
@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver/dispatch.h"
 #include "passthrough/passthrough.h"
 #include "inspect/inspect_internal.h"
 #include "platform/dl_path.h"
@@ -95,14 +96,16 @@ static void test_forwarding(void)
     CHECK(get == fake_sym("cuGetExportTable"));
     t = NULL;
     CHECK(get && get(&t, &id) == CUDA_SUCCESS && t == fake_sym("fake_export_table"));
-    CHECK(strcmp(cb_cuda_real_path(), CB_FAKE_LIBCUDA) == 0);
+    CHECK(strcmp(cb_passthrough_real_path(), CB_FAKE_LIBCUDA) == 0);
     /* what the exported symbols (calls by name, dlsym) forward to */
-    CHECK((void *)cb_cuda_forward_target(CB_EXP_cuMemcpyDtoH_v2) == fake_sym("cuMemcpyDtoH_v2"));
-    CHECK(cb_cuda_forward_target(CB_EXP_cuMemAlloc_v2) != NULL);   /* counted on the way */
-    CHECK(cb_cuda_forward_target(CB_EXP_cuGetProcAddress_v2) == cb_exports[CB_EXP_cuGetProcAddress_v2].fn);
+    CHECK((void *)cb_dispatch_target(CB_EXP_cuMemcpyDtoH_v2) == fake_sym("cuMemcpyDtoH_v2"));
+    CHECK(cb_dispatch_target(CB_EXP_cuMemAlloc_v2) != NULL);   /* counted on the way */
+    CHECK(cb_dispatch_target(CB_EXP_cuGetProcAddress_v2) == cb_exports[CB_EXP_cuGetProcAddress_v2].fn);
     /* the fake lacks it: cubridge's NOT_SUPPORTED stub, counted */
-    CHECK(cb_cuda_forward_target(CB_EXP_cuArrayCreate_v2) == cb_exports[CB_EXP_cuArrayCreate_v2].stub);
-    CHECK(cb_cuda_forward_target(-1) == NULL);
+    CHECK(cb_dispatch_target(CB_EXP_cuArrayCreate_v2) == cb_exports[CB_EXP_cuArrayCreate_v2].stub);
+    CHECK(cb_dispatch_target(-1) == NULL);
+    CHECK(cb_passthrough_forward(CB_EXP_cuMemcpyDtoH_v2) == cb_dispatch_target(CB_EXP_cuMemcpyDtoH_v2));
+    CHECK(cb_dispatch_personality_active() && strcmp(cb_dispatch_personality_active()->name, "cuda") == 0);
     int before = calls("cuMemAlloc_v2");
     CUdeviceptr d = 0;
     CHECK(cuMemAlloc_v2(&d, 16) == CUDA_SUCCESS && d != 0 && calls("cuMemAlloc_v2") == before + 1);
@@ -112,7 +115,7 @@ static void test_forwarding(void)
     CHECK(cuArrayCreate_v2(&arr, &desc) == CUDA_ERROR_NOT_SUPPORTED);
     /* the exit summary: the pass-through's view */
     char line[1024];
-    cb_cuda_summary(line, sizeof line);
+    cb_passthrough_summary(line, sizeof line);
     fprintf(stderr, "%s\n", line);
     CHECK(strstr(line, "backend cuda (pass-through to " CB_FAKE_LIBCUDA ")") != NULL);
     CHECK(strstr(line, "2 allocations, peak 1.0 MiB") != NULL);
@@ -216,8 +219,8 @@ int main(void)
 {
     setenv("CUBRIDGE_BACKEND", "cuda", 1);
     setenv("CUBRIDGE_REAL_LIBCUDA", CB_FAKE_LIBCUDA, 1);
-    CHECK(cb_cuda_passthrough() == 1);
-    CHECK(cb_cuda_load() == CUDA_SUCCESS);
+    CHECK(cb_passthrough_wanted() == 1);
+    CHECK(cb_passthrough_load() == CUDA_SUCCESS);
     fake = dlopen(CB_FAKE_LIBCUDA, RTLD_NOW | RTLD_NOLOAD);
     CHECK(fake != NULL);
     if (!fake)

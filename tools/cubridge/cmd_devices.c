@@ -32,29 +32,29 @@ typedef CUresult (*attr_fn)(int *, CUdevice_attribute, CUdevice);
 /* The devices of NVIDIA's driver (CUBRIDGE_BACKEND=cuda). */
 static int devices_real(void)
 {
-    if (cb_cuda_load() != CUDA_SUCCESS) {
+    if (cb_passthrough_load() != CUDA_SUCCESS) {
         fprintf(stderr, "cubridge devices: backend cuda: no usable NVIDIA libcuda.so.1 was found (set "
                         "CUBRIDGE_REAL_LIBCUDA to its path; the line above says what was tried); cubridge's CPU "
                         "device is not listed for this backend\n");
         return 1;
     }
-    init_fn init = (init_fn)cb_cuda_real(cb_export_find("cuInit"));
-    count_fn count = (count_fn)cb_cuda_real(cb_export_find("cuDeviceGetCount"));
-    get_fn get = (get_fn)cb_cuda_real(cb_export_find("cuDeviceGet"));
-    name_fn name = (name_fn)cb_cuda_real(cb_export_find("cuDeviceGetName"));
-    mem_fn mem = (mem_fn)cb_cuda_real(cb_export_find("cuDeviceTotalMem_v2"));
-    attr_fn attr = (attr_fn)cb_cuda_real(cb_export_find("cuDeviceGetAttribute"));
+    init_fn init = (init_fn)cb_passthrough_real(cb_export_find("cuInit"));
+    count_fn count = (count_fn)cb_passthrough_real(cb_export_find("cuDeviceGetCount"));
+    get_fn get = (get_fn)cb_passthrough_real(cb_export_find("cuDeviceGet"));
+    name_fn name = (name_fn)cb_passthrough_real(cb_export_find("cuDeviceGetName"));
+    mem_fn mem = (mem_fn)cb_passthrough_real(cb_export_find("cuDeviceTotalMem_v2"));
+    attr_fn attr = (attr_fn)cb_passthrough_real(cb_export_find("cuDeviceGetAttribute"));
     int n = 0;
     CUresult r = init && count ? init(0) : CUDA_ERROR_NOT_SUPPORTED;
     if (r == CUDA_SUCCESS)
         r = count(&n);
     if (r != CUDA_SUCCESS) {
-        fprintf(stderr, "cubridge devices: NVIDIA's driver (%s) did not start: CUresult %d\n", cb_cuda_real_path(),
+        fprintf(stderr, "cubridge devices: NVIDIA's driver (%s) did not start: CUresult %d\n", cb_passthrough_real_path(),
                 (int)r);
         return 1;
     }
     char backend[4200];
-    snprintf(backend, sizeof backend, "cuda (NVIDIA's driver, %s)", cb_cuda_real_path());
+    snprintf(backend, sizeof backend, "cuda (NVIDIA's driver, %s)", cb_passthrough_real_path());
     printf("%d device%s\n", n, n == 1 ? "" : "s");
     for (int i = 0; i < n; i++) {
         CUdevice d = 0;
