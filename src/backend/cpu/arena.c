@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/core.h"
+#include "platform/log.h"
 #include "platform/thread.h"
 #include "platform/vm.h"
 
