@@ -74,6 +74,7 @@ typedef struct cb_device_info {
     int l2_cache_bytes;                /* the device's last-level cache, 0 if unknown */
     int warp_size;                     /* lanes of a warp (32), or the subgroup width */
     int host_memory_access;            /* kernels reach host memory at host addresses (pinned, registered) */
+    int memory_is_host;                /* its device memory is host memory at the same addresses (the CPU's) */
     int managed_memory;                /* CB_ALLOC_UNIFIED allocations work */
     int virtual_memory;                /* the va_* and phys_* entry points work */
 } cb_device_info;

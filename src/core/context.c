@@ -21,10 +21,14 @@ typedef struct ctx_local {
 
 /* The context as allocated: the shared struct first, then what only this
  * file needs. */
+#define CTX_MAX_PEERS 8
+
 typedef struct ctx_impl {
     cb_context pub;
     unsigned long long id;
     ctx_local *locals;          /* guarded by pub.lock */
+    cb_context *peers[CTX_MAX_PEERS];   /* contexts whose memory it may access (never dereferenced) */
+    int npeers;                 /* guarded by ctx_live_lock */
     struct ctx_impl *next_live;
 } ctx_impl;
 
@@ -54,6 +58,18 @@ int cb_ctx_valid(const cb_context *ctx)
     return found;
 }
 
+/* Removes peer from c's peers; 1 if it was there. ctx_live_lock held. */
+static int ctx_forget_peer(ctx_impl *c, const cb_context *peer)
+{
+    for (int i = 0; i < c->npeers; i++) {
+        if (c->peers[i] == peer) {
+            c->peers[i] = c->peers[--c->npeers];
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static void ctx_unlink(ctx_impl *c)
 {
     cb_mutex_lock(&ctx_live_lock);
@@ -63,7 +79,43 @@ static void ctx_unlink(ctx_impl *c)
             break;
         }
     }
+    for (ctx_impl *o = ctx_live; o; o = o->next_live)
+        ctx_forget_peer(o, &c->pub);   /* access to a destroyed context ends */
     cb_mutex_unlock(&ctx_live_lock);
+}
+
+/* ---- peer access ------------------------------------------------------ */
+
+CUresult cb_ctx_enable_peer(cb_context *ctx, cb_context *peer)
+{
+    if (!cb_ctx_valid(peer))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    if (peer->device == ctx->device)
+        return CUDA_ERROR_INVALID_DEVICE;
+    if (!cb_device_can_access_peer(ctx->device, peer->device))
+        return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
+    ctx_impl *c = (ctx_impl *)ctx;
+    CUresult r = CUDA_SUCCESS;
+    cb_mutex_lock(&ctx_live_lock);
+    for (int i = 0; i < c->npeers && r == CUDA_SUCCESS; i++)
+        if (c->peers[i] == peer)
+            r = CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
+    if (r == CUDA_SUCCESS && c->npeers == CTX_MAX_PEERS)
+        r = CUDA_ERROR_TOO_MANY_PEERS;
+    if (r == CUDA_SUCCESS)
+        c->peers[c->npeers++] = peer;
+    cb_mutex_unlock(&ctx_live_lock);
+    return r;
+}
+
+CUresult cb_ctx_disable_peer(cb_context *ctx, cb_context *peer)
+{
+    if (!cb_ctx_valid(peer))
+        return CUDA_ERROR_INVALID_CONTEXT;
+    cb_mutex_lock(&ctx_live_lock);
+    int was = ctx_forget_peer((ctx_impl *)ctx, peer);
+    cb_mutex_unlock(&ctx_live_lock);
+    return was ? CUDA_SUCCESS : CUDA_ERROR_PEER_ACCESS_NOT_ENABLED;
 }
 
 /* ---- create / destroy ------------------------------------------------- */

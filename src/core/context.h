@@ -31,6 +31,15 @@ CUresult cb_primary_reset(cb_device *d);
 void cb_primary_state(cb_device *d, unsigned *flags, int *active);
 CUresult cb_primary_set_flags(cb_device *d, unsigned flags);
 
+/* Peer access (cuCtxEnablePeerAccess / cuCtxDisablePeerAccess): ctx may
+ * access the memory of peer, a context on another device.
+ * CUDA_ERROR_INVALID_CONTEXT (peer not live), CUDA_ERROR_INVALID_DEVICE
+ * (same device), CUDA_ERROR_PEER_ACCESS_UNSUPPORTED (the devices cannot,
+ * cb_device_can_access_peer), CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED,
+ * CUDA_ERROR_TOO_MANY_PEERS; disable: CUDA_ERROR_PEER_ACCESS_NOT_ENABLED. */
+CUresult cb_ctx_enable_peer(cb_context *ctx, cb_context *peer);
+CUresult cb_ctx_disable_peer(cb_context *ctx, cb_context *peer);
+
 /* Context-local storage (the c693336e export table). NULL ctx means the
  * current context. dtor(ctx, key, value) runs when the context dies. */
 typedef void (*cb_ctx_local_dtor)(CUcontext ctx, void *key, void *value);

@@ -23,6 +23,11 @@ size_t cb_device_total_mem(const cb_device *d)
     return u.total ? u.total : d->info.total_mem;
 }
 
+int cb_device_can_access_peer(const cb_device *d, const cb_device *peer)
+{
+    return d && peer && d != peer && d->info.host_memory_access && peer->info.memory_is_host;
+}
+
 void cb_device_uuid(const cb_device *d, unsigned char out[16])
 {
     /* FNV-1a over "cubridge", the ordinal and the name, spread over 16 bytes. */

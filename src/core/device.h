@@ -18,6 +18,10 @@ int cb_device_sm(const cb_device *d);
 /* A stable UUID for d, derived from its ordinal and name. */
 void cb_device_uuid(const cb_device *d, unsigned char out[16]);
 
+/* 1 if kernels on d can reach the memory of peer, another device: d reaches
+ * host memory and peer's memory is host memory (two CPU devices). */
+int cb_device_can_access_peer(const cb_device *d, const cb_device *peer);
+
 /* Device bytes reported by cuDeviceTotalMem and cuMemGetInfo. */
 size_t cb_device_total_mem(const cb_device *d);
 

@@ -440,3 +440,27 @@ CB_EXPORT CUresult cuCtxResetPersistingL2Cache(void)
     cb_context *ctx;
     return ctx_target(NULL, &ctx);
 }
+
+/* ---- peer access --------------------------------------------------------- */
+
+CB_EXPORT CUresult cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags)
+{
+    cb_context *ctx;
+    CB_REQUIRE_INIT();
+    CUresult r = cb_ctx_require(&ctx);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (Flags != 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    return cb_ctx_enable_peer(ctx, peerContext);
+}
+
+CB_EXPORT CUresult cuCtxDisablePeerAccess(CUcontext peerContext)
+{
+    cb_context *ctx;
+    CB_REQUIRE_INIT();
+    CUresult r = cb_ctx_require(&ctx);
+    if (r != CUDA_SUCCESS)
+        return r;
+    return cb_ctx_disable_peer(ctx, peerContext);
+}

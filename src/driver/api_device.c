@@ -179,3 +179,42 @@ CB_EXPORT CUresult cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId)
     return CUDA_SUCCESS;
 }
 
+
+/* ---- peer devices ---------------------------------------------------------- */
+
+CB_EXPORT CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev)
+{
+    cb_device *d, *peer;
+    CUresult r = device_lookup(dev, &d);
+    if (r == CUDA_SUCCESS)
+        r = device_lookup(peerDev, &peer);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!canAccessPeer)
+        return CUDA_ERROR_INVALID_VALUE;
+    *canAccessPeer = cb_device_can_access_peer(d, peer);
+    return CUDA_SUCCESS;
+}
+
+CB_EXPORT CUresult cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib, CUdevice srcDevice,
+                                           CUdevice dstDevice)
+{
+    cb_device *src, *dst;
+    CUresult r = device_lookup(srcDevice, &src);
+    if (r == CUDA_SUCCESS)
+        r = device_lookup(dstDevice, &dst);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!value)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (src == dst)
+        return CUDA_ERROR_INVALID_DEVICE;   /* as the driver answers for one device with itself */
+    int can = cb_device_can_access_peer(src, dst);
+    switch (attrib) {
+    case CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK: *value = 0; return CUDA_SUCCESS;
+    case CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED: *value = can; return CUDA_SUCCESS;
+    case CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED: *value = can; return CUDA_SUCCESS;
+    case CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED: *value = can; return CUDA_SUCCESS;
+    default: return CUDA_ERROR_INVALID_VALUE;
+    }
+}

@@ -96,6 +96,7 @@ static void mock_device_info(cb_backend *self, cb_device_info *out)
     snprintf(out->name, sizeof out->name, "Mock device (addresses not host-addressable)");
     out->total_mem = (size_t)1 << 30;
     out->host_memory_access = 0;
+    out->memory_is_host = 0;
     out->managed_memory = 0;
     out->virtual_memory = 0;
 }

@@ -6,9 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "passthrough/passthrough.h"
 #include "cli.h"
 #include "core/core.h"
+#include "core/device.h"
+#include "passthrough/passthrough.h"
 
 static void print_device(int i, const char *name, const char *backend, int major, int minor, size_t mem, int mps,
                          int threads, int smem, int smem_optin)
@@ -110,6 +111,15 @@ int cli_devices(int argc, char **argv)
         print_device(i, d->info.name, d->backend && d->backend->name ? d->backend->name : "?", d->cc_major,
                      d->cc_minor, d->info.total_mem, d->info.multiprocessors, d->info.max_threads_per_block,
                      d->info.max_shared_per_block, d->info.max_shared_per_block_optin);
+        printf("   warp size           %d\n", d->info.warp_size);
+        if (n > 1) {   /* the devices whose memory this one's kernels can reach */
+            printf("   peer access         ");
+            int any = 0;
+            for (int j = 0; j < n; j++)
+                if (cb_device_can_access_peer(d, cb_device_get(j)))
+                    printf("%s%d", any++ ? ", " : "", j);
+            printf("%s\n", any ? "" : "none");
+        }
     }
     return 0;
 }

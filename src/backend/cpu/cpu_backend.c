@@ -316,7 +316,8 @@ static void fill_device_info(cb_device_info *info, int nworkers)
     size_t llc = cb_sys_last_level_cache();   /* the CPU's L3 plays the GPU's L2; 4 MiB if the host won't say */
     info->l2_cache_bytes = llc > 0 && llc < (1u << 30) ? (int)llc : 4 << 20;
     info->warp_size = 32;
-    info->host_memory_access = 1;   /* device addresses are host addresses */
+    info->host_memory_access = 1;
+    info->memory_is_host = 1;       /* device addresses are host addresses */
     info->managed_memory = 1;
     info->virtual_memory = 1;
 }
