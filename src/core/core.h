@@ -103,6 +103,7 @@ typedef struct cb_module {
     uint64_t *global_addrs;         /* device address of each cb_global_info */
     struct CUfunc_st **functions;   /* one per kernel, created lazily */
     CUresult unavailable;           /* CUDA_SUCCESS, or why its kernels cannot run (cb_module_create_unavailable) */
+    void *owner;                    /* the driver's CUlibrary that loaded it, or NULL */
 } cb_module;
 
 /* A kernel. CUfunction (and CUkernel) points here. */

@@ -89,3 +89,16 @@ int cb_handle_live(const void *h, uint32_t magic)
     cb_mutex_unlock(&set.lock);
     return live;
 }
+
+int cb_handle_take(const void *h, uint32_t magic)
+{
+    if (!h)
+        return 0;
+    cb_mutex_lock(&set.lock);
+    size_t i = find_slot((uintptr_t)h);
+    int live = i != SIZE_MAX && *(const uint32_t *)h == magic;
+    if (live)
+        set.slots[i] = TOMBSTONE;
+    cb_mutex_unlock(&set.lock);
+    return live;
+}

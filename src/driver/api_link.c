@@ -10,8 +10,8 @@
  * Inputs without PTX (SASS-only cubins, LTO-IR, host objects and
  * libraries) are refused with a reason in the error log.
  *
- * Process-wide state: the list of live link states (handles are checked,
- * never trusted), guarded by link_lock.
+ * Link states are entered in the core's handle table (core/handles.h), so
+ * that a handle is checked, never trusted.
  */
 #include "driver/jit.h"
 
@@ -23,6 +23,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "ptxlink/ptx_link.h"
+#include "core/handles.h"
 #include "fatbin/fatbin.h"
 #include "platform/fs.h"
 #include "platform/sysinfo.h"
@@ -145,21 +146,11 @@ typedef struct link_state {
     cb_ptx_link link;       /* .sm: CU_JIT_TARGET or the device's */
     cb_jit_log log;         /* the buffers given to cuLinkCreate */
     uint64_t started_ns;
-    struct link_state *next;
 } link_state;
-
-static cb_mutex link_lock = CB_MUTEX_INIT;
-static link_state *link_live;
 
 static link_state *link_find(CUlinkState h)
 {
-    link_state *found = NULL;
-    cb_mutex_lock(&link_lock);
-    for (link_state *l = link_live; l; l = l->next)
-        if ((void *)l == (void *)h && l->magic == LINK_MAGIC)
-            found = l;
-    cb_mutex_unlock(&link_lock);
-    return found;
+    return cb_handle_live(h, LINK_MAGIC) ? (link_state *)(void *)h : NULL;
 }
 
 /* Adds PTX text; it must not target a newer architecture than the link. */
@@ -252,10 +243,7 @@ CB_EXPORT CUresult cuLinkCreate_v2(unsigned int numOptions, CUjit_option *option
     l->link.sm = l->log.target_sm ? l->log.target_sm : cb_device_sm(ctx->device);
     l->started_ns = cb_sys_monotonic_ns();
     l->magic = LINK_MAGIC;
-    cb_mutex_lock(&link_lock);
-    l->next = link_live;
-    link_live = l;
-    cb_mutex_unlock(&link_lock);
+    cb_handle_add(l);
     *stateOut = (CUlinkState)(void *)l;
     return CUDA_SUCCESS;
 }
@@ -363,18 +351,9 @@ CB_EXPORT CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *si
 CB_EXPORT CUresult cuLinkDestroy(CUlinkState state)
 {
     CB_REQUIRE_INIT();
-    link_state *found = NULL;
-    cb_mutex_lock(&link_lock);
-    for (link_state **p = &link_live; *p; p = &(*p)->next) {
-        if ((void *)*p == (void *)state) {
-            found = *p;
-            *p = found->next;
-            break;
-        }
-    }
-    cb_mutex_unlock(&link_lock);
-    if (!found)
+    if (!cb_handle_take(state, LINK_MAGIC))
         return CUDA_ERROR_INVALID_HANDLE;
+    link_state *found = (link_state *)(void *)state;
     cb_ptx_link_clear(&found->link);
     found->magic = 0;
     free(found);

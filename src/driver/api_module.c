@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/context.h"
+#include "core/handles.h"
 #include "core/module.h"
 #include "platform/sysinfo.h"
 
@@ -234,26 +235,18 @@ CB_EXPORT CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode)
 
 /* ---- libraries ------------------------------------------------------------ */
 
+/* A library: its module (whose owner field points back here) and the
+ * primary context it retained. Entered in the core's handle table
+ * (core/handles.h), so that handles are checked, not trusted. */
 typedef struct library {
     uint32_t magic;
     cb_module *module;
     cb_device *released_primary; /* device whose primary context we retained, or NULL */
-    struct library *next;
 } library;
-
-/* Process-wide: live libraries, so that handles are checked, not trusted. */
-static cb_mutex library_lock = CB_MUTEX_INIT;
-static library *library_live;
 
 static library *library_find(CUlibrary h)
 {
-    library *found = NULL;
-    cb_mutex_lock(&library_lock);
-    for (library *l = library_live; l; l = l->next)
-        if ((void *)l == (void *)h)
-            found = l;
-    cb_mutex_unlock(&library_lock);
-    return found;
+    return cb_handle_live(h, CB_MAGIC_LIBRARY) ? (library *)h : NULL;
 }
 
 CB_EXPORT CUresult cuLibraryLoadData(CUlibrary *lib, const void *code, CUjit_option *jitOptions,
@@ -302,10 +295,8 @@ CB_EXPORT CUresult cuLibraryLoadData(CUlibrary *lib, const void *code, CUjit_opt
         return r;
     }
     l->magic = CB_MAGIC_LIBRARY;
-    cb_mutex_lock(&library_lock);
-    l->next = library_live;
-    library_live = l;
-    cb_mutex_unlock(&library_lock);
+    l->module->owner = l;
+    cb_handle_add(l);
     *lib = (CUlibrary)l;
     return CUDA_SUCCESS;
 }
@@ -333,18 +324,9 @@ CB_EXPORT CUresult cuLibraryLoadFromFile(CUlibrary *lib, const char *fileName, C
 CB_EXPORT CUresult cuLibraryUnload(CUlibrary lib)
 {
     CB_REQUIRE_INIT();
-    cb_mutex_lock(&library_lock);
-    library *found = NULL;
-    for (library **p = &library_live; *p; p = &(*p)->next) {
-        if ((void *)*p == (void *)lib) {
-            found = *p;
-            *p = found->next;
-            break;
-        }
-    }
-    cb_mutex_unlock(&library_lock);
-    if (!found)
+    if (!cb_handle_take(lib, CB_MAGIC_LIBRARY))
         return CUDA_ERROR_INVALID_HANDLE;
+    library *found = (library *)lib;
     if (cb_module_valid(found->module)) {
         cb_ctx_synchronize(found->module->ctx);
         cb_module_unload(found->module);
@@ -490,14 +472,9 @@ CB_EXPORT CUresult cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel)
     cb_function *f = (cb_function *)kernel;
     if (!cb_function_valid(f))
         return CUDA_ERROR_INVALID_HANDLE;
-    CUresult r = CUDA_ERROR_INVALID_HANDLE;
-    cb_mutex_lock(&library_lock);
-    for (library *l = library_live; l; l = l->next) {
-        if (l->module == f->module) {
-            *pLib = (CUlibrary)l;
-            r = CUDA_SUCCESS;
-        }
-    }
-    cb_mutex_unlock(&library_lock);
-    return r;
+    library *l = f->module->owner;
+    if (!library_find((CUlibrary)l))
+        return CUDA_ERROR_INVALID_HANDLE;   /* a module loaded without a library */
+    *pLib = (CUlibrary)l;
+    return CUDA_SUCCESS;
 }
