@@ -64,7 +64,7 @@ BAD_PTX = {
 
 
 def ptx_seeds():
-    paths = [p for p in sorted(glob.glob(os.path.join(ROOT, "tests/data/ptx/*.ptx"))) if not p.endswith(".G.ptx")]
+    paths = [p for p in sorted(glob.glob(os.path.join(ROOT, "tests/data/ptx/*.ptx"))) if not p.endswith(".debug.ptx")]
     paths += sorted(glob.glob(os.path.join(ROOT, "tests/data/ptx/isa/*.ptx")))
     texts = {os.path.basename(p): open(p, "rb").read() for p in paths}
     texts.update(BAD_PTX)

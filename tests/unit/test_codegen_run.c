@@ -557,7 +557,7 @@ int main(void)
         perror("mkdtemp");
         return 1;
     }
-    static const char *const variants[] = {"", ".G"};
+    static const char *const variants[] = {"", ".debug"};
     for (int v = 0; v < 2; v++) {
         char f[64];
         g_variant = v ? "-G" : "-O3";

@@ -1,5 +1,5 @@
 /* test_cpu_mma_forms: the mma.sync and mma.sp forms beyond the first set
- * (test_cpu_isa2_mma.c), through the real pipeline (hand-written PTX ->
+ * (test_cpu_ptx_mma.c), through the real pipeline (hand-written PTX ->
  * cb_translate_ptx -> host compiler -> CPU backend):
  *   - m8n8k4 .f16 (the sm_70 quad pairs) in all four .row/.col layouts, with
  *     f16 and f32 accumulators (and f16 C into f32 D);

@@ -1,5 +1,5 @@
 /* test_cpu_wmma_forms: wmma.load / wmma.mma / wmma.store for the fragment
- * types beyond f16 m16n16k16 (test_cpu_isa2_mma.c and tests/cuda/wmma_gemm.cu
+ * types beyond f16 m16n16k16 (test_cpu_ptx_mma.c and tests/cuda/wmma_gemm.cu
  * cover that): .tf32 m16n16k8, .s8/.u8 on m16n16k16, m32n8k16 and
  * m8n32k16 (with .satfinite), .f64 m8n8k4, .s4/.u4 m8n8k32, .b1 m8n8k128
  * (.xor/.and .popc), .bf16 m8n32k16, and .f16 m32n8k16 / m8n32k16 (whose a

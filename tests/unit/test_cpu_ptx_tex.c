@@ -1,4 +1,4 @@
-/* test_cpu_isa2_tex: texture and surface instructions through the real
+/* test_cpu_ptx_tex: texture and surface instructions through the real
  * pipeline, on hand-made cb_texobj objects (the layout the driver builds):
  *   - tex.1d with every address mode (wrap, clamp, mirror, border) under
  *     normalized and unnormalized coordinates, point and linear filtering;
@@ -20,7 +20,7 @@ static void *load_ptx(const char *ptx, cb_translation **trp)
 {
     char err[1024];
     cb_translation *tr = NULL;
-    if (cb_translate_ptx(ptx, strlen(ptx), "isa2_tex.ptx", CB_DIALECT_C, &tr, err, sizeof err) != 0) {
+    if (cb_translate_ptx(ptx, strlen(ptx), "ptx_tex.ptx", CB_DIALECT_C, &tr, err, sizeof err) != 0) {
         TU_CHECK(0, "translate: %s", err);
         return NULL;
     }

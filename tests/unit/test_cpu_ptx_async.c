@@ -1,4 +1,4 @@
-/* test_cpu_isa2_async: cp.async through the real pipeline: 4/8/16-byte
+/* test_cpu_ptx_async: cp.async through the real pipeline: 4/8/16-byte
  * copies (.ca, .cg), the src-size zero-fill form (register and constant),
  * the ignore-src predicate form, an .L2::cache_hint policy operand and
  * .L2::128B, commit_group/wait_group/wait_all; and the translation errors

@@ -1,4 +1,4 @@
-/* test_cpu_isa2_mbarrier: the mbarrier family and cp.async.mbarrier.arrive
+/* test_cpu_ptx_mbarrier: the mbarrier family and cp.async.mbarrier.arrive
  * through the real pipeline (PTX -> C -> CPU backend):
  *   - phases: 64 threads over 5 phases, each reading another thread's
  *     write made before the arrive (test_wait on the state, in a loop);

@@ -1,4 +1,4 @@
-/* test_cpu_isa2_mma: warp matrix instructions through the real pipeline
+/* test_cpu_ptx_mma: warp matrix instructions through the real pipeline
  * (hand-written PTX -> cb_translate_ptx -> host compiler -> CPU backend):
  *   - ldmatrix .x4/.x2 (plain and .trans) feeding mma.sync m16n8k16 f16 and
  *     bf16 with f32 accumulators, the usual way CUTLASS-style code does;
@@ -21,7 +21,7 @@ static void *load_ptx(const char *ptx, cb_translation **trp)
 {
     char err[1024];
     cb_translation *tr = NULL;
-    if (cb_translate_ptx(ptx, strlen(ptx), "isa2_mma.ptx", CB_DIALECT_C, &tr, err, sizeof err) != 0) {
+    if (cb_translate_ptx(ptx, strlen(ptx), "ptx_mma.ptx", CB_DIALECT_C, &tr, err, sizeof err) != 0) {
         TU_CHECK(0, "translate: %s", err);
         return NULL;
     }

@@ -1,4 +1,4 @@
-/* test_cpu_isa2_warp: hand-written PTX through the real pipeline
+/* test_cpu_ptx_warp: hand-written PTX through the real pipeline
  * (cb_translate_ptx -> C -> host compiler -> CPU backend) for
  *   - warp convergence points: legacy warp-synchronous code with volatile
  *     shared memory sees lockstep order, also with partial warps, lanes that
@@ -19,7 +19,7 @@ static void *load_ptx(const char *ptx, cb_translation **trp)
 {
     char err[1024];
     cb_translation *tr = NULL;
-    if (cb_translate_ptx(ptx, strlen(ptx), "isa2.ptx", CB_DIALECT_C, &tr, err, sizeof err) != 0) {
+    if (cb_translate_ptx(ptx, strlen(ptx), "ptx_warp.ptx", CB_DIALECT_C, &tr, err, sizeof err) != 0) {
         TU_CHECK(0, "translate: %s", err);
         return NULL;
     }
