@@ -14,9 +14,13 @@ and are not checked.
   python3 scripts/check_layers.py            check the tree; exit 1 on a broken rule
   python3 scripts/check_layers.py --rules    print the rule table (markdown)
   python3 scripts/check_layers.py --self-test   check the checker on made-up includes
+  python3 scripts/check_layers.py --libraries BUILD_DIR
+        the static libraries of a build: no library uses a symbol that only a
+        library above it defines (nm), so they link one way
 """
 import os
 import re
+import subprocess
 import sys
 
 # layer -> the layers it may include (besides itself), lowest first.
@@ -187,6 +191,35 @@ def self_test():
     return 1 if bad else 0
 
 
+# The static libraries, lowest first (CMakeLists.txt).
+LIBRARIES = ["cb_platform", "cb_fatbin", "cb_compiler", "cb_ptxlink", "cb_backend_cpu", "cb_core", "cb_driver",
+             "cb_inspect", "cb_passthrough"]
+
+
+def check_libraries(build):
+    defined, undefined = {}, {}
+    for lib in LIBRARIES:
+        path = os.path.join(build, "lib%s.a" % lib)
+        if not os.path.exists(path):
+            print("check_layers: %s not built" % path)
+            return 1
+        out = subprocess.run(["nm", "-g", "--defined-only", path], capture_output=True, text=True).stdout
+        defined[lib] = {f.split()[-1] for f in out.splitlines() if len(f.split()) == 3}
+        out = subprocess.run(["nm", "-u", path], capture_output=True, text=True).stdout
+        undefined[lib] = {f.split()[-1] for f in out.splitlines() if f.strip() and not f.endswith(":")}
+    bad = 0
+    for i, lib in enumerate(LIBRARIES):
+        below = set().union(*(defined[k] for k in LIBRARIES[:i + 1]))
+        for sym in sorted(undefined[lib] - below):
+            for above in LIBRARIES[i + 1:]:
+                if sym in defined[above]:
+                    print("lib%s.a uses %s, defined only above it in lib%s.a" % (lib, sym, above))
+                    bad += 1
+                    break
+    print("check_layers: libraries %s" % ("ok" if not bad else "link upwards %d times" % bad))
+    return 1 if bad else 0
+
+
 def main(argv):
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if "--rules" in argv:
@@ -194,6 +227,9 @@ def main(argv):
         return 0
     if "--self-test" in argv:
         return self_test()
+    if "--libraries" in argv:
+        i = argv.index("--libraries")
+        return check_libraries(argv[i + 1] if i + 1 < len(argv) else "build")
     found = list(violations(tree_files(root)))
     for path, n, inc, why in found:
         print("%s:%d: #include \"%s\": %s (docs/architecture.md)" % (path, n, inc, why))
