@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/graph_mem.h"
+#include "core/graph_cond.h"
 #include "core/handles.h"
 #include "core/launch.h"
 #include "core/module.h"
@@ -32,6 +33,8 @@ static void node_free(cb_graph_node *n)
     }
     if ((n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC || n->type == CU_GRAPH_NODE_TYPE_MEM_FREE) && n->u.mem)
         cb_graph_mem_unref(n->u.mem);
+    if (n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
+        cb_cond_node_free(n->u.cond);
     free(n->deps);
     n->magic = CB_MAGIC_DEAD;
     free(n);
@@ -49,6 +52,7 @@ void cb_graph_destroy(cb_graph *g)
     for (size_t i = 0; i < g->n; i++)
         node_free(g->nodes[i]);
     free(g->nodes);
+    cb_graph_conds_free(g);
     g->magic = CB_MAGIC_DEAD;
     free(g);
 }
@@ -137,6 +141,10 @@ CUresult cb_graph_clone(const cb_graph *g, cb_graph **out)
         n->u = src->u;
         if ((src->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC || src->type == CU_GRAPH_NODE_TYPE_MEM_FREE) && n->u.mem)
             cb_graph_mem_ref(n->u.mem);
+        if (src->type == CU_GRAPH_NODE_TYPE_CONDITIONAL) {
+            n->u.cond = NULL;
+            r = cb_cond_node_clone(src->u.cond, &n->u.cond);
+        }
         if (src->type == CU_GRAPH_NODE_TYPE_KERNEL) {
             n->u.kernel.argv = NULL;
             n->u.kernel.cfg.params = NULL;
@@ -153,6 +161,8 @@ CUresult cb_graph_clone(const cb_graph *g, cb_graph **out)
                 r = kernel_build_argv(n);
         }
     }
+    if (r == CUDA_SUCCESS)
+        r = cb_graph_conds_clone(g, c);
     /* edges last: a dependency may point at a later node (cuGraphAddDependencies) */
     for (size_t i = 0; r == CUDA_SUCCESS && i < g->n; i++)
         for (size_t d = 0; d < g->nodes[i]->ndeps && r == CUDA_SUCCESS; d++)

@@ -40,6 +40,7 @@ typedef union cb_node_params {
     CUDA_HOST_NODE_PARAMS host;
     cb_event *event;                /* event record / wait */
     struct cb_graph_mem *mem;       /* memory allocation / free: the reservation (a reference), graph_mem.h */
+    struct cb_cond_node *cond;      /* conditional (owned; graph_cond.h) */
 } cb_node_params;
 
 struct CUgraphNode_st {
@@ -56,6 +57,7 @@ struct CUgraph_st {
     uint32_t magic;
     cb_graph_node **nodes;
     size_t n, cap;
+    struct cb_graph_conds *conds;       /* conditional handles it holds (graph_cond.h), or NULL */
 };
 
 struct CUgraphExec_st {
@@ -118,6 +120,10 @@ void cb_graph_exec_destroy(cb_graph_exec *e);
 int cb_graph_exec_valid(const void *e);
 /* Submits a launch of e on s. */
 CUresult cb_graph_exec_launch(cb_graph_exec *e, cb_stream *s);
+/* Runs node n of a launch on s's worker (fence: its record or waited fence). */
+CUresult cb_graph_node_run(cb_graph_node *n, cb_fence *fence, cb_stream *s);
+/* A topological order of g's nodes into order[g->n]; -1 on a cycle or out of memory. */
+int cb_graph_topo_order(const cb_graph *g, size_t *order);
 /* Runs a launch on the calling (worker) thread; frees nothing. */
 void cb_graph_launch_run(cb_graph_launch *gl, cb_stream *s);
 void cb_graph_launch_free(cb_graph_launch *gl);

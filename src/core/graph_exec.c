@@ -6,12 +6,13 @@
 #include <string.h>
 
 #include "core/graph_mem.h"
+#include "core/graph_cond.h"
 #include "core/handles.h"
 
 int cb_graph_exec_valid(const void *e) { return cb_handle_live(e, CB_MAGIC_GRAPH_EXEC); }
 
 /* Kahn's algorithm over the dependency lists; -1 on a cycle. */
-static int topo_order(const cb_graph *g, size_t *order)
+int cb_graph_topo_order(const cb_graph *g, size_t *order)
 {
     size_t n = g->n, done = 0;
     unsigned char *placed = calloc(n ? n : 1, 1);
@@ -54,8 +55,9 @@ CUresult cb_graph_instantiate(cb_graph *g, unsigned long long flags, cb_graph_ex
         return r;
     }
     e->order = malloc((g->n ? g->n : 1) * sizeof *e->order);
-    if (!e->order || topo_order(e->graph, e->order) != 0) {
-        r = e->order ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_OUT_OF_MEMORY;
+    if (!e->order || cb_graph_topo_order(e->graph, e->order) != 0 ||
+        (r = cb_graph_cond_prepare(e->graph)) != CUDA_SUCCESS) {
+        r = !e->order ? CUDA_ERROR_OUT_OF_MEMORY : r != CUDA_SUCCESS ? r : CUDA_ERROR_INVALID_VALUE;
         cb_graph_destroy(e->graph);
         free(e->order);
         free(e);
@@ -171,7 +173,7 @@ CUresult cb_graph_exec_launch(cb_graph_exec *e, cb_stream *s)
     return CUDA_SUCCESS;
 }
 
-static CUresult node_run(cb_graph_node *n, cb_fence *fence, cb_stream *s)
+CUresult cb_graph_node_run(cb_graph_node *n, cb_fence *fence, cb_stream *s)
 {
     cb_backend *be = s->ctx->device->backend;
     switch (n->type) {
@@ -193,6 +195,7 @@ static CUresult node_run(cb_graph_node *n, cb_fence *fence, cb_stream *s)
         if (fence)
             cb_fence_signal(fence);
         return CUDA_SUCCESS;
+    case CU_GRAPH_NODE_TYPE_CONDITIONAL: return cb_graph_cond_run(n, s);
     default: return CUDA_SUCCESS; /* empty */
     }
 }
@@ -201,6 +204,7 @@ void cb_graph_launch_run(cb_graph_launch *gl, cb_stream *s)
 {
     cb_graph_exec *e = gl->exec;
     int failed = 0;
+    cb_graph_cond_launch_begin(e->graph);
     for (size_t k = 0; k < e->graph->n; k++) {
         size_t i = e->order[k];
         cb_graph_node *n = e->graph->nodes[i];
@@ -210,7 +214,7 @@ void cb_graph_launch_run(cb_graph_launch *gl, cb_stream *s)
                 cb_fence_signal(gl->fences[i]);
             continue;
         }
-        if (node_run(n, gl->fences[i], s) != CUDA_SUCCESS)
+        if (cb_graph_node_run(n, gl->fences[i], s) != CUDA_SUCCESS)
             failed = 1;
     }
 }
@@ -272,6 +276,8 @@ CUresult cb_graph_exec_update(cb_graph_exec *e, cb_graph *g, cb_graph_node **err
     cb_graph_exec_quiesce(e);
     cb_graph *clone;
     CUresult r = cb_graph_clone(g, &clone);
+    if (r == CUDA_SUCCESS && (r = cb_graph_cond_prepare(clone)) != CUDA_SUCCESS)
+        cb_graph_destroy(clone);
     if (r != CUDA_SUCCESS)
         return r;
     cb_graph *old = e->graph;

@@ -6,6 +6,7 @@
 
 #include "core/context.h"
 #include "core/device.h"
+#include "core/event.h"
 #include "core/launch.h"
 #include "core/module.h"
 
@@ -77,10 +78,28 @@ CB_EXPORT CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsi
     return launch(f, grid, block, sharedMemBytes, hStream, kernelParams, extra, 1, 0);
 }
 
+/* An event that a launch attribute asks to be recorded with the launch
+ * (PROGRAMMATIC_EVENT, LAUNCH_COMPLETION_EVENT): it must be a live event
+ * made with CU_EVENT_DISABLE_TIMING, its flags 0. Such an event triggers
+ * once every block has triggered it (or, for the completion event, has
+ * begun); the CPU backend records it when the kernel has completed, which
+ * CUDA allows ("may only observe the event trigger long after the kernel
+ * has completed"), so it is recorded on the stream right after the launch. */
+static CUresult launch_event(CUevent ev, int flags, CUevent *out)
+{
+    if (!cb_event_valid(ev))
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (!(((cb_event *)ev)->flags & CU_EVENT_DISABLE_TIMING) || flags != 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    *out = ev;
+    return CUDA_SUCCESS;
+}
+
 /* Checks one launch attribute: accepted (hints the CPU backend may
  * ignore without changing results) or refused with a reason. Sets
- * *cooperative for CU_LAUNCH_ATTRIBUTE_COOPERATIVE. */
-static CUresult launch_attribute(const CUlaunchAttribute *a, int *cooperative)
+ * *cooperative for CU_LAUNCH_ATTRIBUTE_COOPERATIVE and events[] for the
+ * events to record with the launch. */
+static CUresult launch_attribute(const CUlaunchAttribute *a, int *cooperative, CUevent events[2])
 {
     switch (a->id) {
     case CU_LAUNCH_ATTRIBUTE_IGNORE:
@@ -103,11 +122,9 @@ static CUresult launch_attribute(const CUlaunchAttribute *a, int *cooperative)
         return cb_driver_not_supported("cuLaunchKernelEx(CLUSTER_DIMENSION)",
                                        "thread block clusters are not supported");
     case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT:
-        return cb_driver_not_supported("cuLaunchKernelEx(PROGRAMMATIC_EVENT)",
-                                       "programmatic dependent launch events are not supported");
+        return launch_event(a->value.programmaticEvent.event, a->value.programmaticEvent.flags, &events[0]);
     case CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT:
-        return cb_driver_not_supported("cuLaunchKernelEx(LAUNCH_COMPLETION_EVENT)",
-                                       "launch completion events are not supported");
+        return launch_event(a->value.launchCompletionEvent.event, a->value.launchCompletionEvent.flags, &events[1]);
     case CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE:
         return cb_driver_not_supported("cuLaunchKernelEx(DEVICE_UPDATABLE_KERNEL_NODE)",
                                        "device-updatable graph kernel nodes are not supported");
@@ -123,15 +140,20 @@ static CUresult launch_ex(const CUlaunchConfig *config, CUfunction f, void **ker
     if (!config || (config->numAttrs > 0 && !config->attrs))
         return CUDA_ERROR_INVALID_VALUE;
     int cooperative = 0;
+    CUevent events[2] = {NULL, NULL};
     for (unsigned i = 0; i < config->numAttrs; i++) {
-        CUresult r = launch_attribute(&config->attrs[i], &cooperative);
+        CUresult r = launch_attribute(&config->attrs[i], &cooperative, events);
         if (r != CUDA_SUCCESS)
             return r;
     }
     const uint32_t grid[3] = {config->gridDimX, config->gridDimY, config->gridDimZ};
     const uint32_t block[3] = {config->blockDimX, config->blockDimY, config->blockDimZ};
-    return launch(f, grid, block, config->sharedMemBytes, config->hStream, kernelParams, extra, per_thread,
-                  cooperative);
+    CUresult r = launch(f, grid, block, config->sharedMemBytes, config->hStream, kernelParams, extra, per_thread,
+                        cooperative);
+    for (int i = 0; i < 2 && r == CUDA_SUCCESS; i++)
+        if (events[i])
+            r = per_thread ? cuEventRecord_ptsz(events[i], config->hStream) : cuEventRecord(events[i], config->hStream);
+    return r;
 }
 
 CB_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra)

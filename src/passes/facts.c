@@ -24,6 +24,8 @@ int pass_facts(ptx_module *m, char *err, size_t errlen)
         uint64_t local = 0;
         uint32_t regs = 0;
         add_function(k, &m->funcs[k->func], &local, &regs);
+        for (uint32_t n = 0; n < m->funcs[k->func].ninstrs; n++)
+            k->uses_alloca |= m->funcs[k->func].instrs[n].op == PTX_OP_alloca;
         for (uint32_t c = 0; c < k->ncallees; c++)
             add_function(k, &m->funcs[k->callees[c]], &local, &regs);
         k->local_bytes = local;

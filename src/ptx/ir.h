@@ -29,7 +29,8 @@ void ptx_arena_free(ptx_arena *a);
 
 /* X(name, bytes, kind): kind 'p' predicate, 'b' untyped bits, 'u' unsigned,
  * 's' signed, 'f' IEEE float, 'h' packed half pair, 'g' bfloat16, 'v' packed 16-bit integer pair.
- * e4m3x2/e5m2x2 (a pair of fp8 values in 16 bits) are bits to everything but cvt. */
+ * e4m3x2/e5m2x2 (a pair of fp8 values in 16 bits) are bits to everything but cvt;
+ * f32x2 ('x': a pair of f32 in 64 bits) is for add/sub/mul/fma (sm_100). */
 #define PTX_TYPE_LIST(X)                                                                    \
     X(pred, 1, 'p') X(b8, 1, 'b') X(b16, 2, 'b') X(b32, 4, 'b') X(b64, 8, 'b') X(b128, 16, 'b') \
     X(u8, 1, 'u') X(u16, 2, 'u') X(u32, 4, 'u') X(u64, 8, 'u')                              \
@@ -37,7 +38,7 @@ void ptx_arena_free(ptx_arena *a);
     X(f16, 2, 'f') X(f16x2, 4, 'h') X(bf16, 2, 'g') X(bf16x2, 4, 'h') X(tf32, 4, 'b')       \
     X(f32, 4, 'f') X(f64, 8, 'f') X(u16x2, 4, 'v') X(s16x2, 4, 'v')                            \
     X(e4m3, 1, 'b') X(e5m2, 1, 'b') X(s4, 1, 'b') X(u4, 1, 'b') X(b1, 1, 'b')                 \
-    X(e4m3x2, 2, 'b') X(e5m2x2, 2, 'b')
+    X(e4m3x2, 2, 'b') X(e5m2x2, 2, 'b') X(f32x2, 8, 'x')
 
 #define PTX_TYPE_ENUM(name, bytes, kind) PTX_TYPE_##name,
 typedef enum ptx_type { PTX_TYPE_none, PTX_TYPE_LIST(PTX_TYPE_ENUM) PTX_NTYPES } ptx_type;
@@ -247,6 +248,8 @@ typedef struct ptx_kernel {
     uint32_t ncallees;
     int needs_fibers;      /* it or a callee has a PTX_OPF_WAITS instruction (pass_facts) */
     int uses_textures;     /* ... a PTX_OPF_TEXTURE one (pass_facts) */
+    int uses_alloca;       /* its own body has alloca, whose memory lives until it returns, so it
+                              gets no block entry (pass_facts) */
     uint64_t local_bytes;  /* .local bytes of it and its callees (pass_facts) */
     uint32_t num_regs;     /* an estimate for cuFuncGetAttribute(NUM_REGS) (pass_facts) */
     ptx_shared_place *shared; /* its static shared layout: the static .shared variables it or a

@@ -285,7 +285,6 @@ static void reject_arch_specific(parser *p, const ptx_token *t)
         return;
     static const struct { const char *prefix, *why; } rejected[] = {
         {"wgmma", "warpgroup matrix multiply (wgmma) needs sm_90a"},
-        {"setmaxnreg", "setmaxnreg needs sm_90a"},
         {"cp.async.bulk.tensor", "tensor memory access (TMA) bulk copies need sm_90a/sm_90"},
         {"cp.reduce.async.bulk.tensor", "tensor memory access (TMA) bulk reductions need sm_90a/sm_90"},
         {"cp.async.bulk", "bulk asynchronous copies need sm_90"},

@@ -9,6 +9,7 @@
  *   half.c                  f16/bf16 forms, and every cvt to or from them
  *   int.c                   mul24 mad24 dp4a dp2a bmsk szext, prmt modes, packed min/max
  *   warp.c                  match redux elect nanosleep
+ *   simd.c                  fns, the video instructions, .u16x2/.s16x2 add/sub, .f32x2
  *   mma.c                   mma wmma ldmatrix stmatrix
  *   tex.c                   tex tld4 txq suld sust
  *   async.c, mbarrier.c     cp, mbarrier
@@ -65,6 +66,7 @@ extern const char cb_codegen_c_prelude_warp[];     /* warp.c */
 extern const char cb_codegen_c_prelude_mma[];      /* mma.c */
 extern const char cb_codegen_c_prelude_tex[];      /* tex.c */
 extern const char cb_codegen_c_prelude_mbarrier[]; /* mbarrier.c */
+extern const char cb_codegen_c_prelude_simd[];     /* simd.c */
 
 /* ---- types and operands (operands.c) ------------------------------------------------ */
 
@@ -94,6 +96,8 @@ const char *cg_compare_fmt(cg *c, const ptx_instr *in, int is_float);
  * instruction or a cvt to or from one, and returns 1; returns 0, emitting
  * nothing, otherwise, and always for PTX_OPF_FRAGMENT rows (half.c). */
 int cg_emit_half(cg *c, const ptx_instr *in);
+/* add/sub .u16x2/.s16x2 and add/sub/mul/fma .f32x2: emits and returns 1; 0 otherwise (simd.c). */
+int cg_emit_packed(cg *c, const ptx_instr *in);
 /* min/max on u16x2/s16x2 or with .relu: emits and returns 1; 0 otherwise. */
 int cg_emit_int_minmax(cg *c, const ptx_instr *in, int is_max);
 /* prmt with a mode (.f4e .b4e .rc8 .ecl .ecr .rc16): emits and returns 1; 0 otherwise. */

@@ -62,6 +62,18 @@ static void emit_builtin_call(cg *c, const ptx_instr *in, const char *name)
         cg_puts(c, ");\n");
         return;
     }
+    if (!strcmp(name, "cudaGraphSetConditional") && args->nelems == 2 && rets->nelems == 0) {
+        /* the device side of conditional graph nodes: the handle is a cb_graph_cond (kernel_abi.h) */
+        cg_puts(c, "cb_graph_cond *cb_h = (cb_graph_cond *)(uintptr_t)");
+        param_value(c, &args->elems[0], "uint64_t", "u64");
+        cg_puts(c, ";\n    if (!cb_h || __atomic_load_n(&cb_h->magic, __ATOMIC_ACQUIRE) != CB_GRAPH_COND_MAGIC)\n"
+                   "        t->blk->rt->fail(t, \"cudaGraphSetConditional: the handle is not a live conditional "
+                   "handle (cuGraphConditionalHandleCreate)\");\n"
+                   "    __atomic_store_n(&cb_h->value, ");
+        param_value(c, &args->elems[1], "uint32_t", "u32");
+        cg_puts(c, ", __ATOMIC_RELEASE);\n");
+        return;
+    }
     char msg[200];
     snprintf(msg, sizeof msg, "call to undefined function '%.120s'", name);
     cg_fail(c, msg);
@@ -101,6 +113,87 @@ void c_emit_exit(cg *c, const ptx_instr *in)
 
 void c_emit_trap(cg *c, const ptx_instr *in) { (void)in; cg_puts(c, "t->blk->rt->trap(t);\n"); }
 void c_emit_pmevent(cg *c, const ptx_instr *in) { (void)in; cg_puts(c, "/* pmevent: no effect */\n"); }
+
+/* brkpt: a breakpoint. With no debugger attached to stop in, the launch
+ * fails, naming it. */
+void c_emit_brkpt(cg *c, const ptx_instr *in)
+{
+    (void)in;
+    cg_puts(c, "t->blk->rt->fail(t, \"brkpt: a breakpoint instruction (__brkpt), and no debugger to stop in\");\n");
+}
+
+/* setmaxnreg.{inc,dec}.sync.aligned.u32 n (sm_90a): asks the hardware to
+ * grow or shrink the warp's register file; registers are C locals here, so
+ * there is nothing to do. */
+void c_emit_setmaxnreg(cg *c, const ptx_instr *in)
+{
+    const ptx_operand *n = &in->ops[0];
+    if (ptx_has(in, PTX_MOD_inc) == ptx_has(in, PTX_MOD_dec) || !ptx_has(in, PTX_MOD_sync) ||
+        !ptx_has(in, PTX_MOD_aligned) || ty0(in) != PTX_TYPE_u32 || n->kind != PTX_OPD_int || n->imm < 24 ||
+        n->imm > 256 || n->imm % 8)
+        cg_fail(c, "setmaxnreg needs .inc or .dec, .sync.aligned.u32 and a count of 24..256, a multiple of 8");
+    cg_puts(c, "/* setmaxnreg: registers are C locals on the CPU */\n");
+}
+
+/* alloca{.local}.u32/.u64 ptr, size{, align}: memory on the C stack, which
+ * lives until the function returns (the ISA: until it returns or a
+ * stackrestore releases it). stackrestore therefore releases nothing, and
+ * stacksave gives the frame address, which only stackrestore reads. */
+void c_emit_alloca(cg *c, const ptx_instr *in)
+{
+    ptx_type ty = ty0(in);
+    uint64_t align = 8;
+    if (ty != PTX_TYPE_u32 && ty != PTX_TYPE_u64)
+        cg_fail(c, "alloca takes .u32 or .u64");
+    if (in->nops == 3) {
+        if (in->ops[2].kind != PTX_OPD_int || !in->ops[2].imm || (in->ops[2].imm & (in->ops[2].imm - 1)) ||
+            in->ops[2].imm > 4096)
+            cg_fail(c, "alloca's alignment is a constant power of two (at most 4096)");
+        align = in->ops[2].imm;
+    }
+    cg_puts(c, "uint64_t cb_n = (uint64_t)");
+    cg_read(c, &in->ops[1], ty);
+    cg_printf(c, ";\n    uintptr_t cb_s = (uintptr_t)__builtin_alloca(cb_n + %llu);\n    ", (unsigned long long)align);
+    cg_dst_open(c, &in->ops[0], PTX_TYPE_u64);
+    cg_printf(c, "(uint64_t)((cb_s + %lluu) & ~(uintptr_t)%lluu)", (unsigned long long)(align - 1),
+              (unsigned long long)(align - 1));
+    cg_dst_close(c, &in->ops[0], PTX_TYPE_u64);
+}
+
+void c_emit_stacksave(cg *c, const ptx_instr *in)
+{
+    if (ty0(in) != PTX_TYPE_u32 && ty0(in) != PTX_TYPE_u64)
+        cg_fail(c, "stacksave takes .u32 or .u64");
+    cg_dst_open(c, &in->ops[0], PTX_TYPE_u64);
+    cg_puts(c, "(uint64_t)(uintptr_t)__builtin_frame_address(0)");
+    cg_dst_close(c, &in->ops[0], PTX_TYPE_u64);
+}
+
+void c_emit_stackrestore(cg *c, const ptx_instr *in)
+{
+    if (ty0(in) != PTX_TYPE_u32 && ty0(in) != PTX_TYPE_u64)
+        cg_fail(c, "stackrestore takes .u32 or .u64");
+    cg_puts(c, "/* stackrestore: alloca memory goes when the function returns */\n");
+}
+
+/* griddepcontrol.wait / .launch_dependents (programmatic dependent launch).
+ * A grid launched with programmatic stream serialization may start before
+ * the grid it depends on ends, and .wait holds it until that grid has
+ * completed and its memory is visible. The CPU backend starts a grid only
+ * after the previous one in its stream has completed (which the attribute
+ * permits: it allows overlap, it does not require it), so there is nothing
+ * to wait for, and .launch_dependents (a hint that dependents may start) has
+ * no effect. */
+void c_emit_griddepcontrol(cg *c, const ptx_instr *in)
+{
+    int wait = ptx_has(in, PTX_MOD_wait), launch = ptx_has(in, PTX_MOD_launch_dependents), nmods = 0;
+    for (int w = 0; w < PTX_MOD_WORDS; w++)
+        nmods += __builtin_popcountll(in->mods[w]);
+    if (wait == launch || nmods != 1)
+        cg_fail(c, "griddepcontrol needs exactly one of .wait and .launch_dependents");
+    cg_puts(c, wait ? "/* griddepcontrol.wait: the grid before this one in its stream has completed */\n"
+                    : "/* griddepcontrol.launch_dependents: no effect */\n");
+}
 
 /* ---- collectives ------------------------------------------------------------------------ */
 

@@ -156,6 +156,18 @@ typedef struct cb_texobj {
     (CB_MBAR_VALID | ((uint64_t)((phase) & 3u) << 61) | ((uint64_t)((uint32_t)(tx) & 0x1fffffu) << 40) | \
      ((uint64_t)((expected) & 0xfffffu) << 20) | (uint64_t)((pending) & 0xfffffu))
 
+/* ---- ABI 8: conditional graph nodes ----
+ * A CUgraphConditionalHandle is the address of one of these, made by the
+ * core (src/core/graph_cond.c, which repeats this layout as cb_cond_dev) and
+ * alive as long as a graph or an instantiation holds it. cudaGraphSetConditional(handle, value) in a kernel
+ * checks magic and stores value; a conditional node reads value when it
+ * runs. */
+#define CB_GRAPH_COND_MAGIC 0x434f4e44u
+typedef struct cb_graph_cond {
+    uint32_t magic;                /* CB_GRAPH_COND_MAGIC while alive */
+    uint32_t value;                /* the condition (atomic) */
+} cb_graph_cond;
+
 /* Modes, as their PTX names. */
 enum { CB_SHFL_UP = 0, CB_SHFL_DOWN = 1, CB_SHFL_BFLY = 2, CB_SHFL_IDX = 3 };
 enum { CB_VOTE_ALL = 0, CB_VOTE_ANY = 1, CB_VOTE_UNI = 2, CB_VOTE_BALLOT = 3 };

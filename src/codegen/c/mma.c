@@ -1,6 +1,6 @@
 /* mma.c: warp-level matrix instructions (CB_DIALECT_C):
  * mma.sync, mma.sp{::ordered_metadata}, wmma.load/store/mma, ldmatrix,
- * stmatrix.
+ * stmatrix, movmatrix.
  *
  * mma, mma.sp, wmma.mma, ldmatrix and stmatrix are warp collectives: each
  * lane copies its fragment registers (or its row address) into a cb_mx on
@@ -174,7 +174,13 @@ const char cb_codegen_c_prelude_mma[] =
 "CB_MFN cb_mfn_mma(void *const d[32], uint32_t lanes) { cb_mma_do(d, lanes, CB_MX(d, __builtin_ctz(lanes))->cfg); }\n"
 "CB_MFN cb_mfn_wmma(void *const d[32], uint32_t lanes) { cb_wmma_do(d, lanes, CB_MX(d, __builtin_ctz(lanes))->cfg); }\n"
 "CB_MFN cb_mfn_ldst_matrix(void *const d[32], uint32_t lanes) { const int *f = CB_MX(d, __builtin_ctz(lanes))->cfg;\n"
-"  cb_ldst_matrix(d, lanes, f[0], f[1], f[2]); }\n";
+"  cb_ldst_matrix(d, lanes, f[0], f[1], f[2]); }\n"
+"/* movmatrix.m8n8.trans.b16: lane l's a[0] holds row l/4, columns 2(l%4) and 2(l%4)+1 of an 8x8 matrix;\n"
+"   its d[0] gets the same part of the transpose: element (2(l%4)+h, l/4), held by lane 4(2(l%4)+h) + l/8 */\n"
+"CB_MFN cb_mfn_movmatrix(void *const d[32], uint32_t lanes) {\n"
+"  for (int l = 0; l < 32; l++) { if (!(lanes >> l & 1)) continue;\n"
+"    for (int h = 0; h < 2; h++) { int r = (l & 3) * 2 + h, col = l >> 2, src = 4 * r + (col >> 1);\n"
+"      cb_mx_set(CB_MX(d, l)->d, 16, h, CB_MX(d, src) ? cb_mx_el(CB_MX(d, src)->a, 16, col & 1) : 0); } } }\n";
 
 /* ---- shapes and types ------------------------------------------------------------ */
 
@@ -633,3 +639,16 @@ static void emit_ldst_matrix(cg *c, const ptx_instr *in, int store)
 
 void c_emit_ldmatrix(cg *c, const ptx_instr *in) { emit_ldst_matrix(c, in, 0); }
 void c_emit_stmatrix(cg *c, const ptx_instr *in) { emit_ldst_matrix(c, in, 1); }
+
+/* movmatrix.sync.aligned.m8n8.trans.b16 d, a: transposes an 8x8 matrix of
+ * 16-bit elements held in the ldmatrix fragment layout across the warp. */
+void c_emit_movmatrix(cg *c, const ptx_instr *in)
+{
+    if (!ptx_has(in, PTX_MOD_sync) || !ptx_has(in, PTX_MOD_aligned) || !ptx_has(in, PTX_MOD_m8n8) ||
+        !ptx_has(in, PTX_MOD_trans) || in->ntypes != 1 || in->types[0] != PTX_TYPE_b16 || in->nops != 2)
+        cg_fail(c, "movmatrix needs .sync.aligned.m8n8.trans.b16 d, a");
+    cg_puts(c, "cb_mx cb_m; memset(&cb_m, 0, sizeof cb_m);\n");
+    pack_regs(c, &in->ops[1], "a", 1, 0);
+    cg_puts(c, "    t->blk->rt->warp_exchange(t, 0xffffffffu, &cb_m, cb_mfn_movmatrix);\n");
+    unpack_regs(c, &in->ops[0], "d", 1, 0);
+}

@@ -22,7 +22,7 @@ const char *cg_ctype(ptx_type t)
     case PTX_TYPE_b16: case PTX_TYPE_u16: case PTX_TYPE_f16: case PTX_TYPE_bf16: return "uint16_t";
     case PTX_TYPE_s16: return "int16_t";
     case PTX_TYPE_s32: return "int32_t";
-    case PTX_TYPE_b64: case PTX_TYPE_u64: return "uint64_t";
+    case PTX_TYPE_b64: case PTX_TYPE_u64: case PTX_TYPE_f32x2: return "uint64_t";
     case PTX_TYPE_s64: return "int64_t";
     case PTX_TYPE_f32: return "float";
     case PTX_TYPE_f64: return "double";
@@ -45,7 +45,7 @@ const char *cg_tname(ptx_type t)
     case PTX_TYPE_b16: case PTX_TYPE_u16: case PTX_TYPE_f16: case PTX_TYPE_bf16: return "u16";
     case PTX_TYPE_s16: return "s16";
     case PTX_TYPE_s32: return "s32";
-    case PTX_TYPE_b64: case PTX_TYPE_u64: return "u64";
+    case PTX_TYPE_b64: case PTX_TYPE_u64: case PTX_TYPE_f32x2: return "u64";
     case PTX_TYPE_s64: return "s64";
     case PTX_TYPE_f32: return "f32";
     case PTX_TYPE_f64: return "f64";

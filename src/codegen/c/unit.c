@@ -194,6 +194,7 @@ void c_unit_begin(cg *c)
     cg_puts(c, cb_codegen_c_prelude_mma);
     cg_puts(c, cb_codegen_c_prelude_tex);
     cg_puts(c, cb_codegen_c_prelude_mbarrier);
+    cg_puts(c, cb_codegen_c_prelude_simd);
     cg_printf(c, "\n__attribute__((visibility(\"default\"))) unsigned char *cb_module_globals[%u];\n",
               m->nglobals ? m->nglobals : 1);
     cg_puts(c, "__attribute__((visibility(\"default\"))) const uint32_t cb_module_abi_version = "
@@ -237,7 +238,7 @@ void c_unit_kernel(cg *c, const ptx_func *f)
     c->in = NULL;
     if (c->m->nfunc_slots)
         emit_shared_table(c, f);
-    if (!f->kernel->needs_fibers)
+    if (!f->kernel->needs_fibers && !f->kernel->uses_alloca)
         cg_emit_plain_entry(c, f);
     c_unit_function(c, f);
 }
