@@ -30,7 +30,8 @@ void ptx_arena_free(ptx_arena *a);
 /* X(name, bytes, kind): kind 'p' predicate, 'b' untyped bits, 'u' unsigned,
  * 's' signed, 'f' IEEE float, 'h' packed half pair, 'g' bfloat16, 'v' packed 16-bit integer pair.
  * e4m3x2/e5m2x2 (a pair of fp8 values in 16 bits) are bits to everything but cvt;
- * f32x2 ('x': a pair of f32 in 64 bits) is for add/sub/mul/fma (sm_100). */
+ * f32x2 ('x': a pair of f32 in 64 bits) is for add/sub/mul/fma (sm_100);
+ * e2m1x2/e2m3x2/e3m2x2/ue8m0x2 (fp4, fp6 and power-of-two pairs) for cvt only. */
 #define PTX_TYPE_LIST(X)                                                                    \
     X(pred, 1, 'p') X(b8, 1, 'b') X(b16, 2, 'b') X(b32, 4, 'b') X(b64, 8, 'b') X(b128, 16, 'b') \
     X(u8, 1, 'u') X(u16, 2, 'u') X(u32, 4, 'u') X(u64, 8, 'u')                              \
@@ -38,7 +39,8 @@ void ptx_arena_free(ptx_arena *a);
     X(f16, 2, 'f') X(f16x2, 4, 'h') X(bf16, 2, 'g') X(bf16x2, 4, 'h') X(tf32, 4, 'b')       \
     X(f32, 4, 'f') X(f64, 8, 'f') X(u16x2, 4, 'v') X(s16x2, 4, 'v')                            \
     X(e4m3, 1, 'b') X(e5m2, 1, 'b') X(s4, 1, 'b') X(u4, 1, 'b') X(b1, 1, 'b')                 \
-    X(e4m3x2, 2, 'b') X(e5m2x2, 2, 'b') X(f32x2, 8, 'x')
+    X(e4m3x2, 2, 'b') X(e5m2x2, 2, 'b') X(f32x2, 8, 'x')                                 \
+    X(e2m1x2, 1, 'b') X(e2m3x2, 2, 'b') X(e3m2x2, 2, 'b') X(ue8m0x2, 2, 'b')
 
 #define PTX_TYPE_ENUM(name, bytes, kind) PTX_TYPE_##name,
 typedef enum ptx_type { PTX_TYPE_none, PTX_TYPE_LIST(PTX_TYPE_ENUM) PTX_NTYPES } ptx_type;

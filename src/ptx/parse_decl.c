@@ -313,7 +313,7 @@ void ptx_parse_reg_decl(parser *p)
     }
     if (a.vec != 1)
         fail_here(p, "vector registers are not supported");
-    if (a.type == PTX_TYPE_b128 || a.type == PTX_TYPE_tf32)
+    if (a.type == PTX_TYPE_tf32)
         fail_here(p, "register type not supported");
     do {
         const ptx_token *nt = next(p);

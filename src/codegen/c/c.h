@@ -10,6 +10,8 @@
  *   int.c                   mul24 mad24 dp4a dp2a bmsk szext, prmt modes, packed min/max
  *   warp.c                  match redux elect nanosleep
  *   simd.c                  fns, the video instructions, .u16x2/.s16x2 add/sub, .f32x2
+ *   atom.c                  atom/red on b16, halves, vectors and b128
+ *   narrow.c                cvt of the fp4/fp6/ue8m0 pairs (sm_100/sm_120)
  *   mma.c                   mma wmma ldmatrix stmatrix
  *   tex.c                   tex tld4 txq suld sust
  *   async.c, mbarrier.c     cp, mbarrier
@@ -67,6 +69,8 @@ extern const char cb_codegen_c_prelude_mma[];      /* mma.c */
 extern const char cb_codegen_c_prelude_tex[];      /* tex.c */
 extern const char cb_codegen_c_prelude_mbarrier[]; /* mbarrier.c */
 extern const char cb_codegen_c_prelude_simd[];     /* simd.c */
+extern const char cb_codegen_c_prelude_atom[];     /* atom.c */
+extern const char cb_codegen_c_prelude_narrow[];   /* narrow.c */
 
 /* ---- types and operands (operands.c) ------------------------------------------------ */
 
@@ -96,8 +100,13 @@ const char *cg_compare_fmt(cg *c, const ptx_instr *in, int is_float);
  * instruction or a cvt to or from one, and returns 1; returns 0, emitting
  * nothing, otherwise, and always for PTX_OPF_FRAGMENT rows (half.c). */
 int cg_emit_half(cg *c, const ptx_instr *in);
+/* cvt to or from e2m1x2, e2m3x2, e3m2x2 and ue8m0x2: emits and returns 1; 0 otherwise (narrow.c). */
+int cg_emit_cvt_narrow(cg *c, const ptx_instr *in);
 /* add/sub .u16x2/.s16x2 and add/sub/mul/fma .f32x2: emits and returns 1; 0 otherwise (simd.c). */
 int cg_emit_packed(cg *c, const ptx_instr *in);
+/* atom/red forms beyond the C11 integer ones (b16 cas, half adds, vector adds, b128):
+ * emits and returns 1; 0 for the others (atom.c). */
+int cg_emit_atom_extra(cg *c, const ptx_instr *in, int has_dst);
 /* min/max on u16x2/s16x2 or with .relu: emits and returns 1; 0 otherwise. */
 int cg_emit_int_minmax(cg *c, const ptx_instr *in, int is_max);
 /* prmt with a mode (.f4e .b4e .rc8 .ecl .ecr .rc16): emits and returns 1; 0 otherwise. */

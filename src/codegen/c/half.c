@@ -413,6 +413,7 @@ int cg_emit_half(cg *c, const ptx_instr *in)
     case PTX_OP_ex2: emit_hunary(c, in, "cb_hex2"); return 1;
     case PTX_OP_tanh: emit_hunary(c, in, "cb_htanh"); return 1;
     case PTX_OP_setp: emit_hsetp(c, in); return 1;
+    case PTX_OP_atom: case PTX_OP_red: return 0;   /* half atomics: atom.c */
     default:
         if (ptx_ops[in->op].flags & PTX_OPF_BITS)
             return 0;   /* plain bits */

@@ -18,12 +18,12 @@ void c_emit_mov(cg *c, const ptx_instr *in)
         unsigned size = ptx_type_size(ty), es = size / v->nelems;
         if (!is_int(ty) && ty != PTX_TYPE_f32 && ty != PTX_TYPE_f64)
             cg_fail(c, "bad vector mov");
-        if ((es != 1 && es != 2 && es != 4) || (d->kind == PTX_OPD_vec && s->kind == PTX_OPD_vec))
+        if ((es != 1 && es != 2 && es != 4 && es != 8) || (d->kind == PTX_OPD_vec && s->kind == PTX_OPD_vec))
             cg_fail(c, "bad vector mov");
-        ptx_type et = es == 1 ? PTX_TYPE_u8 : es == 2 ? PTX_TYPE_u16 : PTX_TYPE_u32;
-        ptx_type bt = size == 8 ? PTX_TYPE_u64 : size == 4 ? PTX_TYPE_u32 : PTX_TYPE_u16;
+        ptx_type et = es == 1 ? PTX_TYPE_u8 : es == 2 ? PTX_TYPE_u16 : es == 4 ? PTX_TYPE_u32 : PTX_TYPE_u64;
+        ptx_type bt = size == 16 ? PTX_TYPE_b128 : size == 8 ? PTX_TYPE_u64 : size == 4 ? PTX_TYPE_u32 : PTX_TYPE_u16;
         if (d->kind == PTX_OPD_vec) {   /* unpack */
-            cg_printf(c, "%s cb_v = ", utype(bt));
+            cg_printf(c, "%s cb_v = ", cg_ctype(bt));
             cg_read(c, s, bt);
             cg_puts(c, ";\n");
             for (uint32_t i = 0; i < v->nelems; i++) {
@@ -38,7 +38,7 @@ void c_emit_mov(cg *c, const ptx_instr *in)
             dst_open(c, in, bt);
             cg_puts(c, "0");
             for (uint32_t i = 0; i < v->nelems; i++) {
-                cg_printf(c, " | ((%s)", utype(bt));
+                cg_printf(c, " | ((%s)", cg_ctype(bt));
                 cg_read(c, &v->elems[i], et);
                 cg_printf(c, " << %u)", 8 * es * i);
             }
@@ -53,7 +53,7 @@ void c_emit_mov(cg *c, const ptx_instr *in)
 
 static int vec_width(const ptx_instr *in)
 {
-    return ptx_has(in, PTX_MOD_v4) ? 4 : ptx_has(in, PTX_MOD_v2) ? 2 : 1;
+    return ptx_has(in, PTX_MOD_v8) ? 8 : ptx_has(in, PTX_MOD_v4) ? 4 : ptx_has(in, PTX_MOD_v2) ? 2 : 1;
 }
 
 static int ordered_access(const ptx_instr *in)
@@ -89,7 +89,7 @@ static void emit_load(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     int n = vec_width(in);
-    if (ptx_type_size(ty) > 8 || ptx_type_kind(ty) == 'p')
+    if ((ptx_type_size(ty) > 8 && ty != PTX_TYPE_b128) || ptx_type_kind(ty) == 'p' || (ty == PTX_TYPE_b128 && n > 1))
         cg_fail(c, "unsupported load type");
     const char *ld = ordered_access(in) ? "cb_ldv_" : "cb_ld_";
     const ptx_operand *d = &in->ops[0];
@@ -119,7 +119,7 @@ void c_emit_st(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     int n = vec_width(in);
-    if (ptx_type_size(ty) > 8 || ptx_type_kind(ty) == 'p')
+    if ((ptx_type_size(ty) > 8 && ty != PTX_TYPE_b128) || ptx_type_kind(ty) == 'p' || (ty == PTX_TYPE_b128 && n > 1))
         cg_fail(c, "unsupported store type");
     const ptx_operand *v = &in->ops[1];
     if ((n > 1) != (v->kind == PTX_OPD_vec) || (n > 1 && v->nelems != (uint32_t)n))
@@ -244,6 +244,8 @@ static const char *atom_type(const char *op, ptx_type ty)
 
 static void emit_atomic(cg *c, const ptx_instr *in, int has_dst)
 {
+    if (cg_emit_atom_extra(c, in, has_dst))
+        return;
     ptx_type ty = ty0(in);
     const char *op = atom_op(in);
     const char *tn = op ? atom_type(op, ty) : NULL;

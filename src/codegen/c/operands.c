@@ -26,6 +26,7 @@ const char *cg_ctype(ptx_type t)
     case PTX_TYPE_s64: return "int64_t";
     case PTX_TYPE_f32: return "float";
     case PTX_TYPE_f64: return "double";
+    case PTX_TYPE_b128: return "cb_u128";
     default: return "uint32_t";
     }
 }
@@ -49,6 +50,7 @@ const char *cg_tname(ptx_type t)
     case PTX_TYPE_s64: return "s64";
     case PTX_TYPE_f32: return "f32";
     case PTX_TYPE_f64: return "f64";
+    case PTX_TYPE_b128: return "u128";
     default: return "u32";
     }
 }

@@ -37,6 +37,11 @@ const char cb_codegen_c_prelude[] =
 "CB_LDST(s16, int16_t, uint16_t) CB_LDST(u32, uint32_t, uint32_t) CB_LDST(s32, int32_t, uint32_t)\n"
 "CB_LDST(u64, uint64_t, uint64_t) CB_LDST(s64, int64_t, uint64_t) CB_LDST(f32, float, uint32_t)\n"
 "CB_LDST(f64, double, uint64_t)\n"
+"/* 128-bit (.b128) loads and stores; the ordered forms fence around two halves (not single-copy atomic) */\n"
+"CB_INL cb_u128 cb_ld_u128(const void *p) { cb_u128 v; memcpy(&v, p, 16); return v; }\n"
+"CB_INL void cb_st_u128(void *p, cb_u128 v) { memcpy(p, &v, 16); }\n"
+"CB_INL cb_u128 cb_ldv_u128(const void *p) { __atomic_thread_fence(__ATOMIC_SEQ_CST); cb_u128 v = cb_ld_u128(p); __atomic_thread_fence(__ATOMIC_SEQ_CST); return v; }\n"
+"CB_INL void cb_stv_u128(void *p, cb_u128 v) { __atomic_thread_fence(__ATOMIC_SEQ_CST); cb_st_u128(p, v); __atomic_thread_fence(__ATOMIC_SEQ_CST); }\n"
 "/* f32 arithmetic that makes a NaN gives the canonical one, as the GPU does */\n"
 "CB_INL float cb_cn32(float x) { return x != x ? cb_f32(0x7fffffffu) : x; }\n"
 

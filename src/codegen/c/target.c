@@ -1,9 +1,13 @@
 /* target.c: the C dialect's table (codegen.h's cg_target, c.h). */
 #include "codegen/c/c.h"
 
-/* Instructions handled by their types before their opcode's emitter:
- * half precision (half.c), then packed integer and f32x2 forms (simd.c). */
-static int c_by_type(cg *c, const ptx_instr *in) { return cg_emit_half(c, in) || cg_emit_packed(c, in); }
+/* Instructions handled by their types before their opcode's emitter: cvt
+ * of the fp4/fp6/ue8m0 pairs (narrow.c), half precision (half.c), then
+ * packed integer and f32x2 forms (simd.c). */
+static int c_by_type(cg *c, const ptx_instr *in)
+{
+    return cg_emit_cvt_narrow(c, in) || cg_emit_half(c, in) || cg_emit_packed(c, in);
+}
 
 void cg_target_c_init(cg_target *t)
 {

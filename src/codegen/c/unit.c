@@ -195,6 +195,8 @@ void c_unit_begin(cg *c)
     cg_puts(c, cb_codegen_c_prelude_tex);
     cg_puts(c, cb_codegen_c_prelude_mbarrier);
     cg_puts(c, cb_codegen_c_prelude_simd);
+    cg_puts(c, cb_codegen_c_prelude_atom);
+    cg_puts(c, cb_codegen_c_prelude_narrow);
     cg_printf(c, "\n__attribute__((visibility(\"default\"))) unsigned char *cb_module_globals[%u];\n",
               m->nglobals ? m->nglobals : 1);
     cg_puts(c, "__attribute__((visibility(\"default\"))) const uint32_t cb_module_abi_version = "
