@@ -46,6 +46,7 @@ typedef struct cb_launch_config {
     uint32_t param_bytes;
     uint32_t cooperative;          /* launched as cooperative (grid sync allowed) */
     unsigned long long stream_id;  /* the core's stream running it (0: none), for reports */
+    uint32_t cluster[3];           /* thread block cluster shape; {0,0,0}: none */
 } cb_launch_config;
 
 /* What went wrong in a failed launch, for the log and the inspector. */

@@ -154,6 +154,7 @@ ptx_space ptx_instr_space(const ptx_instr *in)
 {
     if (ptx_has(in, PTX_MOD_global)) return PTX_SPACE_global;
     if (ptx_has(in, PTX_MOD_shared) || ptx_has(in, PTX_MOD_shared_cta)) return PTX_SPACE_shared;
+    if (ptx_has(in, PTX_MOD_shared_cluster)) return PTX_SPACE_shared_cluster;
     if (ptx_has(in, PTX_MOD_local)) return PTX_SPACE_local;
     if (ptx_has(in, PTX_MOD_param)) return PTX_SPACE_param;
     if (ptx_has(in, PTX_MOD_const)) return PTX_SPACE_const;

@@ -99,7 +99,9 @@ int ptx_mod_find(const char *s, size_t n);
     X(tid) X(ntid) X(ctaid) X(nctaid) X(laneid) X(warpid) X(nwarpid) X(smid) X(nsmid)     \
     X(gridid) X(lanemask_eq) X(lanemask_le) X(lanemask_lt) X(lanemask_ge) X(lanemask_gt) \
     X(clock) X(clock_hi) X(clock64) X(globaltimer) X(globaltimer_lo) X(globaltimer_hi)   \
-    X(dynamic_smem_size) X(total_smem_size) X(warpsize) X(envreg)
+    X(dynamic_smem_size) X(total_smem_size) X(warpsize) X(envreg)                      \
+    X(clusterid) X(nclusterid) X(cluster_ctaid) X(cluster_nctaid) X(cluster_ctarank)    \
+    X(cluster_nctarank) X(is_explicit_cluster) X(aggr_smem_size)
 #define PTX_SPECIAL_ENUM(name) PTX_SREG_##name,
 typedef enum ptx_special { PTX_SPECIAL_LIST(PTX_SPECIAL_ENUM) PTX_NSPECIALS } ptx_special;
 #undef PTX_SPECIAL_ENUM
@@ -140,7 +142,7 @@ void ptx_tokens_free(ptx_tokens *t);
 
 typedef enum ptx_space {
     PTX_SPACE_none, PTX_SPACE_reg, PTX_SPACE_global, PTX_SPACE_const, PTX_SPACE_shared,
-    PTX_SPACE_local, PTX_SPACE_param,
+    PTX_SPACE_local, PTX_SPACE_param, PTX_SPACE_shared_cluster,
 } ptx_space;
 
 /* What a variable of a function is. */

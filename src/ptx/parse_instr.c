@@ -24,7 +24,8 @@ static int special_of(const ptx_token *t, uint8_t *comp)
             continue;   /* %envreg0..31: envreg_index */
         if (strlen(name) == base && memcmp(name, s, base) == 0) {
             int has_comp = i == PTX_SREG_tid || i == PTX_SREG_ntid || i == PTX_SREG_ctaid ||
-                           i == PTX_SREG_nctaid;
+                           i == PTX_SREG_nctaid || i == PTX_SREG_clusterid || i == PTX_SREG_nclusterid ||
+                           i == PTX_SREG_cluster_ctaid || i == PTX_SREG_cluster_nctaid;
             if (has_comp != (*comp != 0) || i == PTX_SREG_warpsize)
                 return -1;
             return i;
@@ -101,8 +102,10 @@ static void parse_name_operand(parser *p, const ptx_token *t, ptx_operand *o)
             s = PTX_SREG_envreg;
             o->imm = (uint64_t)env;
         }
-        if (s < 0 && ((t->len > 8 && !memcmp(t->text, "%cluster", 8)) || (t->len > 9 && !memcmp(t->text, "%nclusterid", 9))))
-            fail_at(p, t, "thread block cluster registers need sm_90: not supported by cubridge's CPU backend");
+        if (s < 0 && t->len >= 19 && !memcmp(t->text, "%current_graph_exec", 19))
+            fail_at(p, t, "%current_graph_exec (device-side graph launch) is not supported by cubridge");
+        if (s < 0 && t->len > 14 && !memcmp(t->text, "%reserved_smem", 14))
+            fail_at(p, t, "the reserved shared memory registers (%reserved_smem_*) are not supported by cubridge");
         if (s < 0)
             fail_at(p, t, "unknown register");
         o->kind = PTX_OPD_special;
@@ -262,37 +265,16 @@ static void parse_call_operands(parser *p, ptx_instr *in)
     in->nops = (uint8_t)n;
 }
 
-/* The bulk copies the CPU backend runs: global -> shared completing on an
- * mbarrier, as libcu++'s memcpy_async does on sm_90 (src/codegen/c/mbarrier.c). */
-static int is_supported_bulk_copy(const ptx_token *t)
-{
-    static const char *const forms[] = {
-        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes",
-        "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes",
-    };
-    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
-        size_t n = strlen(forms[i]);
-        if (t->len >= n && memcmp(t->text, forms[i], n) == 0 && (t->len == n || t->text[n] == '.'))
-            return 1;
-    }
-    return 0;
-}
-
 /* Instructions of targets the CPU backend cannot honour, named in the error. */
 static void reject_arch_specific(parser *p, const ptx_token *t)
 {
-    if (is_supported_bulk_copy(t))
-        return;
     static const struct { const char *prefix, *why; } rejected[] = {
-        {"wgmma", "warpgroup matrix multiply (wgmma) needs sm_90a"},
-        {"cp.async.bulk.tensor", "tensor memory access (TMA) bulk copies need sm_90a/sm_90"},
-        {"cp.reduce.async.bulk.tensor", "tensor memory access (TMA) bulk reductions need sm_90a/sm_90"},
-        {"cp.async.bulk", "bulk asynchronous copies need sm_90"},
-        {"barrier.cluster", "thread block cluster barriers need sm_90"},
-        {"mapa", "thread block cluster addressing (mapa) needs sm_90"},
-        {"getctarank", "thread block cluster addressing (getctarank) needs sm_90"},
-        {"multimem", "multimem operations need sm_90"},
-        {"tcgen05", "tcgen05 instructions need sm_100a"},
+        {"wgmma", "warpgroup matrix multiply-accumulate (wgmma, sm_90a)"},
+        {"cp.async.bulk.tensor", "tensor bulk copies (cp.async.bulk.tensor, TMA: they read tensor maps)"},
+        {"cp.reduce.async.bulk.tensor", "tensor bulk reductions (cp.reduce.async.bulk.tensor, TMA)"},
+        {"multimem", "multimem operations (sm_90: they address the multicast objects of several GPUs)"},
+        {"tcgen05", "tensor-memory instructions (tcgen05, sm_100a)"},
+        {"clusterlaunchcontrol", "cluster launch control (clusterlaunchcontrol, sm_100)"},
     };
     for (size_t i = 0; i < sizeof rejected / sizeof rejected[0]; i++) {
         size_t n = strlen(rejected[i].prefix);

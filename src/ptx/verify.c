@@ -188,18 +188,27 @@ static int verify_instr(verifier *v, ptx_instr *in)
                 : ptx_has(in, PTX_MOD_store) ? PTX_OPF_MEM : PTX_OPF_DST;
     if (in->op == PTX_OP_mbarrier)
         flags = mbarrier_flags(in);
-    else if (ptx_has(in, PTX_MOD_shared_cluster) &&
-             !(in->op == PTX_OP_cp && (ptx_has(in, PTX_MOD_mbarrier) || ptx_has(in, PTX_MOD_bulk))))
-        return bad(v, "'.shared::cluster' is supported on mbarrier only (thread block clusters are not supported)");
     if (in->op == PTX_OP_cp && ptx_has(in, PTX_MOD_mbarrier) && in->nops == 1)   /* cp.async.mbarrier.arrive [addr] */
         return check_mem(v, &in->ops[0]);
-    if (in->op == PTX_OP_cp && ptx_has(in, PTX_MOD_bulk)) {   /* cp.async.bulk [dst], [src], size, [mbar]{, policy} */
-        if (in->nops < 4)
-            return bad(v, "cp.async.bulk takes [dst], [src], size, [mbar]{, cache-policy}");
-        for (int i = 0; i < in->nops; i++)
-            if ((i == 0 || i == 1 || i == 3 ? check_mem(v, &in->ops[i]) : check_value(v, &in->ops[i], 0)) < 0)
+    if (in->op == PTX_OP_cp && ptx_has(in, PTX_MOD_bulk)) {
+        /* cp{.reduce}.async.bulk [dst], [src], size{, [mbar]}{, ...}; .prefetch [src], size{, policy};
+         * commit_group; wait_group N */
+        int pre = ptx_has(in, PTX_MOD_prefetch), grp = ptx_has(in, PTX_MOD_commit_group) ||
+                                                           ptx_has(in, PTX_MOD_wait_group);
+        if (!grp && in->nops < (pre ? 2 : 3))
+            return bad(v, "cp.async.bulk takes [dst], [src], size{, [mbar]}{, ...}");
+        for (int i = 0; i < in->nops; i++) {
+            int mem = !grp && (i == 0 || (!pre && i == 1) ||
+                               (!pre && i == 3 && ptx_has(in, PTX_MOD_complete_tx_bytes)));
+            if ((mem ? check_mem(v, &in->ops[i]) : check_value(v, &in->ops[i], 0)) < 0)
                 return -1;
+        }
         return 0;
+    }
+    if ((in->op == PTX_OP_st || in->op == PTX_OP_red) && ptx_has(in, PTX_MOD_async)) {   /* [a], v, [mbar] */
+        if (in->nops != 3)
+            return bad(v, "st.async/red.async take [a], v, [mbar]");
+        return check_mem(v, &in->ops[0]) < 0 || check_value(v, &in->ops[1], 0) < 0 ? -1 : check_mem(v, &in->ops[2]);
     }
     if (in->op == PTX_OP_cp && in->nops >= 2) {   /* cp.async [dst], [src], size{, src-size}{, policy} */
         if (check_mem(v, &in->ops[0]) < 0 || check_mem(v, &in->ops[1]) < 0)

@@ -200,10 +200,15 @@ static void rt_fail(cb_thread *t, const char *what)
     longjmp(g_abort, 1);
 }
 
+/* One thread per block and clusters of one block: the barrier is satisfied. */
+static void rt_cluster_arrive(cb_thread *t) { (void)t; }
+static void rt_cluster_wait(cb_thread *t) { rt_bar_sync(t, 0, 0); }
+
 static const cb_runtime g_rt = {
     rt_bar_sync, rt_bar_arrive, rt_bar_red, rt_warp_sync, rt_shfl, rt_vote, rt_activemask, rt_vprintf,
     rt_assert_fail, rt_trap, rt_clock64, rt_clock64, rt_malloc, rt_free, rt_unsupported,
     rt_warp_converge, rt_warp_exchange, rt_yield, rt_spin, rt_mbar_wait, rt_mbar_signal, rt_fail, rt_converge,
+    rt_cluster_arrive, rt_cluster_wait,
 };
 
 /* ---- modules -------------------------------------------------------------------- */
@@ -340,6 +345,8 @@ static int launch(module *m, const char *name, cb_dim3 grid, cb_dim3 block, uint
     b.params = params;
     b.rt = &g_rt;
     b.nsmid = 1;
+    b.cluster_dim = (cb_dim3){1, 1, 1};   /* every block its own cluster of one */
+    b.cluster_shared = &b.shared;
     int aborted = 0;
     for (uint32_t bz = 0; bz < grid.z; bz++)
         for (uint32_t by = 0; by < grid.y; by++)

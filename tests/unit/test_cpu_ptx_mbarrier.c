@@ -485,7 +485,7 @@ static void test_misuse(void)
                           "cp.async.bulk: the size and both addresses must be multiples of 16");
     expect_launch_failure(" mbarrier.init.shared.b64 [b], 1;\n"
                           " cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [b], [%rd7], 64, [b];",
-                          "cp.async.bulk: the destination is not in the block's shared memory");
+                          "cp.async.bulk: the destination is not in the shared memory of a block of the cluster");
 }
 
 static void test_translate_errors(void)
@@ -504,12 +504,12 @@ static void test_translate_errors(void)
     expect_translate_error("mbarrier.init.global.b64 [%rd1], 1;", "lives in shared memory");
     expect_translate_error("mbarrier.init.shared.b64 %r1, 1;", "memory operand");
     expect_translate_error("cp.async.mbarrier.arrive.shared::cluster.b64 [%r1];", ".shared::cta mbarrier");
-    expect_translate_error("ld.shared::cluster.u32 %r1, [%r2];", "supported on mbarrier only");
+    expect_translate_error("ldmatrix.sync.aligned.m8n8.x1.shared::cluster.b16 {%r1}, [%r2];", "shared memory");
     expect_translate_error("cp.async.ca.shared.global.b32 [%r1], [%rd1], 4;", "cp.async takes no type");
-    expect_translate_error("cp.async.bulk.global.shared::cta.bulk_group [%rd1], [%r1], 16;",
-                           "bulk asynchronous copies need sm_90");
+    expect_translate_error("cp.async.bulk.global.shared::cta.bulk_group [%rd1], [%r1], 16, [%r2];",
+                           "a memory operand is not allowed here");
     expect_translate_error("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster "
-                           "[%r1], [%rd1], 16, [%r2], %rs1;", "unknown modifier");
+                           "[%r1], [%rd1], 16, [%r2];", "wrong operands for the form");
     expect_translate_error("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 16, %r2;",
                            "memory operand");
     /* kernels that only arrive run as plain loops */

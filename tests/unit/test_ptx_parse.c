@@ -94,16 +94,21 @@ static void test_errors(void)
     expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tfrobnicate.shared.b64 [%r0], %r1;\n}\n",
                  "prog.ptx:7: near 'frobnicate.shared.b64': unknown instruction");
     expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\twgmma.fence.sync.aligned;\n}\n",
-                 "prog.ptx:7: near 'wgmma.fence.sync.aligned': warpgroup matrix multiply (wgmma) needs sm_90a");
-    expect_error(HEADER ".visible .entry k()\n{\n\tsetmaxnreg.inc.sync.aligned.u32 240;\n}\n",
-                 "prog.ptx:6: near 'setmaxnreg.inc.sync.aligned.u32': setmaxnreg needs sm_90a");
+                 "prog.ptx:7: near 'wgmma.fence.sync.aligned': warpgroup matrix multiply-accumulate (wgmma, sm_90a): "
+                 "not supported by cubridge's CPU backend");
+    expect_error(HEADER ".visible .entry k()\n{\n\ttcgen05.fence::before_thread_sync;\n}\n",
+                 "prog.ptx:6: near 'tcgen05.fence::before_thread_sync': tensor-memory instructions (tcgen05, sm_100a)");
     expect_error(HEADER ".visible .entry k()\n{\n.reg .b64 %r<2>;\n"
                         "\tcp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r0], [%r1, {%r0}], [%r1];\n}\n",
-                 "tensor memory access (TMA) bulk copies need sm_90a");
-    expect_error(HEADER ".visible .entry k()\n{\n\tbarrier.cluster.arrive;\n}\n",
-                 "near 'barrier.cluster.arrive': thread block cluster barriers need sm_90");
-    expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tmov.u32 %r1, %clusterid.x;\n}\n",
-                 "near '%clusterid.x': thread block cluster registers need sm_90");
+                 "tensor bulk copies (cp.async.bulk.tensor, TMA: they read tensor maps)");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tmultimem.st.relaxed.sys.global.u32 [%r0], %r1;\n}\n",
+                 "near 'multimem.st.relaxed.sys.global.u32': multimem operations");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b64 %r<2>;\n\tmov.u64 %r1, %current_graph_exec;\n}\n",
+                 "near '%current_graph_exec': %current_graph_exec (device-side graph launch) is not supported");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tmov.u32 %r1, %reserved_smem_offset_begin;\n}\n",
+                 "the reserved shared memory registers (%reserved_smem_*) are not supported");
+    expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tmov.u32 %r1, %clusterid.w;\n}\n",
+                 "near '%clusterid.w': unknown register");
     expect_error(HEADER ".extern .func foo(.param .b32 a);\n.visible .entry k()\n{\n"
                         ".param .b32 p;\n\tcall.uni foo, (p);\n}\n",
                  "prog.ptx:8: near 'call.uni': call to undefined function 'foo'");

@@ -228,6 +228,7 @@ static void block_leave(cpu_block *b, cpu_thread *th, int final)
     if (next) {
         next->state = THREAD_RUNNING;
         to = &next->fiber;
+        b->cluster->progress++;
     }
     /* Arm the resumed thread's scope only once its cb_fault_run is live. */
     cb_fault_arm(next && next->in_kernel ? &next->scope : NULL);
@@ -276,6 +277,8 @@ static void fiber_main(void *arg)
         b->aborted = 1;
     } else if (cb_cpu_sync_thread_exited(b, th) != 0) {
         b->aborted = 1;
+    } else {
+        cb_cpu_cluster_thread_exited(b, th);
     }
     block_leave(b, th, 1);
 }
@@ -332,20 +335,28 @@ int cb_cpu_block_resume(cpu_block *b)
     do {
         while (!b->aborted && !atomic_load_explicit(&L->failed, memory_order_relaxed) && (th = runq_pop(b))) {
             th->state = THREAD_RUNNING;
+            b->cluster->progress++;
             cb_fault_arm(th->in_kernel ? &th->scope : NULL);
             cb_fiber_switch(&b->worker->sched, &th->fiber);
             cb_fault_arm(NULL);
             if (b->spin_leave)
                 return atomic_load(&L->failed) ? CPU_BLOCK_STOPPED : CPU_BLOCK_SPINNING;
         }
-        /* nobody can run: threads parked on mbarriers see their time limit expire */
-    } while (!b->aborted && !atomic_load(&L->failed) && b->nexited < b->nthreads && cb_cpu_mbar_expire(b));
+        /* nobody can run: threads parked on mbarriers see their time limit expire (in a cluster of
+         * several blocks, once the whole cluster is stuck: cluster_exec.c) */
+    } while (!b->aborted && !atomic_load(&L->failed) && b->nexited < b->nthreads && b->cluster->n == 1 &&
+             cb_cpu_mbar_expire(b));
     if (b->aborted || atomic_load(&L->failed))
         return CPU_BLOCK_STOPPED;
     if (b->nexited == b->nthreads)
         return CPU_BLOCK_DONE;
+    if (b->cluster->n > 1)
+        return CPU_BLOCK_BLOCKED;
     char why[400];
     cb_cpu_sync_describe_deadlock(b, why, sizeof why);
+    if (b->cluster->waiting && strlen(why) + 64 < sizeof why)
+        snprintf(why + strlen(why), sizeof why - strlen(why), "; %u threads wait at barrier.cluster.wait",
+                 b->cluster->waiting);
     cb_cpu_launch_fail(L, CUDA_ERROR_LAUNCH_FAILED,
                        "kernel %s, block (%u,%u,%u): deadlock: %u of %u threads are blocked and none can proceed: %s",
                        L->info->name, b->blk.ctaid.x, b->blk.ctaid.y, b->blk.ctaid.z, b->nthreads - b->nexited,
@@ -390,6 +401,7 @@ static int block_setup(cpu_worker *w, cpu_block *b, cpu_launch *L, uint64_t inde
     blk->nsmid = (uint32_t)w->pool->nworkers;
     blk->gridid = L->gridid;
     blk->grid_ws = L->cooperative ? (uint64_t)(uintptr_t)L->grid_ws : 0;
+    cb_cpu_cluster_single(b);   /* a cluster launch puts the block in its cluster afterwards */
     if (fibers && fibers_prepare(w, b) != 0) {
         cb_cpu_launch_fail(L, CUDA_ERROR_OUT_OF_MEMORY,
                            "kernel %s: cannot map %zu-byte fiber stacks for %u threads%s", L->info->name,

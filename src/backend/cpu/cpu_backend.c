@@ -259,6 +259,23 @@ static CUresult cpu_launch_kernel(cb_backend *self, void *module, uint32_t kerne
     L->nblocks = nblocks;
     L->result = CUDA_SUCCESS;
     L->cooperative = cfg->cooperative != 0;
+    L->cluster = (cb_dim3){1, 1, 1};
+    L->cluster_blocks = 1;
+    if (cfg->cluster[0] || cfg->cluster[1] || cfg->cluster[2]) {
+        L->cluster = (cb_dim3){cfg->cluster[0] ? cfg->cluster[0] : 1, cfg->cluster[1] ? cfg->cluster[1] : 1,
+                               cfg->cluster[2] ? cfg->cluster[2] : 1};
+        L->cluster_blocks = L->cluster.x * L->cluster.y * L->cluster.z;
+        L->cluster_explicit = 1;
+        if (L->cluster_blocks > CPU_CLUSTER_MAX || L->grid.x % L->cluster.x || L->grid.y % L->cluster.y ||
+            L->grid.z % L->cluster.z || L->cooperative) {
+            if (params != pstack)
+                free(params);
+            return launch_refuse(err, CUDA_ERROR_INVALID_CLUSTER_SIZE,
+                                 "kernel %s: a cluster of %llu blocks that does not divide the grid, is over 16 "
+                                 "blocks or comes with a cooperative launch (%llu)",
+                                 info->name, L->cluster_blocks, (uint64_t)L->cooperative);
+        }
+    }
     cb_mutex_init(&L->error_lock);
     if (L->cooperative)
         cb_cpu_coop_init(L);

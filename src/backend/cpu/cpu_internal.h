@@ -9,6 +9,7 @@
  *   scheduler.c     the worker pool and the grid's blocks (the block scheduler)
  *   block_exec.c    one block: a plain loop, or one fiber per thread
  *   coop_exec.c     cooperative launches: resident blocks, the grid barrier
+ *   cluster_exec.c  thread block clusters: co-resident blocks, the cluster barrier
  *   runtime_sync.c  barriers and warp collectives (cb_runtime, collective part)
  *   runtime_converge.c  warp convergence points: activemask, volatile accesses
  *   runtime_services.c  printf, assert, trap, clocks, malloc (cb_runtime, the rest)
@@ -90,6 +91,10 @@ typedef struct cpu_launch {
     uint64_t stable_gen;         /* bumped when stable_word changes (0: none yet) */
     uint32_t stable_word;        /* the barrier word the stable blocks saw */
     uint32_t stable_count;       /* blocks stable at stable_word (coop_exec.c) */
+    /* Thread block clusters (cluster_exec.c): */
+    cb_dim3 cluster;             /* the cluster shape; {1,1,1} without one */
+    uint32_t cluster_blocks;     /* blocks per cluster */
+    int cluster_explicit;        /* launched with a cluster shape (%is_explicit_cluster) */
 } cpu_launch;
 
 typedef struct cpu_thread cpu_thread;
@@ -135,7 +140,8 @@ void cb_cpu_launch_fail_at(cpu_launch *L, uint64_t addr, CUresult result, const 
 
 enum { THREAD_RUNNABLE, THREAD_RUNNING, THREAD_WAIT_BAR, THREAD_WAIT_WARP, THREAD_EXITED,
        THREAD_WAIT_CONV /* at a warp convergence point (runtime_sync.c) */,
-       THREAD_WAIT_MBAR /* parked on an mbarrier (runtime_mbarrier.c) */ };
+       THREAD_WAIT_MBAR /* parked on an mbarrier (runtime_mbarrier.c) */,
+       THREAD_WAIT_CLUSTER /* at barrier.cluster.wait (cluster_exec.c) */ };
 
 struct cpu_thread {
     cb_thread t;
@@ -154,6 +160,8 @@ struct cpu_thread {
     const void *mbar_addr;       /* THREAD_WAIT_MBAR: the mbarrier it is parked on */
     const cb_conv_frame *conv_at; /* THREAD_WAIT_CONV: its position (runtime_converge.c) */
     uint32_t conv_result;        /* the lanes that left the convergence point with it */
+    int cluster_arrived;         /* arrived at its cluster's barrier, not yet waited */
+    uint32_t cluster_phase;      /* ... at this phase */
 };
 
 typedef struct cpu_barrier {
@@ -180,6 +188,20 @@ typedef struct cpu_mbar_state {
     uint64_t events;             /* arrivals at mbarriers, barrier and collective releases */
     uint64_t seen;               /* events + exits when a time limit last expired */
 } cpu_mbar_state;
+
+/* A cluster's blocks and its barrier (cluster_exec.c). Every block has one:
+ * its own, of one block, outside cluster launches. */
+#define CPU_CLUSTER_MAX 16
+typedef struct cpu_cluster {
+    uint32_t n;                  /* blocks */
+    struct cpu_block *blocks[CPU_CLUSTER_MAX];    /* by rank */
+    unsigned char *shared[CPU_CLUSTER_MAX];       /* their windows: cb_block.cluster_shared */
+    uint32_t live;               /* threads that have not exited */
+    uint32_t arrived;            /* arrivals at the current phase */
+    uint32_t phase;
+    uint32_t waiting;            /* threads in THREAD_WAIT_CLUSTER */
+    uint64_t progress;           /* threads resumed, for the cluster's deadlock check */
+} cpu_cluster;
 
 typedef struct cpu_warp {
     uint32_t present;            /* lanes that exist in this block */
@@ -221,6 +243,9 @@ struct cpu_block {
     int parked;                  /* its last turn ended polling the grid workspace */
     uint64_t stable_gen;         /* counted in launch->stable_count of this generation */
     cpu_mbar_state mbar;
+    /* Its cluster: own_cluster, or the one of a cluster launch (cluster_exec.c). */
+    cpu_cluster *cluster;
+    cpu_cluster own_cluster;
 };
 
 /* Runs block number `index` (linear) of L on worker w. */
@@ -231,7 +256,8 @@ void cb_cpu_worker_release(cpu_worker *w);
 cpu_block *cb_cpu_worker_block(cpu_worker *w, uint32_t i);
 
 /* What cb_cpu_block_resume saw when the worker got control back. */
-enum { CPU_BLOCK_DONE, CPU_BLOCK_SPINNING, CPU_BLOCK_STOPPED };
+enum { CPU_BLOCK_DONE, CPU_BLOCK_SPINNING, CPU_BLOCK_STOPPED,
+       CPU_BLOCK_BLOCKED /* a block of a cluster of several: no thread can run until another block does */ };
 /* Sets up block number `index` of L in b (on worker w) to run as fibers.
  * Returns 0, or -1 with the launch failed. */
 int cb_cpu_block_begin(cpu_worker *w, cpu_block *b, cpu_launch *L, uint64_t index);
@@ -255,6 +281,20 @@ void cb_cpu_coop_fini(cpu_launch *L);
  * resident and switching between them at spin points, until none are left
  * or the launch failed (a grid barrier that can never complete fails it). */
 void cb_cpu_coop_work(cpu_worker *w, cpu_launch *L);
+
+/* ---- thread block clusters (cluster_exec.c) ------------------------------ */
+
+/* Runs whole clusters of L on w (every block of a cluster resident at once,
+ * in turns, as fibers) until none are left or the launch failed. */
+void cb_cpu_cluster_work(cpu_worker *w, cpu_launch *L);
+/* Makes b its own cluster of one block (every launch without clusters). */
+void cb_cpu_cluster_single(cpu_block *b);
+/* A thread of b exited: it no longer takes part in the cluster's barrier. */
+void cb_cpu_cluster_thread_exited(cpu_block *b, cpu_thread *th);
+/* The block of b's cluster whose shared window holds addr, or NULL. */
+cpu_block *cb_cpu_cluster_block_of(cpu_block *b, const void *addr);
+void cb_cpu_cluster_arrive(cb_thread *t);
+void cb_cpu_cluster_wait(cb_thread *t);
 
 /* For the runtime: the block and thread state behind a cb_thread. */
 static inline cpu_block *cpu_block_of(const cb_thread *t) { return (cpu_block *)t->blk->rt_block; }

@@ -60,6 +60,10 @@ static void wake_parked(cpu_block *b, const void *addr)
 void cb_cpu_mbar_signal(cb_thread *t, const void *addr, uint32_t completed)
 {
     cpu_block *b = cpu_block_of(t);
+    if (b->cluster->n > 1) {   /* the mbarrier may be another block's (distributed shared memory) */
+        cpu_block *o = cb_cpu_cluster_block_of(b, addr);
+        b = o ? o : b;
+    }
     if (!b->fiber_mode)
         return;   /* nobody can be parked */
     b->mbar.events++;

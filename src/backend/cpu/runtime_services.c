@@ -98,4 +98,6 @@ const cb_runtime cb_cpu_runtime = {
     .mbar_signal = cb_cpu_mbar_signal,
     .fail = cb_cpu_fail,
     .converge = cb_cpu_converge,
+    .cluster_arrive = cb_cpu_cluster_arrive,
+    .cluster_wait = cb_cpu_cluster_wait,
 };

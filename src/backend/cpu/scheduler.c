@@ -104,6 +104,8 @@ static void launch_work(pool_ext *px, cpu_worker *w, cpu_launch *L)
     cb_watchdog_enter(px->watchdog, w, L);
     if (L->cooperative)
         cb_cpu_coop_work(w, L);
+    else if (L->cluster_blocks > 1)
+        cb_cpu_cluster_work(w, L);
     else
         while ((n = launch_claim(L, px->pool.nworkers, &first)) > 0)
             for (uint64_t b = first; b < first + n; b++) {

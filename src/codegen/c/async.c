@@ -12,8 +12,7 @@
  *   cp.async.commit_group; cp.async.wait_group N; cp.async.wait_all
  *   cp.async.mbarrier.arrive{.noinc}: see mbarrier.c (the copies
  *   being complete, the arrive-on it schedules happens at once)
- *   cp.async.bulk global -> shared with mbarrier::complete_tx::bytes: also
- *   mbarrier.c
+ *   cp.async.bulk and cp.reduce.async.bulk: bulk.c
  *
  * cp-size is 4, 8 or 16 bytes; src-size (at most cp-size) bytes are read and
  * the rest is zero-filled; a true ignore-src predicate reads nothing and
@@ -35,9 +34,11 @@ void c_emit_cp(cg *c, const ptx_instr *in)
         return;
     }
     if (ptx_has(in, PTX_MOD_bulk)) {
-        cg_emit_cp_async_bulk(c, in);
+        cg_emit_bulk_copy(c, in);
         return;
     }
+    if (ptx_has(in, PTX_MOD_reduce))
+        cg_fail(c, "cp.reduce.async without .bulk does not exist");
     if (in->ntypes != 0)
         cg_fail(c, "cp.async takes no type");
     if (ptx_has(in, PTX_MOD_commit_group) || ptx_has(in, PTX_MOD_wait_all)) {

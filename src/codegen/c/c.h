@@ -12,6 +12,8 @@
  *   simd.c                  fns, the video instructions, .u16x2/.s16x2 add/sub, .f32x2
  *   atom.c                  atom/red on b16, halves, vectors and b128
  *   narrow.c                cvt of the fp4/fp6/ue8m0 pairs (sm_100/sm_120)
+ *   cluster.c               mapa getctarank, .shared::cluster addresses
+ *   bulk.c                  bulk copies and reductions, st.async, red.async, st.bulk
  *   mma.c                   mma wmma ldmatrix stmatrix
  *   tex.c                   tex tld4 txq suld sust
  *   async.c, mbarrier.c     cp, mbarrier
@@ -71,6 +73,8 @@ extern const char cb_codegen_c_prelude_mbarrier[]; /* mbarrier.c */
 extern const char cb_codegen_c_prelude_simd[];     /* simd.c */
 extern const char cb_codegen_c_prelude_atom[];     /* atom.c */
 extern const char cb_codegen_c_prelude_narrow[];   /* narrow.c */
+extern const char cb_codegen_c_prelude_cluster[];  /* cluster.c */
+extern const char cb_codegen_c_prelude_bulk[];     /* bulk.c */
 
 /* ---- types and operands (operands.c) ------------------------------------------------ */
 
@@ -102,6 +106,8 @@ const char *cg_compare_fmt(cg *c, const ptx_instr *in, int is_float);
 int cg_emit_half(cg *c, const ptx_instr *in);
 /* cvt to or from e2m1x2, e2m3x2, e3m2x2 and ue8m0x2: emits and returns 1; 0 otherwise (narrow.c). */
 int cg_emit_cvt_narrow(cg *c, const ptx_instr *in);
+/* redux.sync.{min,max}{.abs}{.NaN}.f32: emits and returns 1; 0 for other types (simd.c). */
+int cg_emit_redux_f32(cg *c, const ptx_instr *in);
 /* add/sub .u16x2/.s16x2 and add/sub/mul/fma .f32x2: emits and returns 1; 0 otherwise (simd.c). */
 int cg_emit_packed(cg *c, const ptx_instr *in);
 /* atom/red forms beyond the C11 integer ones (b16 cas, half adds, vector adds, b128):
@@ -118,7 +124,10 @@ int cg_emit_cvt_pack(cg *c, const ptx_instr *in);
 void cg_f2i_nan(cg *c, ptx_type dt, ptx_type st);
 /* cp.async.mbarrier.arrive{.noinc}: an arrive-on now, as cp.async copies complete when issued. */
 void cg_emit_cp_async_mbarrier_arrive(cg *c, const ptx_instr *in);
-/* cp.async.bulk.shared::{cluster,cta}.global.mbarrier::complete_tx::bytes: the copy, then complete-tx. */
-void cg_emit_cp_async_bulk(cg *c, const ptx_instr *in);
+/* The bulk copies and reductions (cp{.reduce}.async.bulk), st.async, red.async and st.bulk (bulk.c). */
+void cg_emit_bulk_copy(cg *c, const ptx_instr *in);
+void cg_emit_st_async(cg *c, const ptx_instr *in);
+void cg_emit_red_async(cg *c, const ptx_instr *in);
+void cg_emit_st_bulk(cg *c, const ptx_instr *in);
 
 #endif

@@ -227,7 +227,7 @@ void c_emit_bar(cg *c, const ptx_instr *in)
         dst_close(c, in, rt);
         return;
     }
-    if (in->nops > 2)
+    if (in->nops < 1 || in->nops > 2)
         cg_fail(c, "wrong number of operands");
     cg_printf(c, "t->blk->rt->%s(t, ", ptx_has(in, PTX_MOD_arrive) ? "bar_arrive" : "bar_sync");
     cg_read(c, &in->ops[0], PTX_TYPE_u32);
@@ -239,7 +239,28 @@ void c_emit_bar(cg *c, const ptx_instr *in)
     cg_puts(c, ");\n");
 }
 
-void c_emit_barrier(cg *c, const ptx_instr *in) { c_emit_bar(c, in); }
+/* barrier.cluster.arrive{.release|.relaxed}{.aligned} and
+ * barrier.cluster.wait{.acquire}{.aligned}: the cluster's barrier, through
+ * the runtime (kernel ABI 8). Every fence and atomic is sequentially
+ * consistent here, so .relaxed needs nothing less. */
+static void emit_cluster_barrier(cg *c, const ptx_instr *in)
+{
+    int arrive = ptx_has(in, PTX_MOD_arrive), wait = ptx_has(in, PTX_MOD_wait);
+    if (arrive == wait || in->nops != 0 || (wait && (ptx_has(in, PTX_MOD_release) || ptx_has(in, PTX_MOD_relaxed))) ||
+        (arrive && ptx_has(in, PTX_MOD_acquire)))
+        cg_fail(c, "barrier.cluster takes .arrive{.release|.relaxed} or .wait{.acquire}, and no operands");
+    cg_puts(c, "__atomic_thread_fence(__ATOMIC_SEQ_CST);\n    ");
+    cg_puts(c, arrive ? "t->blk->rt->cluster_arrive(t);\n" : "t->blk->rt->cluster_wait(t);\n");
+    if (wait)
+        cg_puts(c, "    __atomic_thread_fence(__ATOMIC_SEQ_CST);\n");
+}
+
+void c_emit_barrier(cg *c, const ptx_instr *in)
+{
+    if (ptx_has(in, PTX_MOD_cluster))
+        return emit_cluster_barrier(c, in);
+    c_emit_bar(c, in);
+}
 
 void c_emit_shfl(cg *c, const ptx_instr *in)
 {

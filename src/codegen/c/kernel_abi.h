@@ -58,7 +58,24 @@ typedef struct cb_block {
     uint64_t grid_ws;              /* cooperative launch: the zeroed grid workspace that
                                     * %envreg1 (high 32 bits) and %envreg2 (low 32 bits)
                                     * hand to cooperative groups; 0 otherwise */
+    /* ---- ABI 8: thread block clusters ----
+     * Every block belongs to a cluster: without a cluster launch, one of
+     * 1x1x1 (cluster_dim {1,1,1}, rank 0, not explicit). The blocks of a
+     * cluster run at the same time; cluster_shared[r] is the shared window
+     * of the block of rank r (cluster_shared[cluster_rank] == shared), so
+     * generic addresses into another block's shared memory are plain host
+     * addresses. A .shared::cluster address is a 32-bit window offset, plus
+     * (rank + 1) << 24 when it names another block (CB_DSMEM_*): what mapa
+     * gives; a plain .shared::cta offset names the executing block. */
+    cb_dim3 cluster_dim;           /* %cluster_nctaid */
+    cb_dim3 cluster_ctaid;         /* %cluster_ctaid */
+    uint32_t cluster_rank;         /* %cluster_ctarank */
+    uint32_t cluster_explicit;     /* %is_explicit_cluster */
+    unsigned char *const *cluster_shared;   /* by rank, cluster_dim.x*y*z of them */
 } cb_block;
+
+#define CB_DSMEM_RANK_SHIFT 24     /* .shared::cluster address: (rank + 1) << 24 | offset */
+#define CB_DSMEM_OFFSET_MASK 0xffffffu
 
 /* ---- ABI 8: positions of warp convergence points ----
  * A convergence point (site) is activemask, vote/shfl without .sync, or an
@@ -266,6 +283,14 @@ typedef struct cb_runtime {
      * which go first. Returns the mask of the lanes that went on together:
      * activemask's value. warp_converge and activemask are converge(t, NULL). */
     uint32_t (*converge)(cb_thread *t, const cb_conv_frame *fr);
+    /* barrier.cluster.arrive: the calling thread arrives at its cluster's
+     * barrier (whose participants are the threads of the cluster's blocks
+     * that have not exited). Returns at once. */
+    void (*cluster_arrive)(cb_thread *t);
+    /* collective: barrier.cluster.wait: returns once every non-exited
+     * thread of the cluster has arrived at the phase the caller arrived at
+     * (it must have arrived). */
+    void (*cluster_wait)(cb_thread *t);
 } cb_runtime;
 
 /* Every generated translation unit defines, with default visibility:

@@ -60,11 +60,15 @@ const char cb_codegen_c_prelude_mbarrier[] =
 "  char m[200]; size_t a = strlen(op), b = strlen(why); if (a > 80) a = 80; if (b > 110) b = 110;\n"
 "  memcpy(m, op, a); m[a] = ':'; m[a + 1] = ' '; memcpy(m + a + 2, why, b); m[a + 2 + b] = 0;\n"
 "  t->blk->rt->fail(t, m); __builtin_unreachable(); }\n"
-"/* the object at p, which must be 8-byte aligned in the block's shared memory */\n"
+"/* the object at p, which must be 8-byte aligned in the shared memory of a block of the cluster\n"
+"   (the executing block's, or through .shared::cluster addresses another's) */\n"
 "CB_INL uint64_t cb_mb_load(cb_thread *t, const unsigned char *p, const char *op) {\n"
 "  uintptr_t a = (uintptr_t)p, base = (uintptr_t)t->blk->shared; uint64_t w;\n"
-"  if (a < base || a - base + 8u > (uint64_t)cb_dyn_smem(t) + t->blk->dynamic_smem)\n"
-"    cb_mb_fail(t, op, \"the address is not in the block's shared memory\");\n"
+"  if (a < base || a - base + 8u > (uint64_t)cb_dyn_smem(t) + t->blk->dynamic_smem) {\n"
+"    int r = cb_cl_rank_of(t, (uint64_t)a);\n"
+"    if (r < 0 || a - (uintptr_t)t->blk->cluster_shared[r] + 8u > cb_cl_size(t))\n"
+"      cb_mb_fail(t, op, \"the address is not in the block's shared memory\");\n"
+"    base = (uintptr_t)t->blk->cluster_shared[r]; }\n"
 "  if ((a - base) & 7u) cb_mb_fail(t, op, \"the mbarrier object is not 8-byte aligned\");\n"
 "  memcpy(&w, p, 8); return w; }\n"
 "CB_INL uint64_t cb_mb_valid(cb_thread *t, const unsigned char *p, const char *op) {\n"
@@ -113,15 +117,7 @@ const char cb_codegen_c_prelude_mbarrier[] =
 "  uint64_t w = cb_mb_valid(t, p, \"cp.async.mbarrier.arrive\");\n"
 "  if (CB_MBAR_PENDING(w) >= 0xfffffu)\n"
 "    cb_mb_fail(t, \"cp.async.mbarrier.arrive\", \"the pending arrival count would exceed 2^20-1\");\n"
-"  t->blk->rt->mbar_signal(t, p, 0); /* +1 pending, then the arrive-on: no net change */ }\n"
-"/* cp.async.bulk global -> shared: the copy now, then its complete-tx of n bytes on the mbarrier */\n"
-"CB_INL void cb_mb_bulk_copy(cb_thread *t, unsigned char *d, const unsigned char *s, uint32_t n, unsigned char *mb) {\n"
-"  uintptr_t a = (uintptr_t)d, base = (uintptr_t)t->blk->shared;\n"
-"  if (a < base || a - base + (uint64_t)n > (uint64_t)cb_dyn_smem(t) + t->blk->dynamic_smem)\n"
-"    cb_mb_fail(t, \"cp.async.bulk\", \"the destination is not in the block's shared memory\");\n"
-"  if ((n & 15u) || ((a - base) & 15u) || ((uintptr_t)s & 15u))\n"
-"    cb_mb_fail(t, \"cp.async.bulk\", \"the size and both addresses must be multiples of 16\");\n"
-"  memcpy(d, s, n); (void)cb_mb_update(t, mb, 0, 0, 0, 0, -(int64_t)n, \"cp.async.bulk\"); }\n";
+"  t->blk->rt->mbar_signal(t, p, 0); /* +1 pending, then the arrive-on: no net change */ }\n";
 
 /* The space of the object: shared (.shared, ::cta, ::cluster) or generic. */
 static ptx_space mbar_space(cg *c, const ptx_instr *in)
@@ -129,8 +125,10 @@ static ptx_space mbar_space(cg *c, const ptx_instr *in)
     if (ptx_has(in, PTX_MOD_global) || ptx_has(in, PTX_MOD_local) || ptx_has(in, PTX_MOD_param) ||
         ptx_has(in, PTX_MOD_const))
         cg_fail(c, "an mbarrier object lives in shared memory");
-    if (ptx_has(in, PTX_MOD_shared) || ptx_has(in, PTX_MOD_shared_cta) || ptx_has(in, PTX_MOD_shared_cluster))
+    if (ptx_has(in, PTX_MOD_shared) || ptx_has(in, PTX_MOD_shared_cta))
         return PTX_SPACE_shared;
+    if (ptx_has(in, PTX_MOD_shared_cluster))
+        return PTX_SPACE_shared_cluster;   /* possibly another block's (cluster.c) */
     return PTX_SPACE_none;
 }
 
@@ -297,24 +295,4 @@ void cg_emit_cp_async_mbarrier_arrive(cg *c, const ptx_instr *in)
         cg_fail(c, "cp.async.mbarrier.arrive takes a .shared::cta mbarrier");
     bind_address(c, in, 0);
     cg_printf(c, "cb_mb_cp_async_arrive(t, cb_mb, %d);\n", ptx_has(in, PTX_MOD_noinc));
-}
-
-void cg_emit_cp_async_bulk(cg *c, const ptx_instr *in)
-{
-    if (!ptx_has(in, PTX_MOD_complete_tx_bytes) || !ptx_has(in, PTX_MOD_global) ||
-        !(ptx_has(in, PTX_MOD_shared_cluster) || ptx_has(in, PTX_MOD_shared_cta)) || in->ntypes != 0 ||
-        in->nops < 4 || in->nops > 5)
-        cg_fail(c, "only cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar] "
-                   "is supported");
-    if (in->nops == 5 && !ptx_has(in, PTX_MOD_hint))
-        cg_fail(c, "cp.async.bulk: a cache policy operand needs .L2::cache_hint");
-    cg_puts(c, "unsigned char *cb_d = ");
-    cg_address(c, &in->ops[0], PTX_SPACE_shared);
-    cg_puts(c, ";\n    const unsigned char *cb_s = ");
-    cg_address(c, &in->ops[1], PTX_SPACE_global);
-    cg_puts(c, ";\n    unsigned char *cb_mbar = ");
-    cg_address(c, &in->ops[3], PTX_SPACE_shared);
-    cg_puts(c, ";\n    cb_mb_bulk_copy(t, cb_d, cb_s, ");
-    cg_read(c, &in->ops[2], PTX_TYPE_u32);
-    cg_puts(c, ", cb_mbar);\n");
 }

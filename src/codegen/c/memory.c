@@ -117,6 +117,12 @@ void c_emit_ldu(cg *c, const ptx_instr *in) { emit_load(c, in); }
 
 void c_emit_st(cg *c, const ptx_instr *in)
 {
+    if (ptx_has(in, PTX_MOD_async))
+        return cg_emit_st_async(c, in);
+    if (ptx_has(in, PTX_MOD_bulk))
+        return cg_emit_st_bulk(c, in);
+    if (in->ntypes != 1 || (in->nops == 3 && !ptx_has(in, PTX_MOD_hint)))
+        cg_fail(c, "st takes a type and [a], v (and a cache policy with .L2::cache_hint)");
     ptx_type ty = ty0(in);
     int n = vec_width(in);
     if ((ptx_type_size(ty) > 8 && ty != PTX_TYPE_b128) || ptx_type_kind(ty) == 'p' || (ty == PTX_TYPE_b128 && n > 1))
@@ -144,7 +150,17 @@ void c_emit_cvta(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     dst_open(c, in, ty);
-    if (ptx_instr_space(in) == PTX_SPACE_shared) {
+    if (ptx_instr_space(in) == PTX_SPACE_shared_cluster) {
+        if (ptx_has(in, PTX_MOD_to)) {
+            cg_puts(c, "(uint64_t)cb_cl_to_dsmem(t, ");
+            cg_read(c, &in->ops[1], PTX_TYPE_u64);
+            cg_puts(c, ", \"cvta.to.shared::cluster: the address is not in the shared memory of a block of the cluster\")");
+        } else {
+            cg_puts(c, "(uint64_t)(uintptr_t)cb_dsmem(t, (uint32_t)");
+            cg_read(c, &in->ops[1], PTX_TYPE_u64);
+            cg_puts(c, ")");
+        }
+    } else if (ptx_instr_space(in) == PTX_SPACE_shared) {
         if (ptx_has(in, PTX_MOD_to)) {
             cg_read(c, &in->ops[1], PTX_TYPE_u64);
             cg_puts(c, " - (uint64_t)(uintptr_t)t->blk->shared");
@@ -189,10 +205,13 @@ void c_emit_isspacep(cg *c, const ptx_instr *in)
     dst_open(c, in, PTX_TYPE_pred);
     switch (sp) {
     case PTX_SPACE_shared: cg_puts(c, "cb_in_shared(t, cb_a)"); break;
+    case PTX_SPACE_shared_cluster: cg_puts(c, "(cb_cl_rank_of(t, cb_a) >= 0)"); break;
     case PTX_SPACE_const: cg_puts(c, "cb_in_const(cb_a)"); break;
     case PTX_SPACE_param: cg_puts(c, "cb_param"); break;
     case PTX_SPACE_local: cg_puts(c, "cb_local"); break;
-    case PTX_SPACE_global: cg_puts(c, "!cb_in_shared(t, cb_a) && !cb_in_const(cb_a) && !cb_param && !cb_local"); break;
+    case PTX_SPACE_global:
+        cg_puts(c, "!cb_in_shared(t, cb_a) && cb_cl_rank_of(t, cb_a) < 0 && !cb_in_const(cb_a) && !cb_param && !cb_local");
+        break;
     default: cg_fail(c, "isspacep needs a state space");
     }
     dst_close(c, in, PTX_TYPE_pred);
@@ -208,6 +227,23 @@ void c_emit_createpolicy(cg *c, const ptx_instr *in)
     dst_close(c, in, PTX_TYPE_b64);
 }
 void c_emit_prefetchu(cg *c, const ptx_instr *in) { c_emit_prefetch(c, in); }
+
+/* discard.global.L2 [a], 128: the line's contents become undefined; keeping
+ * them is one of the outcomes. applypriority.global.L2::evict_normal [a],
+ * 128: a cache priority. Neither does anything on the CPU. */
+void c_emit_discard(cg *c, const ptx_instr *in)
+{
+    if (in->ops[1].kind != PTX_OPD_int || in->ops[1].imm != 128)
+        cg_fail(c, "discard takes [a], 128");
+    cg_puts(c, "/* discard: no effect on the CPU */\n");
+}
+
+void c_emit_applypriority(cg *c, const ptx_instr *in)
+{
+    if (in->ops[1].kind != PTX_OPD_int || in->ops[1].imm != 128)
+        cg_fail(c, "applypriority takes [a], 128");
+    cg_puts(c, "/* applypriority: no effect on the CPU */\n");
+}
 
 /* ---- atomics ---------------------------------------------------------------------------- */
 
@@ -274,7 +310,14 @@ static void emit_atomic(cg *c, const ptx_instr *in, int has_dst)
 }
 
 void c_emit_atom(cg *c, const ptx_instr *in) { emit_atomic(c, in, 1); }
-void c_emit_red(cg *c, const ptx_instr *in) { emit_atomic(c, in, 0); }
+void c_emit_red(cg *c, const ptx_instr *in)
+{
+    if (ptx_has(in, PTX_MOD_async))
+        return cg_emit_red_async(c, in);
+    if (in->nops != 2)
+        cg_fail(c, "red takes [a], b");
+    emit_atomic(c, in, 0);
+}
 
 void c_emit_membar(cg *c, const ptx_instr *in)
 {

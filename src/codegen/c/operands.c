@@ -180,6 +180,16 @@ static void read_special(cg *c, const ptx_operand *o, ptx_type ty)
     case PTX_SREG_dynamic_smem_size: cg_puts(c, "t->blk->dynamic_smem"); break;
     case PTX_SREG_total_smem_size: cg_puts(c, "(cb_dyn_smem(t) + t->blk->dynamic_smem)"); break;
     case PTX_SREG_warpsize: cg_puts(c, "32u"); break;
+    case PTX_SREG_aggr_smem_size: cg_puts(c, "(cb_dyn_smem(t) + t->blk->dynamic_smem)"); break;
+    case PTX_SREG_cluster_ctaid: cg_printf(c, "t->blk->cluster_ctaid.%c", comp); break;
+    case PTX_SREG_cluster_nctaid: cg_printf(c, "t->blk->cluster_dim.%c", comp); break;
+    case PTX_SREG_clusterid: cg_printf(c, "(t->blk->ctaid.%c / t->blk->cluster_dim.%c)", comp, comp); break;
+    case PTX_SREG_nclusterid: cg_printf(c, "(t->blk->nctaid.%c / t->blk->cluster_dim.%c)", comp, comp); break;
+    case PTX_SREG_cluster_ctarank: cg_puts(c, "t->blk->cluster_rank"); break;
+    case PTX_SREG_cluster_nctarank:
+        cg_puts(c, "(t->blk->cluster_dim.x * t->blk->cluster_dim.y * t->blk->cluster_dim.z)");
+        break;
+    case PTX_SREG_is_explicit_cluster: cg_puts(c, "t->blk->cluster_explicit"); break;
     case PTX_SREG_envreg:
         /* driver-defined: 1 and 2 hold the cooperative grid workspace (high,
          * low 32 bits; 0 outside cooperative launches), the others are 0 */
@@ -334,6 +344,18 @@ void cg_dst_close(cg *c, const ptx_operand *o, ptx_type ty)
 void cg_address(cg *c, const ptx_operand *o, ptx_space sp)
 {
     long long off = (long long)o->offset;
+    if (sp == PTX_SPACE_shared_cluster && (o->reg >= 0 || o->sym.kind == PTX_SYM_none)) {
+        /* another block's window when the address says so (cluster.c) */
+        cg_puts(c, "cb_dsmem(t, (uint32_t)(");
+        if (o->reg >= 0)
+            read_reg(c, o->reg, 0, PTX_TYPE_u64);
+        else
+            cg_printf(c, "%lluull", (unsigned long long)o->imm);
+        cg_printf(c, " + %lldull))", off);
+        return;
+    }
+    if (sp == PTX_SPACE_shared_cluster)
+        sp = PTX_SPACE_shared;   /* a variable: the executing block's own */
     if (o->reg >= 0) {
         if (sp == PTX_SPACE_shared) {
             cg_puts(c, c->block_mode ? "(cbB_smem + (uint32_t)(" : "(t->blk->shared + (uint32_t)(");

@@ -5,7 +5,8 @@
  *     with a secondary .add/.min/.max) and their SIMD forms vadd2 vsub2
  *     vavrg2 vabsdiff2 vmin2 vmax2 and vadd4 ... vmax4 (with .sat or the
  *     accumulating .add; nvcc's __vabsdiffu4, __vsadu2 ...);
- *   - fns (find the n-th set bit).
+ *   - fns (find the n-th set bit);
+ *   - redux.sync.{min,max}{.abs}{.NaN}.f32 (sm_100a), on warp.c's rendezvous.
  * Operand selectors (a.h10, b.b7654, d.h0 ...) are not supported: every
  * operand is used whole, as the defaults select, which is what nvcc emits.
  * Semantics from the PTX ISA's pseudo-code for each instruction.
@@ -59,7 +60,18 @@ const char cb_codegen_c_prelude_simd[] =
 "  if (off == 0) return base < 32u && (mask >> base & 1u) ? base : 0xffffffffu;\n"
 "  int64_t n = off > 0 ? (int64_t)off - 1 : -(int64_t)off - 1; int inc = off > 0 ? 1 : -1;\n"
 "  for (int pos = (int)base; pos >= 0 && pos < 32; pos += inc) if (mask >> pos & 1u) { if (n == 0) return (uint32_t)pos; n--; }\n"
-"  return 0xffffffffu; }\n";
+"  return 0xffffffffu; }\n"
+"/* redux.sync f32: min/max over the lanes (of magnitudes with .abs), as min/max.f32 do (a NaN lane is\n"
+"   skipped, -0 < +0); .NaN: the canonical NaN when any lane holds a NaN. Uses warp.c's cb_wx */\n"
+"CB_INL void cb_redux_f32(void *const d[32], uint32_t lanes, int mx, int ab, int nan) {\n"
+"  float r = 0; int first = 1, anynan = 0;\n"
+"  CB_FOR_LANES(l, lanes) { float v = cb_f32((uint32_t)CB_WX(d, l)->a); if (ab) v = fabsf(v); anynan |= v != v;\n"
+"    r = first ? v : mx ? cb_fmax_f32(r, v) : cb_fmin_f32(r, v); first = 0; }\n"
+"  uint32_t b = nan && anynan ? 0x7fffffffu : r != r ? 0x7fffffffu : cb_bits32(r);\n"
+"  CB_FOR_LANES(l, lanes) CB_WX(d, l)->r = b; }\n"
+"#define CB_REDUX_F32(N, MX, AB, NAN) CB_WFN cb_wfn_redux_f32_##N(void *const d[32], uint32_t lanes) { cb_redux_f32(d, lanes, MX, AB, NAN); }\n"
+"CB_REDUX_F32(0, 0, 0, 0) CB_REDUX_F32(1, 1, 0, 0) CB_REDUX_F32(2, 0, 1, 0) CB_REDUX_F32(3, 1, 1, 0)\n"
+"CB_REDUX_F32(4, 0, 0, 1) CB_REDUX_F32(5, 1, 0, 1) CB_REDUX_F32(6, 0, 1, 1) CB_REDUX_F32(7, 1, 1, 1)\n";
 
 static void read_u32(cg *c, const ptx_operand *o)
 {
@@ -193,4 +205,23 @@ void c_emit_fns(cg *c, const ptx_instr *in)
     cg_read(c, &in->ops[3], PTX_TYPE_s32);
     cg_puts(c, ")");
     cg_dst_close(c, &in->ops[0], PTX_TYPE_u32);
+}
+
+/* redux.sync.{min,max}{.abs}{.NaN}.f32 d, a, membermask */
+int cg_emit_redux_f32(cg *c, const ptx_instr *in)
+{
+    if (!in->ntypes || in->types[0] != PTX_TYPE_f32)
+        return 0;
+    int mx = ptx_has(in, PTX_MOD_max), ab = ptx_has(in, PTX_MOD_abs), nan = ptx_has(in, PTX_MOD_NaN);
+    if (!ptx_has(in, PTX_MOD_sync) || in->nops != 3 || mx == ptx_has(in, PTX_MOD_min))
+        cg_fail(c, "redux.sync.f32 takes .min or .max ({.abs}{.NaN}) and d, a, membermask");
+    cg_puts(c, "cb_wx cb_w; memset(&cb_w, 0, sizeof cb_w); cb_w.a = (uint64_t)cb_bits32(");
+    cg_read(c, &in->ops[1], PTX_TYPE_f32);
+    cg_puts(c, ");\n    t->blk->rt->warp_exchange(t, ");
+    cg_read(c, &in->ops[2], PTX_TYPE_u32);
+    cg_printf(c, ", &cb_w, cb_wfn_redux_f32_%d);\n    ", mx + 2 * ab + 4 * nan);
+    cg_dst_open(c, &in->ops[0], PTX_TYPE_f32);
+    cg_puts(c, "cb_f32((uint32_t)cb_w.r)");
+    cg_dst_close(c, &in->ops[0], PTX_TYPE_f32);
+    return 1;
 }

@@ -188,6 +188,7 @@ void c_unit_begin(cg *c)
     cg_puts(c, cb_kernel_abi_text);
     cg_puts(c, "\n");
     cg_puts(c, cb_codegen_c_prelude);
+    cg_puts(c, cb_codegen_c_prelude_cluster);
     cg_puts(c, cb_codegen_c_prelude_half);
     cg_puts(c, cb_codegen_c_prelude_int);
     cg_puts(c, cb_codegen_c_prelude_warp);
@@ -197,6 +198,7 @@ void c_unit_begin(cg *c)
     cg_puts(c, cb_codegen_c_prelude_simd);
     cg_puts(c, cb_codegen_c_prelude_atom);
     cg_puts(c, cb_codegen_c_prelude_narrow);
+    cg_puts(c, cb_codegen_c_prelude_bulk);
     cg_printf(c, "\n__attribute__((visibility(\"default\"))) unsigned char *cb_module_globals[%u];\n",
               m->nglobals ? m->nglobals : 1);
     cg_puts(c, "__attribute__((visibility(\"default\"))) const uint32_t cb_module_abi_version = "

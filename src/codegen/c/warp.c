@@ -97,6 +97,8 @@ void c_emit_match(cg *c, const ptx_instr *in)
 /* redux.sync.{add,min,max}.{u32,s32} and redux.sync.{and,or,xor}.b32 d, a, membermask */
 void c_emit_redux(cg *c, const ptx_instr *in)
 {
+    if (cg_emit_redux_f32(c, in))   /* redux.sync.{min,max}{.abs}{.NaN}.f32 (sm_100a): simd.c */
+        return;
     ptx_type ty = in->ntypes ? in->types[0] : PTX_TYPE_none;
     char k = ptx_type_kind(ty);
     const char *fn = NULL;
