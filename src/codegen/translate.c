@@ -57,6 +57,9 @@ static int fill_kernels(const ptx_module *m, cb_translation *tr)
         memcpy(ki->maxntid, f->maxntid, sizeof ki->maxntid);
         memcpy(ki->reqntid, f->reqntid, sizeof ki->reqntid);
         ki->minnctapersm = f->minnctapersm;
+        memcpy(ki->cluster_dims, f->reqnctapercluster, sizeof ki->cluster_dims);
+        ki->max_cluster_rank = f->maxclusterrank;
+        ki->explicit_cluster = f->explicitcluster || f->reqnctapercluster[0] != 0;
     }
     return 0;
 }

@@ -41,6 +41,9 @@ typedef struct cb_kernel_info {
     uint32_t maxntid[3];      /* .maxntid, 0 if absent */
     uint32_t reqntid[3];      /* .reqntid, 0 if absent */
     uint32_t minnctapersm;    /* .minnctapersm, 0 if absent */
+    uint32_t cluster_dims[3]; /* .reqnctapercluster (__cluster_dims__), 0 if absent */
+    uint32_t max_cluster_rank;/* .maxclusterrank, 0 if absent */
+    int explicit_cluster;     /* .explicitcluster: must be launched with a cluster shape */
 } cb_kernel_info;
 
 enum { CB_SPACE_GLOBAL = 0, CB_SPACE_CONST = 1 };

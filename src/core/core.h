@@ -114,6 +114,9 @@ struct CUfunc_st {
     const cb_kernel_info *info;
     int max_dynamic_smem;           /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
     int preferred_carveout;
+    uint32_t cluster_dims[3];       /* CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_*: the cluster shape, 0 if unset */
+    int cluster_nonportable;        /* CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED */
+    int cluster_policy;             /* CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE (a hint) */
     void *legacy_launch;            /* cuFuncSetBlockShape/cuParamSet* state (api_launch_legacy.c), malloc'd or NULL */
 };
 typedef struct CUfunc_st cb_function;

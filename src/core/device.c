@@ -95,6 +95,7 @@ static int device_limit(const cb_device *d, CUdevice_attribute attr, int *v)
         return 1;
     case CU_DEVICE_ATTRIBUTE_NUMA_ID: *v = -1; return 1;
     case CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID: *v = -1; return 1;
+    case CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH: *v = d->cc_major >= 9; return 1;   /* as on sm_90 and later */
     default: return 0;
     }
 }

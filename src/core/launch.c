@@ -86,6 +86,59 @@ static uint64_t launch_max_threads(const cb_function *f, int device_max)
     return kernel_max_threads(f->info, device_max);
 }
 
+void cb_launch_cluster_shape(const cb_function *f, const cb_launch_config *cfg, uint32_t out[3])
+{
+    const uint32_t *src = cfg->cluster[0] ? cfg->cluster : f->info->cluster_dims[0] ? f->info->cluster_dims
+                          : f->cluster_dims;
+    for (int i = 0; i < 3; i++)
+        out[i] = src[0] ? (src[i] ? src[i] : 1) : 0;
+}
+
+/* Answers NOT_SUPPORTED for a launch cubridge cannot run, counted as an unsupported call. */
+static CUresult launch_not_supported(const char *name, const char *why)
+{
+    if (cb_stats_unsupported(name))
+        cb_log(CB_LOG_WARN, "%s: %s", name, why);
+    return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+/* Clusters (sm_90): a shape that divides the grid, of at most 8 blocks (16
+ * when the kernel allows non-portable sizes), on a device that reports
+ * compute capability 9.0 or more; not with a cooperative launch. */
+static CUresult validate_cluster(const cb_function *f, const cb_launch_config *cfg)
+{
+    const cb_kernel_info *k = f->info;
+    uint32_t c[3];
+    cb_launch_cluster_shape(f, cfg, c);
+    if (!c[0]) {
+        if (!k->explicit_cluster)
+            return CUDA_SUCCESS;
+        cb_log(CB_LOG_WARN, "launch of %s: the kernel must be launched with a cluster shape (.explicitcluster)",
+               k->name);
+        return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+    }
+    if (f->module->ctx->device->cc_major < 9)
+        return launch_not_supported("launch with a thread block cluster",
+                                            "clusters need compute capability 9.0 (set CUBRIDGE_SM=90)");
+    uint64_t n = (uint64_t)c[0] * c[1] * c[2];
+    int mismatch = cfg->cluster[0] && k->cluster_dims[0] &&
+                   (cfg->cluster[0] != k->cluster_dims[0] || (cfg->cluster[1] ? cfg->cluster[1] : 1) != k->cluster_dims[1] ||
+                    (cfg->cluster[2] ? cfg->cluster[2] : 1) != k->cluster_dims[2]);
+    if (mismatch || cfg->grid[0] % c[0] || cfg->grid[1] % c[1] || cfg->grid[2] % c[2] ||
+        n > (f->cluster_nonportable ? 16u : 8u) || (k->max_cluster_rank && n > k->max_cluster_rank)) {
+        cb_log(CB_LOG_WARN,
+               "launch of %s: cluster (%u,%u,%u) does not fit: it must divide the grid (%u,%u,%u), hold at most %u "
+               "blocks%s and match the kernel's own cluster shape",
+               k->name, c[0], c[1], c[2], cfg->grid[0], cfg->grid[1], cfg->grid[2], f->cluster_nonportable ? 16u : 8u,
+               f->cluster_nonportable ? "" : " (16 with CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED)");
+        return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+    }
+    if (cfg->cooperative)
+        return launch_not_supported("cooperative launch with a thread block cluster",
+                                            "a cooperative launch cannot also have a cluster shape here");
+    return CUDA_SUCCESS;
+}
+
 CUresult cb_launch_validate(const cb_function *f, const cb_launch_config *cfg)
 {
     if (f->module->unavailable) {
@@ -124,7 +177,7 @@ CUresult cb_launch_validate(const cb_function *f, const cb_launch_config *cfg)
                k->name, cfg->dynamic_smem, f->max_dynamic_smem, in->max_shared_per_block_optin);
         return CUDA_ERROR_INVALID_VALUE;
     }
-    return CUDA_SUCCESS;
+    return validate_cluster(f, cfg);
 }
 
 uint64_t cb_cooperative_max_blocks(const cb_function *f, uint32_t block_threads, uint32_t dyn_smem)
@@ -195,6 +248,12 @@ CUresult cb_function_execute(cb_function *f, const cb_launch_config *cfg, cb_lau
         err = &local;
     memset(err, 0, sizeof *err);
     cb_stats_add(CB_STAT_LAUNCHES, 1);
+    cb_launch_config with_cluster;   /* the backend sees the shape the kernel itself may give */
+    if (!cfg->cluster[0] && (f->info->cluster_dims[0] || f->cluster_dims[0])) {
+        with_cluster = *cfg;
+        cb_launch_cluster_shape(f, cfg, with_cluster.cluster);
+        cfg = &with_cluster;
+    }
     CUresult r = b->launch(b, m->backend_module, f->index, cfg, err);
     if (err->warnings) {
         cb_stats_add(CB_STAT_LAUNCH_WARNINGS, 1);

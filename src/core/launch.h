@@ -20,6 +20,12 @@ CUresult cb_launch_pack_params(const cb_kernel_info *k, void **kernelParams, voi
  * memory over the kernel's limit -> CUDA_ERROR_INVALID_VALUE, logged. */
 CUresult cb_launch_validate(const cb_function *f, const cb_launch_config *cfg);
 
+/* The thread block cluster shape a launch of f with cfg gets (out[3], 0s
+ * for none): cfg->cluster (the launch attribute), else the kernel's
+ * __cluster_dims__ (.reqnctapercluster), else the one set with
+ * cuFuncSetAttribute(REQUIRED_CLUSTER_*). */
+void cb_launch_cluster_shape(const cb_function *f, const cb_launch_config *cfg, uint32_t out[3]);
+
 /* The most blocks a cooperative launch of f may have: resident blocks per
  * multiprocessor (cb_occupancy_blocks_per_sm) times the multiprocessor
  * count, the numbers cuOccupancy* and cuDeviceGetAttribute report. */

@@ -26,7 +26,7 @@ static CUresult func_handle(CUfunction f)
  * per-thread default stream (the _ptsz entry points); cooperative: a
  * cooperative launch (grid-wide sync, checked against occupancy). */
 static CUresult launch(CUfunction f, const uint32_t grid[3], const uint32_t block[3], unsigned smem, CUstream h,
-                       void **kernelParams, void **extra, int per_thread, int cooperative)
+                       void **kernelParams, void **extra, int per_thread, int cooperative, const uint32_t *cluster)
 {
     CB_REQUIRE_INIT();
     cb_context *ctx;
@@ -52,6 +52,8 @@ static CUresult launch(CUfunction f, const uint32_t grid[3], const uint32_t bloc
         cfg.params = buf;
         cfg.param_bytes = f->info->param_bytes;
         cfg.cooperative = cooperative != 0;
+        if (cluster)
+            memcpy(cfg.cluster, cluster, sizeof cfg.cluster);
         if (per_thread && h == NULL)
             h = CU_STREAM_PER_THREAD;
         r = cb_launch_submit(ctx, h, f, &cfg);
@@ -66,7 +68,7 @@ CB_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned 
                                   unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
 {
     const uint32_t grid[3] = {gridDimX, gridDimY, gridDimZ}, block[3] = {blockDimX, blockDimY, blockDimZ};
-    return launch(f, grid, block, sharedMemBytes, hStream, kernelParams, extra, 0, 0);
+    return launch(f, grid, block, sharedMemBytes, hStream, kernelParams, extra, 0, 0, NULL);
 }
 
 CB_EXPORT CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
@@ -75,7 +77,7 @@ CB_EXPORT CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsi
                                        void **kernelParams, void **extra)
 {
     const uint32_t grid[3] = {gridDimX, gridDimY, gridDimZ}, block[3] = {blockDimX, blockDimY, blockDimZ};
-    return launch(f, grid, block, sharedMemBytes, hStream, kernelParams, extra, 1, 0);
+    return launch(f, grid, block, sharedMemBytes, hStream, kernelParams, extra, 1, 0, NULL);
 }
 
 /* An event that a launch attribute asks to be recorded with the launch
@@ -99,7 +101,7 @@ static CUresult launch_event(CUevent ev, int flags, CUevent *out)
  * ignore without changing results) or refused with a reason. Sets
  * *cooperative for CU_LAUNCH_ATTRIBUTE_COOPERATIVE and events[] for the
  * events to record with the launch. */
-static CUresult launch_attribute(const CUlaunchAttribute *a, int *cooperative, CUevent events[2])
+static CUresult launch_attribute(const CUlaunchAttribute *a, int *cooperative, CUevent events[2], uint32_t cluster[3])
 {
     switch (a->id) {
     case CU_LAUNCH_ATTRIBUTE_IGNORE:
@@ -116,11 +118,13 @@ static CUresult launch_attribute(const CUlaunchAttribute *a, int *cooperative, C
     case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
         *cooperative = a->value.cooperative != 0;
         return CUDA_SUCCESS;
-    case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
-        if (a->value.clusterDim.x <= 1 && a->value.clusterDim.y <= 1 && a->value.clusterDim.z <= 1)
-            return CUDA_SUCCESS;
-        return cb_driver_not_supported("cuLaunchKernelEx(CLUSTER_DIMENSION)",
-                                       "thread block clusters are not supported");
+    case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:   /* checked against the grid with the launch (launch.c) */
+        if (a->value.clusterDim.x == 0 || a->value.clusterDim.y == 0 || a->value.clusterDim.z == 0)
+            return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+        cluster[0] = a->value.clusterDim.x;
+        cluster[1] = a->value.clusterDim.y;
+        cluster[2] = a->value.clusterDim.z;
+        return CUDA_SUCCESS;
     case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT:
         return launch_event(a->value.programmaticEvent.event, a->value.programmaticEvent.flags, &events[0]);
     case CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT:
@@ -141,15 +145,16 @@ static CUresult launch_ex(const CUlaunchConfig *config, CUfunction f, void **ker
         return CUDA_ERROR_INVALID_VALUE;
     int cooperative = 0;
     CUevent events[2] = {NULL, NULL};
+    uint32_t cluster[3] = {0, 0, 0};
     for (unsigned i = 0; i < config->numAttrs; i++) {
-        CUresult r = launch_attribute(&config->attrs[i], &cooperative, events);
+        CUresult r = launch_attribute(&config->attrs[i], &cooperative, events, cluster);
         if (r != CUDA_SUCCESS)
             return r;
     }
     const uint32_t grid[3] = {config->gridDimX, config->gridDimY, config->gridDimZ};
     const uint32_t block[3] = {config->blockDimX, config->blockDimY, config->blockDimZ};
     CUresult r = launch(f, grid, block, config->sharedMemBytes, config->hStream, kernelParams, extra, per_thread,
-                        cooperative);
+                        cooperative, cluster);
     for (int i = 0; i < 2 && r == CUDA_SUCCESS; i++)
         if (events[i])
             r = per_thread ? cuEventRecord_ptsz(events[i], config->hStream) : cuEventRecord(events[i], config->hStream);
@@ -173,7 +178,7 @@ CB_EXPORT CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX
                                              void **kernelParams)
 {
     const uint32_t grid[3] = {gridDimX, gridDimY, gridDimZ}, block[3] = {blockDimX, blockDimY, blockDimZ};
-    return launch(f, grid, block, sharedMemBytes, hStream, kernelParams, NULL, 0, 1);
+    return launch(f, grid, block, sharedMemBytes, hStream, kernelParams, NULL, 0, 1, NULL);
 }
 
 CB_EXPORT CUresult cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
@@ -182,7 +187,7 @@ CB_EXPORT CUresult cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gri
                                                   unsigned int sharedMemBytes, CUstream hStream, void **kernelParams)
 {
     const uint32_t grid[3] = {gridDimX, gridDimY, gridDimZ}, block[3] = {blockDimX, blockDimY, blockDimZ};
-    return launch(f, grid, block, sharedMemBytes, hStream, kernelParams, NULL, 1, 1);
+    return launch(f, grid, block, sharedMemBytes, hStream, kernelParams, NULL, 1, 1, NULL);
 }
 
 /* Deprecated (CUDA 11.3+). One device is all cubridge has: a list of one
@@ -209,7 +214,7 @@ CB_EXPORT CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *laun
     }
     const uint32_t grid[3] = {p->gridDimX, p->gridDimY, p->gridDimZ};
     const uint32_t block[3] = {p->blockDimX, p->blockDimY, p->blockDimZ};
-    return launch(p->function, grid, block, p->sharedMemBytes, p->hStream, p->kernelParams, NULL, 0, 1);
+    return launch(p->function, grid, block, p->sharedMemBytes, p->hStream, p->kernelParams, NULL, 0, 1, NULL);
 }
 
 /* ---- function attributes -------------------------------------------------------- */
@@ -246,14 +251,16 @@ CB_EXPORT CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfu
     case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *pi = 0; break;
     case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *pi = hfunc->max_dynamic_smem; break;
     case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *pi = hfunc->preferred_carveout; break;
-    case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET:
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET: *pi = k->explicit_cluster; break;
     case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
     case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
-    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
-    case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
-    case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
-        *pi = 0; /* no clusters */
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH: {
+        int i = attrib - CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH;
+        *pi = (int)(k->cluster_dims[0] ? k->cluster_dims[i] : hfunc->cluster_dims[i]);
         break;
+    }
+    case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED: *pi = hfunc->cluster_nonportable; break;
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: *pi = hfunc->cluster_policy; break;
     default:
         return CUDA_ERROR_INVALID_VALUE;
     }
@@ -280,11 +287,21 @@ CB_EXPORT CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute att
     case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
     case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
     case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
+        /* a kernel with a compile-time cluster shape (__cluster_dims__) keeps it */
+        if (value < 0 || value > 16 || hfunc->info->cluster_dims[0])
+            return CUDA_ERROR_INVALID_VALUE;
+        hfunc->cluster_dims[attrib - CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH] = (uint32_t)value;
+        return CUDA_SUCCESS;
     case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
-    case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
-        if (value == 0)
-            return CUDA_SUCCESS;
-        return cb_driver_not_supported("cuFuncSetAttribute(cluster)", "thread block clusters are not supported");
+        if (value != 0 && value != 1)
+            return CUDA_ERROR_INVALID_VALUE;
+        hfunc->cluster_nonportable = value;
+        return CUDA_SUCCESS;
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:   /* a hint: all clusters run alike here */
+        if (value < CU_CLUSTER_SCHEDULING_POLICY_DEFAULT || value > CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING)
+            return CUDA_ERROR_INVALID_VALUE;
+        hfunc->cluster_policy = value;
+        return CUDA_SUCCESS;
     default:
         return CUDA_ERROR_INVALID_VALUE; /* read-only or unknown */
     }

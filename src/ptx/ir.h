@@ -308,6 +308,8 @@ typedef struct ptx_func {
     ptx_label *labels;
     uint32_t nlabels, cap_labels;
     uint32_t maxntid[3], reqntid[3], minnctapersm;
+    uint32_t reqnctapercluster[3], maxclusterrank;   /* cluster directives, 0 if absent */
+    int explicitcluster;
     ptx_kernel *kernel;    /* .entry: filled by the passes; NULL for a .func */
     ptx_conv *conv;        /* it reaches a warp convergence point (pass_converge); else NULL */
 } ptx_func;

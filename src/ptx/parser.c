@@ -118,11 +118,9 @@ static void parse_func_directives(parser *p, ptx_func *f)
 {
     for (;;) {
         const ptx_token *t = peek(p);
-        uint32_t *dims = is_word(t, ".maxntid") ? f->maxntid : is_word(t, ".reqntid") ? f->reqntid : NULL;
-        if (dims || is_word(t, ".reqnctapercluster")) {
-            uint32_t tmp[3];
-            if (!dims)
-                dims = tmp;
+        uint32_t *dims = is_word(t, ".maxntid") ? f->maxntid : is_word(t, ".reqntid") ? f->reqntid
+                         : is_word(t, ".reqnctapercluster") ? f->reqnctapercluster : NULL;
+        if (dims) {
             next(p);
             int i = 0;
             do {
@@ -138,7 +136,10 @@ static void parse_func_directives(parser *p, ptx_func *f)
             uint64_t v = expect_int(p, "a number");
             if (is_word(t, ".minnctapersm"))
                 f->minnctapersm = (uint32_t)v;
+            else if (is_word(t, ".maxclusterrank"))
+                f->maxclusterrank = (uint32_t)v;
         } else if (is_word(t, ".noreturn") || is_word(t, ".explicitcluster")) {
+            f->explicitcluster |= is_word(t, ".explicitcluster");
             next(p);
         } else if (is_word(t, ".pragma")) {
             skip_statement(p);
