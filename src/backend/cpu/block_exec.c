@@ -318,6 +318,7 @@ static int fibers_prepare(cpu_worker *w, cpu_block *b)
                 th->block = b;
                 th->in_kernel = 0;
                 th->spun_ws = 0;
+                th->cluster_arrived = 0;
                 th->state = THREAD_RUNNABLE;
                 cb_fiber_init(&th->fiber, &b->stacks[flat], fiber_main, th);
                 runq_push(b, flat);
