@@ -1,5 +1,5 @@
 /* simd.c: packed and sub-word integer and float arithmetic (CB_DIALECT_C):
- *   - add/sub .u16x2/.s16x2 (sm_90; nvcc's __vadd2 and the DPX intrinsics);
+ *   - add .u16x2/.s16x2 (sm_90; nvcc's __vadd2 and the DPX intrinsics);
  *   - add/sub/mul/fma .f32x2 (sm_100: __fadd2_rn and friends);
  *   - the video instructions vadd vsub vabsdiff vmin vmax (32-bit scalar,
  *     with a secondary .add/.min/.max) and their SIMD forms vadd2 vsub2
@@ -98,8 +98,8 @@ int cg_emit_packed(cg *c, const ptx_instr *in)
         return 0;
     ptx_type ty = in->types[0];
     if ((ty == PTX_TYPE_u16x2 || ty == PTX_TYPE_s16x2) && (in->op == PTX_OP_add || in->op == PTX_OP_sub)) {
-        if (ptx_has(in, PTX_MOD_sat) || ptx_has(in, PTX_MOD_cc))
-            cg_fail(c, "add/sub .u16x2/.s16x2 take no .sat or .cc");
+        if (ptx_has(in, PTX_MOD_sat) || ptx_has(in, PTX_MOD_cc) || in->op == PTX_OP_sub)
+            cg_fail(c, "add.u16x2/.s16x2 take no .sat or .cc (and sub has no packed 16-bit form)");
         cg_dst_open(c, &in->ops[0], PTX_TYPE_u32);
         cg_puts(c, "cb_addsub16x2(");
         read_u32(c, &in->ops[1]);

@@ -516,6 +516,7 @@ def write():
             f.write(".version %s\n.target %s\n.address_size 64\n" % (version, target))
             for name, checks, fmt, body in kernels:
                 f.write(FRAME_HEAD.format(name=name))
+                f.write(isa_forms.EXTRA_DECLS.get(fam, ""))
                 f.write(body + "\n")
                 f.write(FRAME_TAIL)
                 rows.append((fam, name, checks, fmt, "|".join(WORD_NAMES[name])))

@@ -191,3 +191,47 @@ ISA_CASE("isa_fp8.ptx", "fp8_0", "xxxxxxxx", "f16",
          "cvt.rn.satfinite.e4m3x2.f32|cvt.rn.satfinite.relu.e4m3x2.f32|cvt.rn.satfinite.e4m3x2.f16x2|cvt.rn.f16x2.e4m3x2|cvt.rn.relu.f16x2.e4m3x2|cvt.rn.satfinite.e5m2x2.f32|cvt.rn.satfinite.relu.e5m2x2.f32|cvt.rn.satfinite.e5m2x2.f16x2")
 ISA_CASE("isa_fp8.ptx", "fp8_1", "xxx-----", "f16",
          "cvt.rn.f16x2.e5m2x2|cvt.rn.relu.f16x2.e5m2x2|cvt.rna.satfinite.tf32.f32|||||")
+ISA_CASE("isa_video.ptx", "video_0", "xxxxxxxx", "f16",
+         "vadd.u32.u32.u32|vadd.s32.s32.s32|vadd.s32.u32.s32|vadd.u32.s32.u32|vadd.s32.s32.s32.sat|vadd.u32.u32.u32.sat|vadd.s32.s32.s32.add|vadd.s32.s32.s32.min")
+ISA_CASE("isa_video.ptx", "video_1", "xxxxxxxx", "f16",
+         "vadd.s32.s32.s32.max|vadd.u32.u32.u32.sat.add|vsub.u32.u32.u32|vsub.s32.s32.s32|vsub.s32.u32.s32|vsub.u32.s32.u32|vsub.s32.s32.s32.sat|vsub.u32.u32.u32.sat")
+ISA_CASE("isa_video.ptx", "video_2", "xxxxxxxx", "f16",
+         "vsub.s32.s32.s32.add|vsub.s32.s32.s32.min|vsub.s32.s32.s32.max|vsub.u32.u32.u32.sat.add|vabsdiff.u32.u32.u32|vabsdiff.s32.s32.s32|vabsdiff.s32.u32.s32|vabsdiff.u32.s32.u32")
+ISA_CASE("isa_video.ptx", "video_3", "xxxxxxxx", "f16",
+         "vabsdiff.s32.s32.s32.sat|vabsdiff.u32.u32.u32.sat|vabsdiff.s32.s32.s32.add|vabsdiff.s32.s32.s32.min|vabsdiff.s32.s32.s32.max|vabsdiff.u32.u32.u32.sat.add|vmin.u32.u32.u32|vmin.s32.s32.s32")
+ISA_CASE("isa_video.ptx", "video_4", "xxxxxxxx", "f16",
+         "vmin.s32.u32.s32|vmin.u32.s32.u32|vmin.s32.s32.s32.sat|vmin.u32.u32.u32.sat|vmin.s32.s32.s32.add|vmin.s32.s32.s32.min|vmin.s32.s32.s32.max|vmin.u32.u32.u32.sat.add")
+ISA_CASE("isa_video.ptx", "video_5", "xxxxxxxx", "f16",
+         "vmax.u32.u32.u32|vmax.s32.s32.s32|vmax.s32.u32.s32|vmax.u32.s32.u32|vmax.s32.s32.s32.sat|vmax.u32.u32.u32.sat|vmax.s32.s32.s32.add|vmax.s32.s32.s32.min")
+ISA_CASE("isa_video.ptx", "video_6", "xxxxxxxx", "f16",
+         "vmax.s32.s32.s32.max|vmax.u32.u32.u32.sat.add|vadd2.u32.u32.u32|vadd2.u32.u32.u32.sat|vadd2.u32.u32.u32.add|vadd2.s32.s32.s32|vadd2.s32.s32.s32.sat|vadd2.s32.s32.s32.add")
+ISA_CASE("isa_video.ptx", "video_7", "xxxxxxxx", "f16",
+         "vadd4.u32.u32.u32|vadd4.u32.u32.u32.sat|vadd4.u32.u32.u32.add|vadd4.s32.s32.s32|vadd4.s32.s32.s32.sat|vadd4.s32.s32.s32.add|vsub2.u32.u32.u32|vsub2.u32.u32.u32.sat")
+ISA_CASE("isa_video.ptx", "video_8", "xxxxxxxx", "f16",
+         "vsub2.u32.u32.u32.add|vsub2.s32.s32.s32|vsub2.s32.s32.s32.sat|vsub2.s32.s32.s32.add|vsub4.u32.u32.u32|vsub4.u32.u32.u32.sat|vsub4.u32.u32.u32.add|vsub4.s32.s32.s32")
+ISA_CASE("isa_video.ptx", "video_9", "xxxxxxxx", "f16",
+         "vsub4.s32.s32.s32.sat|vsub4.s32.s32.s32.add|vavrg2.u32.u32.u32|vavrg2.u32.u32.u32.sat|vavrg2.u32.u32.u32.add|vavrg2.s32.s32.s32|vavrg2.s32.s32.s32.sat|vavrg2.s32.s32.s32.add")
+ISA_CASE("isa_video.ptx", "video_10", "xxxxxxxx", "f16",
+         "vavrg4.u32.u32.u32|vavrg4.u32.u32.u32.sat|vavrg4.u32.u32.u32.add|vavrg4.s32.s32.s32|vavrg4.s32.s32.s32.sat|vavrg4.s32.s32.s32.add|vabsdiff2.u32.u32.u32|vabsdiff2.u32.u32.u32.sat")
+ISA_CASE("isa_video.ptx", "video_11", "xxxxxxxx", "f16",
+         "vabsdiff2.u32.u32.u32.add|vabsdiff2.s32.s32.s32|vabsdiff2.s32.s32.s32.sat|vabsdiff2.s32.s32.s32.add|vabsdiff4.u32.u32.u32|vabsdiff4.u32.u32.u32.sat|vabsdiff4.u32.u32.u32.add|vabsdiff4.s32.s32.s32")
+ISA_CASE("isa_video.ptx", "video_12", "xxxxxxxx", "f16",
+         "vabsdiff4.s32.s32.s32.sat|vabsdiff4.s32.s32.s32.add|vmin2.u32.u32.u32|vmin2.u32.u32.u32.sat|vmin2.u32.u32.u32.add|vmin2.s32.s32.s32|vmin2.s32.s32.s32.sat|vmin2.s32.s32.s32.add")
+ISA_CASE("isa_video.ptx", "video_13", "xxxxxxxx", "f16",
+         "vmin4.u32.u32.u32|vmin4.u32.u32.u32.sat|vmin4.u32.u32.u32.add|vmin4.s32.s32.s32|vmin4.s32.s32.s32.sat|vmin4.s32.s32.s32.add|vmax2.u32.u32.u32|vmax2.u32.u32.u32.sat")
+ISA_CASE("isa_video.ptx", "video_14", "xxxxxxxx", "f16",
+         "vmax2.u32.u32.u32.add|vmax2.s32.s32.s32|vmax2.s32.s32.s32.sat|vmax2.s32.s32.s32.add|vmax4.u32.u32.u32|vmax4.u32.u32.u32.sat|vmax4.u32.u32.u32.add|vmax4.s32.s32.s32")
+ISA_CASE("isa_video.ptx", "video_15", "xxxxxx--", "f16",
+         "vmax4.s32.s32.s32.sat|vmax4.s32.s32.s32.add|fns.b32|fns.b32 (offsets -4..4)|add.u16x2|add.s16x2||")
+ISA_CASE("isa_misc90.ptx", "misc90_0", "xxxxxxxx", "f16",
+         "griddepcontrol.wait|griddepcontrol.launch_dependents|%cluster_ctarank (no cluster launch)|%cluster_nctarank (no cluster launch)|%is_explicit_cluster (no cluster launch)|%clusterid.x/y/z (no cluster launch)|%nclusterid.x/y/z (no cluster launch)|%cluster_ctaid.x/y/z (no cluster launch)")
+ISA_CASE("isa_misc90.ptx", "misc90_1", "xxxxx---", "f16",
+         "%cluster_nctaid.x/y/z (no cluster launch)|%dynamic_smem_size|%total_smem_size|%aggr_smem_size|alloca.u64, stacksave, stackrestore|||")
+ISA_CASE("isa_atom90.ptx", "atom90_0", "xxxxxxxx", "f16",
+         "atom.global.add.noftz.f16|atom.global.add.noftz.f16|atom.global.add.noftz.bf16|atom.global.add.noftz.bf16|atom.global.add.noftz.f16x2|atom.global.add.noftz.f16x2|atom.global.add.noftz.bf16x2|atom.global.add.noftz.bf16x2")
+ISA_CASE("isa_atom90.ptx", "atom90_1", "xxxxxxx-", "f16",
+         "red.global.add.noftz.f16x2|atom.global.cas.b16 (compare fails or succeeds)|atom.global.cas.b16 (compare fails or succeeds)|atom.global.add.v2.f32|atom.global.add.v2.f32|atom.global.add.v2.f32 (old values)|atom.global.add.v2.f32 (old values)|")
+ISA_CASE("isa_atom90.ptx", "atom90_2", "xxxxxxxx", "f16",
+         "atom.global.add.v4.f32|atom.global.add.v4.f32|red.global.add.v4.f32|red.global.add.v4.f32|atom.global.cas.b128 (swaps)|atom.global.cas.b128 (swaps)|atom.global.cas.b128 (compare fails)|atom.global.cas.b128 (compare fails)")
+ISA_CASE("isa_atom90.ptx", "atom90_3", "xx------", "f16",
+         "atom.global.exch.b128, ld/st.global.b128|atom.global.exch.b128, ld/st.global.b128||||||")

@@ -10,6 +10,7 @@ last place; h/b f16/bf16 halves within 2 units; - not compared.
 
 FORMS = {}   # family -> [(name, body, checks)]
 TARGETS = {}  # family -> (ptx version, target) when not the default
+EXTRA_DECLS = {}  # family -> register declarations its kernels add to the frame
 
 
 def form(family, name, body, checks="x"):
@@ -348,3 +349,88 @@ for t in ["e4m3x2", "e5m2x2"]:
     form("fp8", "cvt.rn.f16x2.%s" % t, "mov.b32 {%%h0, %%h1}, %%a; cvt.rn.f16x2.%s $o, %%h0;" % t)
     form("fp8", "cvt.rn.relu.f16x2.%s" % t, "mov.b32 {%%h0, %%h1}, %%a; cvt.rn.relu.f16x2.%s $o, %%h1;" % t)
 form("fp8", "cvt.rna.satfinite.tf32.f32", LF + "cvt.rna.satfinite.tf32.f32 $o, %f0;")
+
+# ---- sm_75..sm_90 forms that nvcc 12/13 emit (docs/ptx.md, "PTX that nvcc emits") ----
+# the video instructions (the SIMD intrinsics __vabsdiffu4, __vsads2 ... and inline asm)
+for op in ["vadd", "vsub", "vabsdiff", "vmin", "vmax"]:
+    for t in ["u32.u32.u32", "s32.s32.s32", "s32.u32.s32", "u32.s32.u32"]:
+        i32("video", "%s.%s" % (op, t))
+    i32("video", "%s.s32.s32.s32.sat" % op)
+    i32("video", "%s.u32.u32.u32.sat" % op)
+    for op2 in ["add", "min", "max"]:
+        i32("video", "%s.s32.s32.s32.%s" % (op, op2), 3)
+    i32("video", "%s.u32.u32.u32.sat.add" % op, 3)
+for op in ["vadd", "vsub", "vavrg", "vabsdiff", "vmin", "vmax"]:
+    for n in ["2", "4"]:
+        for t in ["u32.u32.u32", "s32.s32.s32"]:
+            i32("video", "%s%s.%s" % (op, n, t), 3)
+            i32("video", "%s%s.%s.sat" % (op, n, t), 3)
+            i32("video", "%s%s.%s.add" % (op, n, t), 3)
+# fns (base must be <= 31) and the sm_90 packed 16-bit add/sub (nvcc's __vadd2 on sm_90)
+form("video", "fns.b32", "and.b32 %t0, %b, 31; fns.b32 $o, %a, %t0, %c;")
+form("video", "fns.b32 (offsets -4..4)", "and.b32 %t0, %b, 31; and.b32 %t1, %c, 7; sub.s32 %t1, %t1, 4; "
+     "fns.b32 $o, %a, %t0, %t1;")
+for op in ["add.u16x2", "add.s16x2"]:
+    i32("video", op)
+
+# programmatic dependent launch, cluster registers without a cluster launch, shared sizes, the stack
+form("misc90", "griddepcontrol.wait", "griddepcontrol.wait; add.u32 $o, %a, %b;")
+form("misc90", "griddepcontrol.launch_dependents", "griddepcontrol.launch_dependents; xor.b32 $o, %a, %c;")
+for reg in ["cluster_ctarank", "cluster_nctarank"]:
+    form("misc90", "%%%s (no cluster launch)" % reg, "mov.u32 $o, %%%s;" % reg)
+form("misc90", "%is_explicit_cluster (no cluster launch)", "mov.pred %p0, %is_explicit_cluster; selp.u32 $o, 7, 9, %p0;")
+for reg in ["clusterid", "nclusterid", "cluster_ctaid", "cluster_nctaid"]:
+    form("misc90", "%%%s.x/y/z (no cluster launch)" % reg,
+         "mov.u32 %%t0, %%%s.x; mov.u32 %%t1, %%%s.y; mov.u32 %%t2, %%%s.z; shl.b32 %%t1, %%t1, 10; "
+         "shl.b32 %%t2, %%t2, 20; or.b32 %%t0, %%t0, %%t1; or.b32 $o, %%t0, %%t2;" % (reg, reg, reg))
+for reg in ["dynamic_smem_size", "total_smem_size", "aggr_smem_size"]:
+    form("misc90", "%%%s" % reg, "mov.u32 $o, %%%s;" % reg)
+form("misc90", "alloca.u64, stacksave, stackrestore",
+     "stacksave.u64 %l5; mov.u64 %l6, 24; alloca.u64 %l7, %l6, 16; st.u32 [%l7], %a; st.u32 [%l7+20], %b; "
+     "ld.u32 %t0, [%l7]; ld.u32 %t1, [%l7+20]; and.b64 %l6, %l7, 15; cvt.u32.u64 %t2, %l6; "
+     "xor.b32 %t0, %t0, %t1; add.u32 $o, %t0, %t2; stackrestore.u64 %l5;")
+
+# atomics that CUDA C reaches on sm_70..sm_90: each on a word of the thread's own output, before the
+# outputs are stored: $o the memory afterwards, $p the old value the atomic returned
+MEM = "[%rout+28]"
+for t, op in [("f16", "add.noftz.f16"), ("bf16", "add.noftz.bf16")]:
+    form("atom90", "atom.global.%s" % op, "st.global.b32 %s, %%a; mov.b32 {%%h0, %%h1}, %%b; "
+         "atom.global.%s %%h2, %s, %%h0; ld.global.b32 $o, %s; cvt.u32.u16 $p, %%h2;" % (MEM, op, MEM, MEM), "xx")
+for op in ["add.noftz.f16x2", "add.noftz.bf16x2"]:
+    form("atom90", "atom.global.%s" % op, "st.global.b32 %s, %%a; atom.global.%s $p, %s, %%b; "
+         "ld.global.b32 $o, %s;" % (MEM, op, MEM, MEM), "xx")
+form("atom90", "red.global.add.noftz.f16x2", "st.global.b32 %s, %%a; red.global.add.noftz.f16x2 %s, %%b; "
+     "ld.global.b32 $o, %s;" % (MEM, MEM, MEM))
+form("atom90", "atom.global.cas.b16 (compare fails or succeeds)",
+     "st.global.b32 %s, %%a; mov.b32 {%%h0, %%h1}, %%a; mov.b32 {%%h2, %%h3}, %%b; "
+     "and.b32 %%t0, %%c, 1; setp.ne.u32 %%p0, %%t0, 0; selp.b16 %%h4, %%h0, %%h2, %%p0; "
+     "atom.global.cas.b16 %%h5, %s, %%h4, %%h3; ld.global.b32 $o, %s; cvt.u32.u16 $p, %%h5;" % (MEM, MEM, MEM), "xx")
+form("atom90", "atom.global.add.v2.f32",
+     LF + "st.global.v2.b32 [%rout+24], {%a, %b}; atom.global.add.v2.f32 {%f4, %f5}, [%rout+24], {%f1, %f2}; "
+     "ld.global.v2.b32 {$o, $p}, [%rout+24];", "xx")
+form("atom90", "atom.global.add.v2.f32 (old values)",
+     LF + "st.global.v2.b32 [%rout+24], {%a, %b}; atom.global.add.v2.f32 {%f4, %f5}, [%rout+24], {%f1, %f2}; "
+     "mov.b32 $o, %f4; mov.b32 $p, %f5;", "xx")
+form("atom90", "atom.global.add.v4.f32",
+     LF + "mov.b32 %f3, %d; st.global.v4.b32 [%rout+16], {%a, %b, %c, %d}; "
+     "atom.global.add.v4.f32 {%f4, %f5, %f6, %f7}, [%rout+16], {%f3, %f2, %f1, %f0}; "
+     "ld.global.v4.b32 {$o, $p, %t0, %t1}, [%rout+16]; xor.b32 $o, $o, %t0; xor.b32 $p, $p, %t1;", "xx")
+form("atom90", "red.global.add.v4.f32",
+     LF + "mov.b32 %f3, %d; st.global.v4.b32 [%rout+16], {%a, %b, %c, %d}; "
+     "red.global.add.v4.f32 [%rout+16], {%f1, %f1, %f2, %f2}; "
+     "ld.global.v4.b32 {$o, $p, %t0, %t1}, [%rout+16]; xor.b32 $o, $o, %t0; xor.b32 $p, $p, %t1;", "xx")
+B128 = ("mov.b64 %l1, {%a, %b}; mov.b64 %l2, {%c, %d}; mov.b128 %q0, {%l1, %l2}; "
+        "st.global.b128 [%rout+16], %q0; ")
+form("atom90", "atom.global.cas.b128 (swaps)",
+     B128 + "mov.b128 %q1, {%l2, %l1}; atom.global.cas.b128 %q2, [%rout+16], %q0, %q1; "
+     "ld.global.b128 %q3, [%rout+16]; mov.b128 {%l3, %l4}, %q3; mov.b64 {%t0, %t1}, %l3; mov.b64 {%t2, %t3}, %l4; "
+     "mov.b128 {%l5, %l6}, %q2; mov.b64 {%t4, %t5}, %l5; xor.b32 $o, %t0, %t4; xor.b32 $p, %t3, %t5;", "xx")
+form("atom90", "atom.global.cas.b128 (compare fails)",
+     B128 + "mov.b128 %q1, {%l2, %l1}; atom.global.cas.b128 %q2, [%rout+16], %q1, %q1; "
+     "ld.global.b128 %q3, [%rout+16]; mov.b128 {%l3, %l4}, %q3; mov.b64 {%t0, %t1}, %l3; "
+     "mov.b128 {%l5, %l6}, %q2; mov.b64 {%t4, %t5}, %l6; xor.b32 $o, %t0, %t4; xor.b32 $p, %t1, %t5;", "xx")
+form("atom90", "atom.global.exch.b128, ld/st.global.b128",
+     B128 + "mov.b128 %q1, {%l2, %l2}; atom.global.exch.b128 %q2, [%rout+16], %q1; "
+     "ld.global.b128 %q3, [%rout+16]; mov.b128 {%l3, %l4}, %q3; mov.b64 {%t0, %t1}, %l4; "
+     "mov.b128 {%l5, %l6}, %q2; mov.b64 {%t4, %t5}, %l5; xor.b32 $o, %t0, %t4; xor.b32 $p, %t1, %t5;", "xx")
+EXTRA_DECLS["atom90"] = "\t.reg .b128 %q<4>;\n"

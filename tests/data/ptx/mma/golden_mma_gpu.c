@@ -17,10 +17,11 @@
 typedef struct mma_case {
     const char *kernel, *classes;
     char check;
+    unsigned blocks, cluster;   /* blocks of 32 threads; the cluster size (0: no cluster launch) */
 } mma_case;
 
 static const mma_case cases[] = {
-#define MMA_CASE(k, c, x) {k, c, x},
+#define MMA_CASE(k, c, x, b, cl) {k, c, x, b, cl},
 #include "mma_cases.h"
 #undef MMA_CASE
 };
@@ -96,9 +97,21 @@ int main(int argc, char **argv)
         CK(cuMemsetD8(dout, 0xee, sizeof out));
         CUfunction fn;
         void *args[] = {&din, &dout};
+        CUlaunchAttribute attr;
+        memset(&attr, 0, sizeof attr);
+        attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+        attr.value.clusterDim.x = cases[k].cluster;
+        attr.value.clusterDim.y = attr.value.clusterDim.z = 1;
+        CUlaunchConfig cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.gridDimX = cases[k].blocks;
+        cfg.gridDimY = cfg.gridDimZ = 1;
+        cfg.blockDimX = 32;
+        cfg.blockDimY = cfg.blockDimZ = 1;
+        cfg.attrs = &attr;
+        cfg.numAttrs = cases[k].cluster ? 1 : 0;
         if (cuModuleGetFunction(&fn, mod, cases[k].kernel) != CUDA_SUCCESS ||
-            cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL) != CUDA_SUCCESS ||
-            cuCtxSynchronize() != CUDA_SUCCESS) {
+            cuLaunchKernelEx(&cfg, fn, args, NULL) != CUDA_SUCCESS || cuCtxSynchronize() != CUDA_SUCCESS) {
             fprintf(stderr, "%s: launch failed\n", cases[k].kernel);
             failed = 1;
         }
