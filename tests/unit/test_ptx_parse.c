@@ -109,6 +109,32 @@ static void test_errors(void)
                  "the reserved shared memory registers (%reserved_smem_*) are not supported");
     expect_error(HEADER ".visible .entry k()\n{\n.reg .b32 %r<2>;\n\tmov.u32 %r1, %clusterid.w;\n}\n",
                  "near '%clusterid.w': unknown register");
+    /* the forms of the sm_90/sm_100 additions that are refused, and misuse of the new instructions */
+#define BODY(x) HEADER ".visible .entry k()\n{\n.reg .b32 %r<4>; .reg .b64 %rd<4>; .reg .b16 %h<2>; .reg .pred %p<2>;\n" x "\n}\n"
+    expect_error(BODY("\tfma.rn.oob.relu.f16x2 %r1, %r2, %r3, %r0;"), "unknown modifier '.oob'");
+    expect_error(BODY("\tcvt.rs.f16x2.f32 %r1, %r2, %r3, %r0;"), "unknown modifier '.rs'");
+    expect_error(BODY("\tldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r0, %r1}, [%r2];"),
+                 "unknown modifier '.m16n16'");
+    expect_error(BODY("\tclusterlaunchcontrol.query_cancel.is_canceled.pred.b128 %p1, %r0;"),
+                 "cluster launch control (clusterlaunchcontrol, sm_100)");
+    expect_error(BODY("\tmovmatrix.sync.aligned.m8n8.b16 %r1, %r0;"), "movmatrix needs .sync.aligned.m8n8.trans.b16");
+    expect_error(BODY("\tgriddepcontrol.wait.launch_dependents;"), "exactly one of .wait and .launch_dependents");
+    expect_error(BODY("\tsetmaxnreg.inc.sync.aligned.u32 20;"), "a count of 24..256, a multiple of 8");
+    expect_error(BODY("\tsub.u16x2 %r1, %r2, %r3;"), "sub has no packed 16-bit form");
+    expect_error(BODY("\talloca.u64 %rd1, %rd2, 3;"), "alignment is a constant power of two");
+    expect_error(BODY("\tvadd2.u32.u32.u32.sat.add %r1, %r2, %r3, %r0;"), ".sat or .add (not both)");
+    expect_error(BODY("\tvadd.u32.u32.f32 %r1, %r2, %r3;"), "types are .u32 or .s32");
+    expect_error(BODY("\tredux.sync.add.f32 %r1, %r2, 0xffffffff;"), "redux.sync.f32 takes .min or .max");
+    expect_error(BODY("\tmapa.shared.u32 %r1, %r2, 0;"), "mapa takes a .shared::cluster or a generic address");
+    expect_error(BODY("\tbarrier.cluster.wait.release;"), "barrier.cluster takes .arrive");
+    expect_error(BODY("\tcvt.rn.satfinite.e2m1x2.f16x2 %h1, %r2;"), "two .f32 sources");
+    expect_error(BODY("\tcvt.rn.ue8m0x2.f32 %h1, %r2, %r3;"), "rounds with .rz or .rp");
+    expect_error(BODY("\tadd.f32x2 %rd1, %rd2, %rd3;\n\tabs.f32x2 %rd1, %rd2;"), ".f32x2 is supported on add");
+    expect_error(BODY("\tatom.global.add.v8.f32 {%r0, %r1, %r2, %r3, %r0, %r1, %r2, %r3}, [%rd1], "
+                      "{%r0, %r1, %r2, %r3, %r0, %r1, %r2, %r3};"), "unsupported atomic operation");
+    expect_error(BODY("\tcp.reduce.async.bulk.global.shared::cta.bulk_group.add.f16x2 [%rd1], [%r1], 16;"),
+                 "cp.reduce.async.bulk: .add/.min/.max");
+#undef BODY
     expect_error(HEADER ".extern .func foo(.param .b32 a);\n.visible .entry k()\n{\n"
                         ".param .b32 p;\n\tcall.uni foo, (p);\n}\n",
                  "prog.ptx:8: near 'call.uni': call to undefined function 'foo'");
