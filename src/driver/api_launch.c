@@ -82,7 +82,9 @@ CB_EXPORT CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsi
 
 /* An event that a launch attribute asks to be recorded with the launch
  * (PROGRAMMATIC_EVENT, LAUNCH_COMPLETION_EVENT): it must be a live event
- * made with CU_EVENT_DISABLE_TIMING, its flags 0. Such an event triggers
+ * made with CU_EVENT_DISABLE_TIMING, its flags 0. An event with timing is
+ * NOT_SUPPORTED, as the H200 answers (driver 580); other flags are
+ * INVALID_VALUE. Such an event triggers
  * once every block has triggered it (or, for the completion event, has
  * begun); the CPU backend records it when the kernel has completed, which
  * CUDA allows ("may only observe the event trigger long after the kernel
@@ -91,7 +93,9 @@ static CUresult launch_event(CUevent ev, int flags, CUevent *out)
 {
     if (!cb_event_valid(ev))
         return CUDA_ERROR_INVALID_HANDLE;
-    if (!(((cb_event *)ev)->flags & CU_EVENT_DISABLE_TIMING) || flags != 0)
+    if (!(((cb_event *)ev)->flags & CU_EVENT_DISABLE_TIMING))
+        return CUDA_ERROR_NOT_SUPPORTED;
+    if (flags != 0)
         return CUDA_ERROR_INVALID_VALUE;
     *out = ev;
     return CUDA_SUCCESS;

@@ -107,10 +107,10 @@ int main() {
   for (int i = 0; i < n; i++) want[i] = 8;
   check_i32("chain of dependent launches", got, want, n);
 
-  // an event with timing enabled is refused
+  // an event with timing enabled is refused: not supported, as the H200 answers
   cudaEvent_t timed;
   CHECK(cudaEventCreate(&timed));
-  EXPECT_ERROR(launch_dependent(s, a, b, n, timed), cudaErrorInvalidValue);
+  EXPECT_ERROR(launch_dependent(s, a, b, n, timed), cudaErrorNotSupported);
   cudaGetLastError();
 
   printf("programmatic dependent launch: b[999] = %d, chain end %d\n", (7 + 3 * 999) * 2 + 1, got[n - 1]);

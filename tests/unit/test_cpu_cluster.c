@@ -1,5 +1,5 @@
 /* test_cpu_cluster: thread block clusters through the real pipeline (PTX ->
- * C -> CPU backend, kernel ABI 8):
+ * C -> CPU backend, kernel ABI 9):
  *   - the cluster registers, in a cluster launch (2x2x1 of a 4x2x1 grid)
  *     and without one (clusters of one block, not explicit);
  *   - barrier.cluster between phases: every block writes its shared memory,

@@ -330,7 +330,7 @@ static void test_launch_attributes(void)
         CHECK(launch_ex(f_pdl, 1, a, 2, args) == CUDA_SUCCESS);
         CHECK(cuEventSynchronize(ev) == CUDA_SUCCESS && cuEventQuery(ev) == CUDA_SUCCESS);
         a[1].value.programmaticEvent.event = timed;
-        CHECK(launch_ex(f_pdl, 1, a, 2, args) == CUDA_ERROR_INVALID_VALUE);
+        CHECK(launch_ex(f_pdl, 1, a, 2, args) == CUDA_ERROR_NOT_SUPPORTED);
         a[1].value.programmaticEvent.event = (CUevent)&a;
         CHECK(launch_ex(f_pdl, 1, a, 2, args) == CUDA_ERROR_INVALID_HANDLE);
         a[1].value.programmaticEvent.event = ev;

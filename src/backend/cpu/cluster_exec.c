@@ -104,7 +104,7 @@ void cb_cpu_cluster_wait(cb_thread *t)
     while (c->phase == th->cluster_phase) {
         th->state = THREAD_WAIT_CLUSTER;
         c->waiting++;
-        cb_cpu_warp_converge_check(b, t->warp);
+        cb_cpu_warp_converge_check(b, t->warp, t->lane);
         cb_cpu_block_wait(b, th);
     }
     th->cluster_arrived = 0;

@@ -41,7 +41,8 @@ static int warp_parked(const cpu_block *b, uint32_t w, uint32_t from)
         if (!(live >> l & 1))
             continue;
         int st = base[l].state;
-        if (st != THREAD_WAIT_CONV && st != THREAD_WAIT_BAR && st != THREAD_WAIT_WARP && st != THREAD_WAIT_MBAR)
+        if (st != THREAD_WAIT_CONV && st != THREAD_WAIT_BAR && st != THREAD_WAIT_WARP && st != THREAD_WAIT_MBAR &&
+            st != THREAD_WAIT_CLUSTER)
             return 0;
     }
     return 1;

@@ -66,7 +66,8 @@ static const ptx_operand *elem(cg *c, const ptx_operand *o, int n, int i)
     return &o->elems[i];
 }
 
-/* The element-wise adds: f32 (flushing, as atom.add.f32), halves and half pairs. */
+/* The element-wise adds: f32 (flushing, as atom.add.f32, and a NaN result the canonical
+ * one, as the H200 gives it), halves and half pairs. */
 static void emit_add(cg *c, const ptx_instr *in, int has_dst, ptx_type ty, int n)
 {
     int m = has_dst ? 1 : 0, hk = half_kind(ty);
@@ -86,7 +87,7 @@ static void emit_add(cg *c, const ptx_instr *in, int has_dst, ptx_type ty, int n
         else
             cg_puts(c, "(void)(");
         if (ty == PTX_TYPE_f32)
-            cg_printf(c, "cb_atom_add_f32(cb_p + %u, ", i * es);
+            cg_printf(c, "cb_atom_add_f32v(cb_p + %u, ", i * es);
         else
             cg_printf(c, "cb_atom_add_h%s(cb_p + %u, %d, ", es == 2 ? "" : "2", i * es, hk);
         cg_read(c, v, rt);

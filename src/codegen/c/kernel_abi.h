@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CB_KERNEL_ABI_VERSION 8
+#define CB_KERNEL_ABI_VERSION 9
 
 typedef struct cb_dim3 {
     uint32_t x, y, z;
@@ -58,7 +58,7 @@ typedef struct cb_block {
     uint64_t grid_ws;              /* cooperative launch: the zeroed grid workspace that
                                     * %envreg1 (high 32 bits) and %envreg2 (low 32 bits)
                                     * hand to cooperative groups; 0 otherwise */
-    /* ---- ABI 8: thread block clusters ----
+    /* ---- ABI 9: thread block clusters ----
      * Every block belongs to a cluster: without a cluster launch, one of
      * 1x1x1 (cluster_dim {1,1,1}, rank 0, not explicit). The blocks of a
      * cluster run at the same time; cluster_shared[r] is the shared window
@@ -173,7 +173,7 @@ typedef struct cb_texobj {
     (CB_MBAR_VALID | ((uint64_t)((phase) & 3u) << 61) | ((uint64_t)((uint32_t)(tx) & 0x1fffffu) << 40) | \
      ((uint64_t)((expected) & 0xfffffu) << 20) | (uint64_t)((pending) & 0xfffffu))
 
-/* ---- ABI 8: conditional graph nodes ----
+/* ---- ABI 9: conditional graph nodes ----
  * A CUgraphConditionalHandle is the address of one of these, made by the
  * core (src/core/graph_cond.c, which repeats this layout as cb_cond_dev) and
  * alive as long as a graph or an instantiation holds it. cudaGraphSetConditional(handle, value) in a kernel
@@ -283,6 +283,8 @@ typedef struct cb_runtime {
      * which go first. Returns the mask of the lanes that went on together:
      * activemask's value. warp_converge and activemask are converge(t, NULL). */
     uint32_t (*converge)(cb_thread *t, const cb_conv_frame *fr);
+
+    /* ---- ABI 9 ---- */
     /* barrier.cluster.arrive: the calling thread arrives at its cluster's
      * barrier (whose participants are the threads of the cluster's blocks
      * that have not exited). Returns at once. */

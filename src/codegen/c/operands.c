@@ -180,7 +180,8 @@ static void read_special(cg *c, const ptx_operand *o, ptx_type ty)
     case PTX_SREG_dynamic_smem_size: cg_puts(c, "t->blk->dynamic_smem"); break;
     case PTX_SREG_total_smem_size: cg_puts(c, "(cb_dyn_smem(t) + t->blk->dynamic_smem)"); break;
     case PTX_SREG_warpsize: cg_puts(c, "32u"); break;
-    case PTX_SREG_aggr_smem_size: cg_puts(c, "(cb_dyn_smem(t) + t->blk->dynamic_smem)"); break;
+    /* the block's shared memory and the 1 KiB system reserve of sm_80 and later, as the H200 reports it */
+    case PTX_SREG_aggr_smem_size: cg_puts(c, "(cb_dyn_smem(t) + t->blk->dynamic_smem + 1024u)"); break;
     case PTX_SREG_cluster_ctaid: cg_printf(c, "t->blk->cluster_ctaid.%c", comp); break;
     case PTX_SREG_cluster_nctaid: cg_printf(c, "t->blk->cluster_dim.%c", comp); break;
     case PTX_SREG_clusterid: cg_printf(c, "(t->blk->ctaid.%c / t->blk->cluster_dim.%c)", comp, comp); break;

@@ -385,9 +385,11 @@ for reg in ["clusterid", "nclusterid", "cluster_ctaid", "cluster_nctaid"]:
          "shl.b32 %%t2, %%t2, 20; or.b32 %%t0, %%t0, %%t1; or.b32 $o, %%t0, %%t2;" % (reg, reg, reg))
 for reg in ["dynamic_smem_size", "total_smem_size", "aggr_smem_size"]:
     form("misc90", "%%%s" % reg, "mov.u32 $o, %%%s;" % reg)
+# alloca's pointer is a .local address (PTX ISA: "can be used in the address
+# operand of ld.local and st.local"); a generic access through it faults on the GPU
 form("misc90", "alloca.u64, stacksave, stackrestore",
-     "stacksave.u64 %l5; mov.u64 %l6, 24; alloca.u64 %l7, %l6, 16; st.u32 [%l7], %a; st.u32 [%l7+20], %b; "
-     "ld.u32 %t0, [%l7]; ld.u32 %t1, [%l7+20]; and.b64 %l6, %l7, 15; cvt.u32.u64 %t2, %l6; "
+     "stacksave.u64 %l5; mov.u64 %l6, 24; alloca.u64 %l7, %l6, 16; st.local.u32 [%l7], %a; st.local.u32 [%l7+20], %b; "
+     "ld.local.u32 %t0, [%l7]; ld.local.u32 %t1, [%l7+20]; and.b64 %l6, %l7, 15; cvt.u32.u64 %t2, %l6; "
      "xor.b32 %t0, %t0, %t1; add.u32 $o, %t0, %t2; stackrestore.u64 %l5;")
 
 # atomics that CUDA C reaches on sm_70..sm_90: each on a word of the thread's own output, before the
