@@ -252,6 +252,13 @@ CUresult cb_capture_add_op(cb_stream *s, cb_op *op)
         n->u.host.fn = op->u.host.fn;
         n->u.host.userData = op->u.host.data;
         break;
+    case CB_OP_LIBRARY:
+        if ((r = capture_node(s, CU_GRAPH_NODE_TYPE_HOST, &n)) != CUDA_SUCCESS)
+            return r;
+        n->u.host.fn = cb_lib_op_host_fn;   /* the node owns the reference */
+        n->u.host.userData = op->u.lib;
+        op->u.lib = NULL;
+        break;
     case CB_OP_MARKER: r = CUDA_SUCCESS; break;
     default:
         cb_log(CB_LOG_WARN, "stream capture: this operation (%d) cannot be captured", (int)op->kind);

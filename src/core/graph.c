@@ -35,6 +35,8 @@ static void node_free(cb_graph_node *n)
         cb_graph_mem_unref(n->u.mem);
     if (n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
         cb_cond_node_free(n->u.cond);
+    if (n->type == CU_GRAPH_NODE_TYPE_HOST && n->u.host.fn == cb_lib_op_host_fn)
+        cb_lib_op_unref(n->u.host.userData);   /* a captured library call */
     free(n->deps);
     n->magic = CB_MAGIC_DEAD;
     free(n);
@@ -145,6 +147,8 @@ CUresult cb_graph_clone(const cb_graph *g, cb_graph **out)
             n->u.cond = NULL;
             r = cb_cond_node_clone(src->u.cond, &n->u.cond);
         }
+        if (src->type == CU_GRAPH_NODE_TYPE_HOST && src->u.host.fn == cb_lib_op_host_fn)
+            cb_lib_op_ref(src->u.host.userData);
         if (src->type == CU_GRAPH_NODE_TYPE_KERNEL) {
             n->u.kernel.argv = NULL;
             n->u.kernel.cfg.params = NULL;

@@ -130,9 +130,30 @@ void cb_op_free(cb_op *op)
     case CB_OP_LAUNCH: free((void *)op->u.launch.cfg.params); break;
     case CB_OP_COPY: free(op->u.copy.staging); break;
     case CB_OP_GRAPH: cb_graph_launch_free(op->u.graph); break;
+    case CB_OP_LIBRARY: cb_lib_op_unref(op->u.lib); break;
     default: break;
     }
     free(op);
+}
+
+void cb_lib_op_ref(cb_lib_op *op) { atomic_fetch_add(&op->refs, 1); }
+
+void cb_lib_op_unref(cb_lib_op *op)
+{
+    if (op && atomic_fetch_sub(&op->refs, 1) == 1)
+        op->release(op);
+}
+
+void cb_lib_op_host_fn(void *p)
+{
+    cb_lib_op *op = p;
+    if (cb_ctx_sticky(op->ctx) != CUDA_SUCCESS)
+        return;
+    CUresult r = op->run(op);
+    if (r != CUDA_SUCCESS) {
+        cb_log(CB_LOG_ERROR, "library call %s failed (error %d)", op->name ? op->name : "?", (int)r);
+        cb_ctx_set_sticky(op->ctx, r);
+    }
 }
 
 /* Runs one op on the worker of s. */
@@ -175,6 +196,7 @@ static void op_run(cb_stream *s, cb_op *op)
         if (sticky == CUDA_SUCCESS)
             cb_graph_launch_run(op->u.graph, s);
         break;
+    case CB_OP_LIBRARY: cb_lib_op_host_fn(op->u.lib); break;
     case CB_OP_MARKER: break;
     }
     if (r != CUDA_SUCCESS && op->kind != CB_OP_LAUNCH)
@@ -613,7 +635,7 @@ static cb_fence *stream_fresh_fence(cb_stream *s)
  * after it exactly as if it had been queued. Returns 1 when the launch ran
  * (its errors went to the sticky error, as the worker's would), 0 when the
  * caller must queue it, -1 when out of memory. */
-static int stream_try_inline(cb_stream *s, cb_function *f, const cb_launch_config *cfg)
+static int stream_try_inline(cb_stream *s, cb_op *op)
 {
     cb_runtime *rt = cb_runtime_of(s->ctx);
     cb_fence *fence = NULL;
@@ -633,21 +655,37 @@ static int stream_try_inline(cb_stream *s, cb_function *f, const cb_launch_confi
         return 0;
     if (!fence)
         return -1;
-    cb_op op;
-    memset(&op, 0, sizeof op);
-    op.kind = CB_OP_LAUNCH;
-    op.u.launch.f = f;
-    op.u.launch.cfg = *cfg;
-    op_run(s, &op);
+    op_run(s, op);
     cb_fence_signal(fence);
     cb_fence_unref(fence);
     return 1;
 }
 
+CUresult cb_stream_submit_inline(cb_stream *s, cb_op *op, cb_fence **fence_out)
+{
+    if (fence_out)
+        *fence_out = NULL;
+    if (inline_launch_enabled()) {
+        int rc = stream_try_inline(s, op);
+        if (rc > 0) {
+            cb_op_free(op);
+            return CUDA_SUCCESS;
+        }
+        if (rc < 0)
+            return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    return cb_stream_submit(s, op, fence_out);
+}
+
 CUresult cb_stream_launch(struct cb_stream *s, cb_function *f, const cb_launch_config *cfg)
 {
     if (inline_launch_enabled()) {
-        int rc = stream_try_inline(s, f, cfg);
+        cb_op op;
+        memset(&op, 0, sizeof op);
+        op.kind = CB_OP_LAUNCH;
+        op.u.launch.f = f;
+        op.u.launch.cfg = *cfg;
+        int rc = stream_try_inline(s, &op);
         if (rc > 0)
             return CUDA_SUCCESS;
         if (rc < 0)

@@ -56,7 +56,31 @@ typedef enum cb_op_kind {
     CB_OP_MARKER,      /* nothing: event records and waits */
     CB_OP_FREE,        /* stream-ordered free of an allocation record */
     CB_OP_GRAPH,       /* a graph launch */
+    CB_OP_LIBRARY,     /* a library call (cb_lib_op) */
 } cb_op_kind;
+
+/* ---- library calls ------------------------------------------------------
+ * A call of a library facade (src/lib: cuBLAS ...) as a stream operation:
+ * ordered with the stream's kernels, copies and events, and captured into
+ * graphs like them (as a host node whose function is cb_lib_op_host_fn).
+ * Reference counted: a captured call lives as long as the graphs and
+ * executable graphs that hold it. */
+typedef struct cb_lib_op {
+    _Atomic int refs;                        /* 1 when made */
+    cb_context *ctx;                         /* set at submission */
+    /* Runs the call on the worker. Anything but CUDA_SUCCESS becomes the
+     * context's sticky error, as a faulting kernel's does. Not called while
+     * the context has a sticky error. */
+    CUresult (*run)(struct cb_lib_op *op);
+    void (*release)(struct cb_lib_op *op);   /* frees it, when refs reach 0 */
+    const char *name;                        /* the library function, for logs */
+} cb_lib_op;
+
+void cb_lib_op_ref(cb_lib_op *op);
+void cb_lib_op_unref(cb_lib_op *op);          /* NULL is allowed */
+/* Runs op (a cb_lib_op *) unless its context has a sticky error: the
+ * function of the host node a captured library call becomes. */
+void cb_lib_op_host_fn(void *op);
 
 struct cb_graph_launch;
 
@@ -74,6 +98,7 @@ typedef struct cb_op {
         struct { CUstreamCallback fn; void *data; CUstream handle; } callback;
         cb_mem_info free;
         struct cb_graph_launch *graph;                              /* owned */
+        cb_lib_op *lib;                                             /* owned reference */
     } u;
 } cb_op;
 
@@ -141,6 +166,13 @@ CUresult cb_stream_destroy(cb_stream *s);
  * op's fence (NULL if the op was captured). On failure the caller still
  * owns op. */
 CUresult cb_stream_submit(cb_stream *s, cb_op *op, cb_fence **fence_out);
+
+/* Like cb_stream_submit, except that when s is idle (nothing queued or
+ * running, no implicit wait pending, not capturing) and
+ * CUBRIDGE_INLINE_LAUNCH is not 0, op runs on the calling thread, ordered
+ * exactly as if queued (cb_stream_launch's fast path), and is freed; then
+ * *fence_out is NULL and op is done on return. */
+CUresult cb_stream_submit_inline(cb_stream *s, cb_op *op, cb_fence **fence_out);
 
 /* Submits op and waits for it (synchronous API calls); takes ownership of
  * op in every case. Returns the submission error, or the context's sticky

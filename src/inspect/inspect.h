@@ -123,14 +123,16 @@ int cb_inspect_range_end(cb_inspect_range_source source, uint64_t id);
 /* An instant event (nvtxMark). */
 void cb_inspect_mark(cb_inspect_range_source source, const char *name);
 
-/* ---- library calls (for the library facades, src/libs) ----------------
- * A facade that computes a call's result on its backend also computes it
- * with a plain C reference that accumulates in double, and hands both here.
- * The inspector compares them with the per-type tolerances, records the
- * call in the report, and says whether strict mode must fail the call. */
+/* ---- library calls (the library facades, src/lib; docs/libraries.md) ----
+ * The facades reach these through the library services table
+ * (lib/common/lib_services.h). A facade that computes a call's result on
+ * its backend also computes it with a plain C reference that accumulates in
+ * double, and hands both here. The inspector compares them with the
+ * per-type tolerances, records the call in the report, and says whether
+ * strict mode must fail the call. */
 typedef enum cb_inspect_elem {
     CB_ELEM_BYTES = 0,  /* compared bit for bit */
-    CB_ELEM_INT,        /* integers of any width: exact */
+    CB_ELEM_INT,        /* integers of any width (elem_bytes): exact */
     CB_ELEM_F16,
     CB_ELEM_BF16,
     CB_ELEM_F32,
@@ -143,6 +145,12 @@ typedef struct cb_inspect_output {
     const void *reference;  /* what the C reference produced */
     size_t count;           /* elements */
     cb_inspect_elem type;
+    const void *before;     /* the contents before the call (NULL: unknown): only
+                               elements either side changed are compared, and
+                               "untouched" output is found */
+    unsigned elem_bytes;    /* CB_ELEM_INT / CB_ELEM_BYTES: width (0: 4 / 1) */
+    double tolerance_scale; /* tolerance multiplier (0: 1): reductions over many
+                               terms, documented per function */
 } cb_inspect_output;
 
 /* Compares and records one library call. Returns 0 when within tolerance,
@@ -150,6 +158,22 @@ typedef struct cb_inspect_output {
  * strict mode is on (cb_inspect_flags & CB_INSPECT_STRICT). */
 int cb_inspect_library_call(const char *library, const char *function, const cb_inspect_output *outs,
                             size_t nouts);
+/* The same, with a note for the report (what was checked), or NULL. With
+ * outs NULL the call could not be checked (note says why): FAIL. */
+int cb_inspect_library_check(const char *library, const char *function, const cb_inspect_output *outs,
+                             size_t nouts, const char *note);
+
+/* Records one traced library call: args as JSON object members, status by
+ * name (NULL for functions without one), t0/t1 from cb_inspect_now. */
+void cb_inspect_library_trace(const char *library, const char *function, const char *args, const char *status,
+                              int failed, int unsupported, uint64_t t0, uint64_t t1);
+
+/* Notes that a library function answered NOT_SUPPORTED (why: the reason);
+ * strict mode logs it as an error and the report says UNSUPPORTED. */
+void cb_inspect_library_unsupported(const char *library, const char *function, const char *why);
+
+/* The inspector's clock: ns since it started. */
+uint64_t cb_inspect_now(void);
 
 /* Writes the reports now (also done at exit). For tests. */
 void cb_inspect_finish(void);

@@ -142,13 +142,26 @@ typedef struct cbi_event {
     int32_t id;                       /* export id, launch index, or range name (cbi_range_name) */
     uint64_t mem_used;
 } cbi_event;
-enum { CBI_EV_CALL, CBI_EV_LAUNCH, CBI_EV_MEM, CBI_EV_RANGE };
+enum { CBI_EV_CALL, CBI_EV_LAUNCH, CBI_EV_MEM, CBI_EV_RANGE, CBI_EV_LIBCALL };
 
+/* One library function's row (libcall.c). */
 typedef struct cbi_library_call {
     char library[32], function[64];
-    uint64_t calls, drifts;
+    uint64_t calls, errors, unsupported;   /* traced calls; failed; NOT_SUPPORTED */
+    uint64_t checked, drifts, failed_checks;   /* verify: compared; beyond tolerance; could not check */
+    uint64_t total_ns, nan_inf;
+    int untouched, all_zero;
     double max_abs, max_rel_l1;
+    char last_error[48];                   /* the last failure's status name */
+    char first_args[200];
+    char note[200];                        /* the first drift, else the last check's note */
 } cbi_library_call;
+
+/* The status of a library row: "UNSUPPORTED", "DRIFT", "FAIL", "ERROR",
+ * "PASS" (checked, within tolerance) or "OK" (traced). */
+const char *cbi_library_status(const cbi_library_call *c);
+enum { CBI_LIB__COUNT = 6 };
+extern const char *const cbi_lib_status_names[CBI_LIB__COUNT];   /* PASS DRIFT FAIL ERROR UNSUPPORTED OK */
 
 /* The record: everything the reports need. Guarded by cbi_lock(). */
 typedef struct cbi_record {
@@ -159,8 +172,8 @@ typedef struct cbi_record {
     cbi_event *events;
     size_t nevents, capevents;
     uint64_t events_dropped;
-    cbi_library_call libcalls[64];
-    size_t nlibcalls;
+    cbi_library_call *libcalls;       /* libcall.c */
+    size_t nlibcalls, caplibcalls;
     size_t peak_mem;
     uint64_t start_ns, end_ns;
     char fault[16];                   /* the injected fault, "" if none */
@@ -283,7 +296,8 @@ typedef struct cbi_counts {
     uint64_t calls, call_errors, unsupported, probes;
     size_t entries_ok, entries_error, entries_unsupported, entries_probe;   /* entry points by row status */
     size_t lib_functions, lib_drift_functions;
-    uint64_t lib_calls, lib_drifts;
+    size_t lib_status[CBI_LIB__COUNT];   /* library functions per cbi_lib_status_names */
+    uint64_t lib_calls, lib_drifts, lib_checked, lib_unsupported, lib_failed_checks;
 } cbi_counts;
 void cbi_count(cbi_counts *c);
 /* What fails a gated run: launches DRIFT or FAILED, unsupported calls,

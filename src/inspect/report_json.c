@@ -70,19 +70,30 @@ void cbi_count(cbi_counts *c)
         c->lib_drift_functions += r->libcalls[i].drifts > 0;
         c->lib_calls += r->libcalls[i].calls;
         c->lib_drifts += r->libcalls[i].drifts;
+        c->lib_checked += r->libcalls[i].checked;
+        c->lib_unsupported += r->libcalls[i].unsupported;
+        c->lib_failed_checks += r->libcalls[i].failed_checks;
+        const char *st = cbi_library_status(&r->libcalls[i]);
+        for (int k = 0; k < CBI_LIB__COUNT; k++)
+            if (!strcmp(st, cbi_lib_status_names[k]))
+                c->lib_status[k]++;
     }
 }
 
 uint64_t cbi_failures(const cbi_counts *c)
 {
-    return c->launch[CBI_DRIFT] + c->launch[CBI_FAILED] + c->unsupported + c->lib_drifts;
+    return c->launch[CBI_DRIFT] + c->launch[CBI_FAILED] + c->unsupported + c->lib_drifts + c->lib_unsupported +
+           c->lib_failed_checks;
 }
 
 void cbi_failures_text(const cbi_counts *c, char *buf, size_t len)
 {
-    snprintf(buf, len, "%zu launches DRIFT, %zu FAILED, %llu UNSUPPORTED calls, %llu library calls DRIFT",
+    snprintf(buf, len,
+             "%zu launches DRIFT, %zu FAILED, %llu UNSUPPORTED calls, %llu library calls DRIFT, %llu UNSUPPORTED, "
+             "%llu not checked",
              c->launch[CBI_DRIFT], c->launch[CBI_FAILED], (unsigned long long)c->unsupported,
-             (unsigned long long)c->lib_drifts);
+             (unsigned long long)c->lib_drifts, (unsigned long long)c->lib_unsupported,
+             (unsigned long long)c->lib_failed_checks);
 }
 
 int cbi_error_exitcode(void)
@@ -113,11 +124,11 @@ const char *cbi_overall_status(void)
     cbi_count(&c);
     if (c.launch[CBI_DRIFT] || c.lib_drifts)
         return "DRIFT";
-    if (c.unsupported && (cb_inspect_flags & CB_INSPECT_STRICT))
+    if ((c.unsupported || c.lib_unsupported) && (cb_inspect_flags & CB_INSPECT_STRICT))
         return "UNSUPPORTED";
-    if (c.launch[CBI_FAILED])
+    if (c.launch[CBI_FAILED] || c.lib_failed_checks)
         return "FAULT";
-    if (c.launch[CBI_PASS])
+    if (c.launch[CBI_PASS] || c.lib_checked)
         return "PASS";
     return (cb_inspect_flags & CB_INSPECT_VERIFY) ? "PASS" : "TRACED";
 }
@@ -254,10 +265,15 @@ static void json_summary(FILE *f)
     json_verdict_counts(f, c.launch);
     fprintf(f, ",\"entry_points\":{\"OK\":%zu,\"ERROR\":%zu,\"UNSUPPORTED\":%zu,\"PROBE\":%zu}", c.entries_ok,
             c.entries_error, c.entries_unsupported, c.entries_probe);
-    fprintf(f, ",\"library_functions\":{\"PASS\":%zu,\"DRIFT\":%zu}}", c.lib_functions - c.lib_drift_functions,
-            c.lib_drift_functions);
+    fputs(",\"library_functions\":{", f);
+    for (int i = 0; i < CBI_LIB__COUNT; i++)
+        fprintf(f, "%s\"%s\":%zu", i ? "," : "", cbi_lib_status_names[i], c.lib_status[i]);
+    fputs("}}", f);
     fprintf(f, ",\"failures\":%llu,\"error_exitcode\":%d", (unsigned long long)cbi_failures(&c),
             cbi_error_exitcode());
+    fprintf(f, ",\"library_calls\":%llu,\"library_checked\":%llu,\"library_drift\":%llu,\"library_unsupported\":%llu",
+            (unsigned long long)c.lib_calls, (unsigned long long)c.lib_checked, (unsigned long long)c.lib_drifts,
+            (unsigned long long)c.lib_unsupported);
     fprintf(f, ",\"duration_ns\":%llu}", (unsigned long long)r->end_ns);
 }
 
@@ -346,16 +362,33 @@ static void json_rows(FILE *f, const cbi_kernel_row *rows, size_t nk)
     }
     for (size_t i = 0; i < r->nlibcalls; i++) {
         const cbi_library_call *c = &r->libcalls[i];
+        const char *status = cbi_library_status(c);
         fprintf(f, "%s\n{\"kind\":\"library\",", first ? "" : ",");
         first = 0;
         json_str(f, "entry", c->function);
         fputc(',', f);
-        json_str(f, "target", "library facade, checked against a C reference (double accumulation)");
+        json_str(f, "target", c->unsupported ? "-" : "library facade -> backend BLAS, checked against a C reference (double)");
         fputc(',', f);
         json_str(f, "subsystem", c->library);
-        fprintf(f, ",\"status\":\"%s\",\"drift\":%.17g,\"max_abs\":%.17g,\"count\":%llu,\"total_ns\":0,\"notes\":\"\"}",
-                c->drifts ? "DRIFT" : "PASS", finite_or_zero(c->max_rel_l1), finite_or_zero(c->max_abs),
-                (unsigned long long)c->calls);
+        fprintf(f, ",\"status\":\"%s\",\"drift\":", status);
+        if (c->checked)
+            fprintf(f, "%.17g,\"max_abs\":%.17g", finite_or_zero(c->max_rel_l1), finite_or_zero(c->max_abs));
+        else
+            fputs("null,\"max_abs\":null", f);
+        fprintf(f, ",\"count\":%llu,\"total_ns\":%llu,\"errors\":%llu,\"checked\":%llu,\"drifts\":%llu,"
+                   "\"nan_inf\":%llu,\"untouched\":%s,\"all_zero\":%s,",
+                (unsigned long long)c->calls, (unsigned long long)c->total_ns, (unsigned long long)c->errors,
+                (unsigned long long)c->checked, (unsigned long long)c->drifts, (unsigned long long)c->nan_inf,
+                c->untouched ? "true" : "false", c->all_zero ? "true" : "false");
+        char notes[600];
+        if (c->errors && !c->unsupported)
+            snprintf(notes, sizeof notes, "%llu of %llu calls failed, last with %s; %s%sfirst call: %s",
+                     (unsigned long long)c->errors, (unsigned long long)c->calls, c->last_error, c->note,
+                     c->note[0] ? "; " : "", c->first_args);
+        else
+            snprintf(notes, sizeof notes, "%s%sfirst call: %s", c->note, c->note[0] ? "; " : "", c->first_args);
+        json_str(f, "notes", notes);
+        fputc('}', f);
     }
     fputs("]", f);
 }
@@ -419,7 +452,7 @@ static void json_launches(FILE *f, const cbi_kernel_row *rows, size_t nk)
 /* The track an event is drawn on. */
 static void event_track(const cbi_event *e, char *track, size_t len)
 {
-    if (e->kind == CBI_EV_CALL || e->kind == CBI_EV_RANGE)
+    if (e->kind == CBI_EV_CALL || e->kind == CBI_EV_RANGE || e->kind == CBI_EV_LIBCALL)
         snprintf(track, len, "host thread %u", e->track);
     else
         snprintf(track, len, "stream %u", e->track);
@@ -432,6 +465,8 @@ static const char *event_name(const cbi_event *e, const cbi_kernel_row *rows, si
         return cb_exports[e->id].name;
     if (e->kind == CBI_EV_RANGE)
         return cbi_range_name(e->id);
+    if (e->kind == CBI_EV_LIBCALL)
+        return e->id >= 0 && (size_t)e->id < r->nlibcalls ? r->libcalls[e->id].function : "library call";
     if (e->id >= 0 && (size_t)e->id < r->nlaunches) {
         long hint = -1;
         long k = kernel_index(rows, nk, r->launches[e->id].kernel, &hint);
@@ -464,7 +499,7 @@ static void json_timeline_bins(FILE *f, const cbi_kernel_row *rows, size_t nk)
         const cbi_event *e = &r->events[i];
         if (e->kind == CBI_EV_MEM)
             continue;
-        int kind = e->kind == CBI_EV_RANGE ? CBI_EV_CALL : e->kind;   /* ranges: on their host thread's lane */
+        int kind = e->kind == CBI_EV_RANGE || e->kind == CBI_EV_LIBCALL ? CBI_EV_CALL : e->kind;   /* on their host thread's lane */
         size_t t = 0;
         while (t < ntracks && !(tracks[t].kind == kind && tracks[t].id == e->track))
             t++;
@@ -530,9 +565,10 @@ static void json_timeline(FILE *f, const cbi_kernel_row *rows, size_t nk)
         char track[48], buf[160];
         event_track(e, track, sizeof track);
         fprintf(f, "%s\n{\"track\":\"%s\",\"kind\":\"%s\",", n ? "," : "", track,
-                e->kind == CBI_EV_CALL    ? "call"
-                : e->kind == CBI_EV_RANGE ? (e->dur ? "range" : "mark")
-                                          : "launch");
+                e->kind == CBI_EV_CALL      ? "call"
+                : e->kind == CBI_EV_RANGE   ? (e->dur ? "range" : "mark")
+                : e->kind == CBI_EV_LIBCALL ? "library"
+                                            : "launch");
         json_str(f, "name", event_name(e, rows, nk, buf, sizeof buf));
         fprintf(f, ",\"t_ns\":%llu,\"dur_ns\":%llu,\"ok\":%s%s}", (unsigned long long)e->t0,
                 (unsigned long long)e->dur, e->result == 0 || e->probe || e->kind == CBI_EV_RANGE ? "true" : "false",

@@ -136,9 +136,29 @@ void cbi_report_text(FILE *out, int colour)
         row(out, colour, entry, "PTX -> C -> backend", "kernels", cbi_verdict_name(k->verdict), drift, note);
         shown++;
     }
+    /* library functions: problems first, then the checked ones */
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < r->nlibcalls && shown < 40; i++) {
+            const cbi_library_call *c = &r->libcalls[i];
+            const char *st = cbi_library_status(c);
+            int bad = strcmp(st, "PASS") != 0 && strcmp(st, "OK") != 0;
+            if ((pass == 0) != bad)
+                continue;
+            char drift[24] = "-", notes[300];
+            if (c->checked)
+                snprintf(drift, sizeof drift, "%.2e", c->max_rel_l1);
+            if (c->note[0])
+                snprintf(notes, sizeof notes, "%llux: %s", (unsigned long long)c->calls, c->note);
+            else
+                snprintf(notes, sizeof notes, "%llux, %llu checked", (unsigned long long)c->calls,
+                         (unsigned long long)c->checked);
+            row(out, colour, c->function, c->unsupported ? "-" : "facade -> backend BLAS", c->library, st, drift, notes);
+            shown++;
+        }
+    }
     /* entry points: failures first, then the most called */
     for (int pass = 0; pass < 2; pass++) {
-        for (int i = 0; i < CB_EXP__COUNT && shown < 25; i++) {
+        for (int i = 0; i < CB_EXP__COUNT && shown < 25 + (int)(r->nlibcalls < 15 ? r->nlibcalls : 15); i++) {
             const cbi_export_stats *s = &r->exports[i];
             if (!s->calls || (pass == 0) != (s->errors > 0))
                 continue;

@@ -84,7 +84,8 @@ int cbi_write_chrome_trace(const char *path)
     chrome_meta(f, &first, 2, 0, "process_name", "streams (kernels)");
     uint32_t max_thread = 0;
     for (size_t i = 0; i < r->nevents; i++)
-        if ((r->events[i].kind == CBI_EV_CALL || r->events[i].kind == CBI_EV_RANGE) &&
+        if ((r->events[i].kind == CBI_EV_CALL || r->events[i].kind == CBI_EV_RANGE ||
+             r->events[i].kind == CBI_EV_LIBCALL) &&
             r->events[i].track + 1 > max_thread)
             max_thread = r->events[i].track + 1;
     for (uint32_t t = 0; t < max_thread; t++) {
@@ -123,6 +124,11 @@ int cbi_write_chrome_trace(const char *path)
                         e->track, e->t0 / 1000.0, cbi_range_source_name(e->source));
             cbi_json_escape(f, cbi_range_name(e->id));
             fputs("\"}", f);
+        } else if (e->kind == CBI_EV_LIBCALL) {
+            const cbi_library_call *c = &r->libcalls[e->id];
+            fprintf(f, ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f,\"cat\":\"%s\",\"name\":\"%s\","
+                       "\"args\":{\"failed\":%s}}",
+                    e->track, e->t0 / 1000.0, e->dur / 1000.0, c->library, c->function, e->result ? "true" : "false");
         } else if (e->kind == CBI_EV_MEM) {
             fprintf(f, ",\n{\"ph\":\"C\",\"pid\":1,\"ts\":%.3f,\"name\":\"device memory\",\"args\":{\"bytes\":%llu}}",
                     e->t0 / 1000.0, (unsigned long long)e->mem_used);
