@@ -1,5 +1,8 @@
 #!/usr/bin/env python3
-"""Writes src/inspect/coverage_data.inc: NVIDIA's exports per library, and the test that calls each.
+"""Writes coverage_data.inc: NVIDIA's exports per library, and the test that calls each.
+
+The build runs it (src/lib/CMakeLists.txt) into build/generated/inspect/, so the
+data follows the toolkit and the tests; nothing is kept in src/.
 
 For each library the list is the ELF dynamic symbol table of the installed
 toolkit's library (`nm -D --defined-only`, functions only):
@@ -9,11 +12,14 @@ toolkit's library (`nm -D --defined-only`, functions only):
             src/driver/exports.inc; the symbol recorded is the one that
             cuGetProcAddress(api, 13000) hands out
   cublas, cublasLt, cudnn, curand, cufft, cusparse, cusolver, nvrtc, nvJitLink
-            lib64/lib<name>.so.N
+            lib64/lib<name>.so.N, read by scripts/gen_lib_exports.py (the
+            export machine of the library facades: one reader for both)
 
 "Tested": a function counts as tested when a test calls it. A call is
-  1. its name (without _v2/_ptsz/_ptds suffixes) followed by "(" in a test
-     source: tests/unit/*.c, tests/cuda/*.cu, tests/inspect/*, tests/probe/*;
+  1. its name (without _v2/_ptsz/_ptds suffixes), or a name that the
+     library's header #defines to it (cublas_v2.h: cublasSgemm_64 ->
+     cublasSgemm_v2_64), followed by "(" in a test source: tests/unit/*.c,
+     tests/cuda/*.cu, tests/lib/*, tests/inspect/*, tests/probe/*;
   2. or, with --observed FILE, a line "NAME TEST" of FILE: NAME was seen in
      the inspector's trace of test program TEST (tests/inspect/observe_calls.sh
      writes that file by running tests/cuda under CUBRIDGE_INSPECT=trace) --
@@ -21,20 +27,25 @@ toolkit's library (`nm -D --defined-only`, functions only):
      through cudart, count.
 The first test found is recorded. Rerun after adding tests or a toolkit update.
 
-Usage: scripts/gen_coverage.py [--cuda /usr/local/cuda] [--observed data/coverage/observed_calls.txt]
+Usage: scripts/gen_coverage.py --out FILE [--cuda /usr/local/cuda] [--observed data/coverage/observed_calls.txt]
 """
 import argparse
 import glob
 import os
 import re
 import subprocess
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import gen_lib_exports  # noqa: E402
 
+# (library, NVIDIA's file, headers whose #defines rename its exports)
 LIBRARIES = [
-    ("cublas", "libcublas.so.*"), ("cublasLt", "libcublasLt.so.*"), ("cudnn", "libcudnn.so.*"),
-    ("curand", "libcurand.so.*"), ("cufft", "libcufft.so.*"), ("cusparse", "libcusparse.so.*"),
-    ("cusolver", "libcusolver.so.*"), ("nvrtc", "libnvrtc.so.*"), ("nvJitLink", "libnvJitLink.so.*"),
+    ("cublas", "libcublas.so.*", ["cublas_v2.h"]), ("cublasLt", "libcublasLt.so.*", []),
+    ("cudnn", "libcudnn.so.*", []), ("curand", "libcurand.so.*", []), ("cufft", "libcufft.so.*", []),
+    ("cusparse", "libcusparse.so.*", []), ("cusolver", "libcusolver.so.*", []), ("nvrtc", "libnvrtc.so.*", []),
+    ("nvJitLink", "libnvJitLink.so.*", []),
 ]
 
 
@@ -72,7 +83,8 @@ def base_name(sym):
 
 
 def test_sources():
-    pats = ["tests/unit/*.c", "tests/unit/*.h", "tests/cuda/*.cu", "tests/cuda/*.h", "tests/inspect/*", "tests/probe/*.cu"]
+    pats = ["tests/unit/*.c", "tests/unit/*.h", "tests/cuda/*.cu", "tests/cuda/*.h", "tests/lib/*.cu", "tests/lib/*.h",
+            "tests/lib/*.c", "tests/inspect/*", "tests/probe/*.cu"]
     files = []
     for p in pats:
         files += sorted(glob.glob(os.path.join(ROOT, p)))
@@ -83,16 +95,19 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cuda", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
     ap.add_argument("--observed", default=os.path.join(ROOT, "data/coverage/observed_calls.txt"))
-    ap.add_argument("--out", default=os.path.join(ROOT, "src/inspect/coverage_data.inc"))
+    ap.add_argument("--out", required=True)
     a = ap.parse_args()
     entries = []
     entries += [("driver", s) for s in functions(os.path.join(a.cuda, "lib64/stubs/libcuda.so")) if s.startswith("cu")]
     apis = proc_rows()
     entries += [("cudart", apis[n]) for n in cudart_requests(a.cuda, apis)]
-    for lib, pattern in LIBRARIES:
+    aliases = {}
+    for lib, pattern, alias_headers in LIBRARIES:
         found = sorted(glob.glob(os.path.join(a.cuda, "lib64", pattern)))
         if found:
-            entries += [(lib, s) for s in functions(found[0])]
+            entries += [(lib, s) for s in gen_lib_exports.library_exports(found[0])]
+            for name, target in gen_lib_exports.header_aliases(os.path.join(a.cuda, "include"), alias_headers).items():
+                aliases.setdefault(target, []).append(name)
     sources = test_sources()
     called = {}
     for path, text in sources:
@@ -106,11 +121,13 @@ def main():
                 observed.setdefault(parts[0], parts[1])
     lines = [
         "/* coverage_data.inc: NVIDIA's exports per library and the test that calls each.",
-        f" * Generated by scripts/gen_coverage.py from {a.cuda} and tests/; do not edit, rerun the script.",
+        f" * Generated at build time by scripts/gen_coverage.py from {a.cuda} and tests/; do not edit.",
         " * CBI_COV(library, symbol, tested_by): tested_by is NULL when no test calls it. */",
     ]
     for lib, sym in entries:
         t = called.get(base_name(sym)) or called.get(sym)
+        for alias in aliases.get(sym, []):
+            t = t or called.get(alias)
         if not t and sym in observed:
             t = "trace of " + observed[sym]
         lines.append(f'CBI_COV("{lib}", "{sym}", {chr(34) + t + chr(34) if t else "NULL"})')

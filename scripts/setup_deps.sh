@@ -27,7 +27,7 @@ cb_install_missing() {
   command -v cmake >/dev/null || tools+=(cmake)
   command -v pkg-config >/dev/null || tools+=(pkg-config)
   command -v python3 >/dev/null || tools+=(python3)
-  cb_apt_install "${tools[@]}" libzstd-dev liblz4-dev
+  cb_apt_install "${tools[@]}" libzstd-dev liblz4-dev libopenblas-dev
   local nvcc_dir=${CUDA_HOME:-/usr/local/cuda}/bin
   if ! command -v nvcc >/dev/null && [ -x "$nvcc_dir/nvcc" ]; then
     export PATH="$PATH:$nvcc_dir"

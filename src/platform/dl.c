@@ -84,3 +84,13 @@ void cb_dl_close(cb_dl *dl)
     close(dl->fd);
     free(dl);
 }
+
+void *cb_dl_library_symbol(const char *soname, const char *symbol)
+{
+    void *h = dlopen(soname, RTLD_NOW | RTLD_NOLOAD);
+    if (!h)
+        h = dlopen(soname, RTLD_NOW | RTLD_GLOBAL);
+    if (!h)
+        return NULL;
+    return dlsym(h, symbol);   /* the handle stays open: the library stays loaded */
+}

@@ -16,4 +16,9 @@ void *cb_dl_sym(cb_dl *dl, const char *name);
 /* Unloads. NULL is allowed. */
 void cb_dl_close(cb_dl *dl);
 
+/* The address of symbol in the shared library soname ("libcuda.so.1"): the
+ * copy the process already loaded, else one loaded now by the usual search
+ * (and kept loaded). NULL if neither has it. */
+void *cb_dl_library_symbol(const char *soname, const char *symbol);
+
 #endif

@@ -1,7 +1,7 @@
 /* cmd_coverage.c: `cubridge coverage [--list] [LIBRARY]`: NVIDIA's exports
  * per library against cubridge's libraries (docs/coverage.md).
  *
- * NVIDIA's side is the committed list src/inspect/coverage_data.inc
+ * NVIDIA's side is the list coverage_data.inc that the build generates
  * (scripts/gen_coverage.py reads it from the toolkit's ELF dynamic symbols).
  * cubridge's side is read from the dynamic symbols of our libraries in the
  * lib directory (cli_lib_dir: $CUBRIDGE_LIB_DIR, else next to this program): a

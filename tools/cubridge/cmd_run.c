@@ -69,6 +69,22 @@ static int set_client_hints(const char *lib_dir)
 
 int cli_backend_known(const char *name) { return strcmp(name, "cpu") == 0 || strcmp(name, "cuda") == 0; }
 
+/* LD_AUDIT: the module that makes cubridge's libraries (libcublas.so.13 ...)
+ * load even where a program or wheel pins NVIDIA's by RPATH/RUNPATH or by
+ * path (docs/libraries.md). Not under the cuda pass-through, whose programs
+ * must reach NVIDIA's libraries. */
+static int set_library_audit(const char *lib_dir, const char *backend)
+{
+    char audit[4200];
+    snprintf(audit, sizeof audit, "%s/libcubridge_audit.so", lib_dir);
+    if ((backend && strcmp(backend, "cuda") == 0) || !cli_os_exists(audit))
+        return 0;
+    const char *old = getenv("LD_AUDIT");
+    char value[8400];
+    snprintf(value, sizeof value, "%s%s%s", audit, old && old[0] ? ":" : "", old ? old : "");
+    return cli_os_setenv("LD_AUDIT", value, 1) | cli_os_setenv("CUBRIDGE_LIB_DIR", lib_dir, 0);
+}
+
 int cli_run_program(const char *who, const char *backend, const char *sm, char **prog)
 {
     if (backend && !cli_backend_known(backend))
@@ -87,7 +103,7 @@ int cli_run_program(const char *who, const char *backend, const char *sm, char *
     if (!cli_os_exists(driver))
         fprintf(stderr, "cubridge %s: warning: %s does not exist; the program may not find a CUDA driver\n", who,
                 driver);
-    if (set_library_path(lib_dir) != 0 || set_client_hints(lib_dir) != 0 ||
+    if (set_library_path(lib_dir) != 0 || set_client_hints(lib_dir) != 0 || set_library_audit(lib_dir, backend) != 0 ||
         cli_os_setenv("CUBRIDGE_BACKEND", backend ? backend : "cpu", backend != NULL) != 0 ||
         (sm && cli_os_setenv("CUBRIDGE_SM", sm, 1) != 0) ||
         cli_os_setenv("CUBRIDGE_SUMMARY", "1", 0) != 0) {

@@ -1,0 +1,136 @@
+/* facade.h: the machinery every library facade shares (src/lib/common).
+ *
+ * A facade is a shared object with NVIDIA's soname (libcublas.so.13 ...)
+ * built from three parts (docs/libraries.md):
+ *   1. generated at build time by scripts/gen_lib_exports.py from NVIDIA's
+ *      header and the real library's export list: for every export a weak
+ *      stub (cb_impl_<sym>, answering the library's NOT_SUPPORTED status
+ *      through cbl_unsupported), the exported forwarder <sym>, its trace
+ *      wrapper and the library descriptor cbl_<name>_library;
+ *   2. this folder, compiled into each facade: the library services of
+ *      cubridge's libcuda.so.1 (cbl_services), tracing (cbl_call_*),
+ *      stream-ordered calls (cbl_submit) and checked calls (check.h);
+ *   3. the facade's own folder: the strong cb_impl_<sym> definitions.
+ *
+ * Process-wide state: cbl_trace_flags (written once at load) and the
+ * services table pointer (set once, see facade.c); each facade .so has its
+ * own copy of both.
+ */
+#ifndef CBL_FACADE_H
+#define CBL_FACADE_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "lib/common/lib_services.h"
+
+typedef struct cbl_enumerator {
+    long long value;
+    const char *name;
+} cbl_enumerator;
+
+typedef struct cbl_enum_table {
+    const char *type;
+    const cbl_enumerator *items;
+    int count;
+} cbl_enum_table;
+
+/* One library (generated: cbl_<name>_library in <name>_exports.c). */
+typedef struct cbl_library {
+    const char *name;                          /* "cublas": the library's name in reports */
+    const char *const *names;                  /* export names, by id */
+    int count;
+    _Atomic unsigned long long *unsupported_calls;   /* NOT_SUPPORTED answers, by id */
+    int status_unsupported;                    /* CUBLAS_STATUS_NOT_SUPPORTED ... */
+    const cbl_enum_table *enums;               /* the enums the exports' arguments use */
+    int status_enum;                           /* index of the status enum in enums, or -1 */
+    /* Optional, set by the facade: called when a stub answers for an export
+     * whose return type is not the status (cuBLAS's legacy API keeps its
+     * error for cublasGetError). */
+    void (*on_unsupported)(int id, int status);
+} cbl_library;
+
+/* CB_INSPECT_* bits (inspect.h) from CUBRIDGE_INSPECT / CUBRIDGE_STRICT /
+ * CUBRIDGE_FAULT_INJECT, read when the facade loads, as libcuda.so.1 reads
+ * them. Non-zero: the exported symbols go through their trace wrappers. */
+extern int cbl_trace_flags;
+
+/* The services of cubridge's libcuda.so.1, or NULL when the process runs
+ * another libcuda.so.1 (NVIDIA's): loaded once, thread-safe. */
+const cb_lib_services *cbl_services(void);
+
+/* What a stub does: counts the call, logs it once per export (warn), tells
+ * the inspector (UNSUPPORTED; an error in strict mode) and returns the
+ * library's NOT_SUPPORTED status. */
+int cbl_unsupported(cbl_library *lib, int id);
+
+/* The same for a function cubridge implements but not in the mode asked
+ * for (why: "CUBLAS_COMPUTE_32I with CUDA_R_16F"): logs, counts, tells the
+ * inspector, returns the NOT_SUPPORTED status. */
+int cbl_unsupported_mode(cbl_library *lib, const char *function, const char *why);
+
+/* Logging through libcuda.so.1's logger (CUBRIDGE_LOG); stderr without it. */
+void cbl_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The enumerator name of value in lib's enum table t, or NULL. */
+const char *cbl_enum_name(const cbl_library *lib, int t, long long value);
+/* The library's status by name ("CUBLAS_STATUS_SUCCESS"), or NULL. */
+const char *cbl_status_name(const cbl_library *lib, int status);
+
+/* ---- tracing (the generated wrappers call these; trace.c) --------------- */
+
+typedef struct cbl_call {
+    cbl_library *lib;
+    int id;
+    uint64_t t0, t1;
+    int nargs;
+    size_t len;
+    char args[1536];
+} cbl_call;
+
+void cbl_call_begin(cbl_call *c, cbl_library *lib, int id);
+void cbl_call_timed(cbl_call *c);
+void cbl_arg_ptr(cbl_call *c, const char *name, const void *p);
+void cbl_arg_str(cbl_call *c, const char *name, const void *s);
+void cbl_arg_i64(cbl_call *c, const char *name, long long v);
+void cbl_arg_u64(cbl_call *c, const char *name, unsigned long long v);
+void cbl_arg_char(cbl_call *c, const char *name, int v);
+void cbl_arg_f64(cbl_call *c, const char *name, double v);
+void cbl_arg_enum(cbl_call *c, const char *name, long long v, int table);
+void cbl_arg_opaque(cbl_call *c, const char *name, const char *type);
+/* Ends the call: has_status says whether status is the library's status. */
+void cbl_call_end(cbl_call *c, int status, int has_status);
+
+/* ---- stream-ordered calls (libop.c) ------------------------------------ */
+
+/* A call's closure: embed it first in the facade's own struct. */
+typedef struct cbl_op {
+    cb_lib_op base;           /* run/release/name: set by the facade */
+    cb_backend *backend;      /* the context's backend, set by cbl_submit */
+    const cb_lib_services *sv;
+    int status;               /* the library status the run produced, for waiting callers */
+    int ran;                  /* 1 once run (0: skipped because of a sticky error) */
+} cbl_op;
+
+/* Submits op on stream handle of ctx (the handle's stream: NULL is the
+ * legacy default stream); op's base.run, base.release and base.name must be
+ * set, and the stream owns it from here on. wait: return when it ran
+ * (host-side results, verify mode); then *status (may be NULL) is the
+ * op->status it left, or -1 when it did not run (a sticky error). *captured
+ * (may be NULL) says whether the call went into a graph being captured
+ * (then it did not run). Returns a CUresult. */
+CUresult cbl_submit(cb_context *ctx, CUstream handle, cbl_op *op, int wait, int *captured, int *status);
+
+/* Host copies of device memory from a run (worker thread): through the
+ * backend that owns it. */
+CUresult cbl_read(const cbl_op *op, void *dst, uint64_t src, size_t bytes);
+CUresult cbl_write(const cbl_op *op, uint64_t dst, const void *src, size_t bytes);
+
+/* 1 when the test-only switch CUBRIDGE_TEST_BREAK_LIB names function (a
+ * comma-separated list of function names, or "all"): the facade then
+ * corrupts that function's result, so that verify must show DRIFT. */
+int cbl_test_break(const char *function);
+
+#endif
