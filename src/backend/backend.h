@@ -185,6 +185,8 @@ struct cb_backend {
      * module_load calls of this process were served from the backend's
      * compile cache (hits) and how many compiled (misses). */
     void (*module_cache_stats)(cb_backend *self, unsigned *hits, unsigned *misses);
+
+    const struct cb_backend_lib *lib;   /* BLAS for the library facades (backend_lib.h), or NULL */
 };
 
 /* ---- the registry (src/backend/registry.c) ---------------------------------

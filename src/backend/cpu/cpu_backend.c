@@ -379,6 +379,7 @@ cb_backend *cb_backend_cpu_create(void)
     cpu->base.launch = cpu_launch_kernel;
     cpu->base.shutdown = cpu_shutdown;
     cpu->base.module_cache_stats = cpu_module_cache_stats;
+    cpu->base.lib = cb_cpu_blas_lib();
     return &cpu->base;
 }
 

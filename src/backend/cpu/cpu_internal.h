@@ -37,6 +37,9 @@
 /* Fills b's memory, virtual memory and texture entry points. */
 void cb_cpu_memory_ops(cb_backend *b);
 
+/* The library interface (backend_lib.h) on OpenBLAS: cpu_blas.c. */
+const struct cb_backend_lib *cb_cpu_blas_lib(void);
+
 /* ---- the JIT cache (jit_cache.c, jit_cache_stats.c) --------------------- */
 
 #include "backend/cpu/jit_cache.h"

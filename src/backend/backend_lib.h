@@ -1,0 +1,249 @@
+/* backend_lib.h: the library interface of a backend (BLAS, LAPACK pieces).
+ *
+ * The library facades (src/lib: cuBLAS, cuBLASLt, later cuSOLVER ...)
+ * compute through this table, found at cb_backend.lib (NULL: the backend has
+ * no library interface, and the facades answer NOT_SUPPORTED). They never
+ * reach into one backend. The CPU backend fills it with OpenBLAS and its
+ * LAPACK (src/backend/cpu/cpu_blas*.c); an OpenCL backend would fill it with
+ * CLBlast. docs/libraries.md.
+ *
+ * Conventions, all of them cuBLAS's:
+ *   - matrices are column-major; m, n, k, leading dimensions, increments and
+ *     strides are in elements and 64-bit; sizes were validated by the facade
+ *     (n >= 0, lda >= max(1, rows) ...), and every operand's extent lies in
+ *     device memory (checked by the facade before the call);
+ *   - device operands are device addresses (uint64_t) of this backend;
+ *     scalars (alpha, beta, c, s ...) and scalar results are HOST memory of
+ *     the routine's scalar type: the facade reads device-side scalars first;
+ *   - enumerations take cuBLAS's values (cublasOperation_t, cublasFillMode_t,
+ *     cublasDiagType_t, cublasSideMode_t), so a facade passes them through;
+ *   - beta == 0 means C is not read (NaN in C does not propagate), alpha == 0
+ *     means A and B are not read, as cuBLAS documents;
+ *   - each call runs to completion on the calling thread (a stream worker)
+ *     and returns CUDA_SUCCESS, CUDA_ERROR_NOT_SUPPORTED (a type or mode
+ *     the backend lacks) or CUDA_ERROR_OUT_OF_MEMORY.
+ */
+#ifndef CB_BACKEND_LIB_H
+#define CB_BACKEND_LIB_H
+
+#include <cuda.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct cb_backend;
+
+/* Element types. The first four are BLAS's S, D, C, Z. */
+typedef enum cb_blas_type {
+    CB_BLAS_F32 = 0,
+    CB_BLAS_F64,
+    CB_BLAS_C32,     /* cuComplex */
+    CB_BLAS_C64,     /* cuDoubleComplex */
+    CB_BLAS_F16,
+    CB_BLAS_BF16,
+    CB_BLAS_I8,
+    CB_BLAS_U8,
+    CB_BLAS_I32,
+    CB_BLAS_U32,
+    CB_BLAS_C16F,    /* complex half */
+    CB_BLAS_C16BF,
+    CB_BLAS_CI8,     /* complex int8 */
+    CB_BLAS_CU8,
+    CB_BLAS_CI32,
+    CB_BLAS_E4M3,    /* fp8 */
+    CB_BLAS_E5M2,
+    CB_BLAS_TYPE_COUNT
+} cb_blas_type;
+
+enum { CB_BLAS_OP_N = 0, CB_BLAS_OP_T = 1, CB_BLAS_OP_C = 2 };     /* cublasOperation_t */
+enum { CB_BLAS_LOWER = 0, CB_BLAS_UPPER = 1 };                     /* cublasFillMode_t */
+enum { CB_BLAS_NON_UNIT = 0, CB_BLAS_UNIT = 1 };                   /* cublasDiagType_t */
+enum { CB_BLAS_LEFT = 0, CB_BLAS_RIGHT = 1 };                      /* cublasSideMode_t */
+
+/* Bytes of one element of t (complex: both parts). */
+static inline size_t cb_blas_type_size(cb_blas_type t)
+{
+    static const unsigned char size[CB_BLAS_TYPE_COUNT] = {4, 8, 8, 16, 2, 2, 1, 1, 4, 4, 4, 4, 2, 2, 8, 1, 1};
+    return (unsigned)t < CB_BLAS_TYPE_COUNT ? size[t] : 0;
+}
+
+/* 1 for the complex types. */
+static inline int cb_blas_type_complex(cb_blas_type t)
+{
+    return t == CB_BLAS_C32 || t == CB_BLAS_C64 || t == CB_BLAS_C16F || t == CB_BLAS_C16BF || t == CB_BLAS_CI8 ||
+           t == CB_BLAS_CU8 || t == CB_BLAS_CI32;
+}
+
+/* "f32", "c64" ... */
+static inline const char *cb_blas_type_name(cb_blas_type t)
+{
+    static const char *const names[CB_BLAS_TYPE_COUNT] = {"f32", "f64", "c32", "c64", "f16", "bf16", "i8", "u8", "i32",
+                                                          "u32", "c16f", "c16bf", "ci8", "cu8", "ci32", "e4m3", "e5m2"};
+    return (unsigned)t < CB_BLAS_TYPE_COUNT ? names[t] : "?";
+}
+
+/* How a mixed-precision product rounds its inputs before multiplying. */
+typedef enum cb_blas_input_round {
+    CB_BLAS_ROUND_NONE = 0,
+    CB_BLAS_ROUND_TF32,      /* to TF32 (10-bit mantissa), nearest, ties away (cvt.rna.tf32.f32) */
+    CB_BLAS_ROUND_F16,       /* to f16, nearest even (CUBLAS_COMPUTE_32F_FAST_16F) */
+    CB_BLAS_ROUND_BF16,      /* to bf16, nearest even (CUBLAS_COMPUTE_32F_FAST_16BF) */
+} cb_blas_input_round;
+
+/* Epilogues: cublasLtEpilogue_t's bits, so that cuBLASLt passes its value
+ * through (CUBLASLT_EPILOGUE_DEFAULT = 1 is no epilogue). In order: D =
+ * alpha op(A) op(B) + beta C; + bias[row] (BIAS); AUX stores the result so
+ * far (GELU: its value in aux_type; RELU: a bit mask, bit i + j * ldaux of
+ * the aux bytes, set where the value is > 0); RELU / GELU (tanh form);
+ * DRELU: D *= mask bit of aux; DGELU: D *= gelu'(aux); BGRAD with DRELU or
+ * DGELU: bias[i] = sum over j of D[i, j]; BGRADA: bias[i] = sum over l of
+ * op(A)[i, l]; BGRADB: bias[j] = sum over l of op(B)[l, j]. */
+enum {
+    CB_BLAS_EPI_RELU = 2,
+    CB_BLAS_EPI_BIAS = 4,
+    CB_BLAS_EPI_DRELU = 8,
+    CB_BLAS_EPI_BGRAD = 16,
+    CB_BLAS_EPI_GELU = 32,
+    CB_BLAS_EPI_DGELU = 64,
+    CB_BLAS_EPI_AUX = 128,
+    CB_BLAS_EPI_BGRADA = 256,
+    CB_BLAS_EPI_BGRADB = 512,
+};
+
+/* One (batched) matrix product D = alpha op(A) op(B) + beta C, with
+ * possibly different element types and a compute type. GemmEx, the
+ * batched forms and cublasLtMatmul reach it. */
+typedef struct cb_blas_gemm {
+    cb_blas_type a_type, b_type, c_type, d_type;
+    cb_blas_type compute;            /* F16, F32, F64, I32, C32, C64 */
+    cb_blas_type scale;              /* type of *alpha and *beta */
+    cb_blas_input_round round;
+    int trans_a, trans_b;            /* CB_BLAS_OP_* */
+    int64_t m, n, k;
+    const void *alpha, *beta;        /* host */
+    uint64_t a, b, c, d;             /* d == c for cuBLAS */
+    int64_t lda, ldb, ldc, ldd;
+    int64_t batch;                   /* >= 1 */
+    int64_t stride_a, stride_b, stride_c, stride_d;   /* elements between batches */
+    /* When not NULL: host arrays of batch device addresses (gemmBatched),
+     * used instead of a + i * stride_a ... */
+    const uint64_t *a_array, *b_array, *c_array, *d_array;
+    /* cublasLtMatmul's epilogue (CB_BLAS_EPI_* bits), bias vector (length
+     * m, of bias_type) and aux matrix (m x n, ld ldaux, of aux_type). */
+    unsigned epilogue;
+    uint64_t bias;
+    cb_blas_type bias_type;
+    uint64_t aux;
+    int64_t ldaux, stride_aux, stride_bias;
+    cb_blas_type aux_type;
+} cb_blas_gemm;
+
+typedef struct cb_backend_lib {
+    size_t size;   /* sizeof(cb_backend_lib) of the backend: fields are only appended */
+
+    /* ---- level 1 (x, y: vectors of n elements, increments may be negative
+     * where BLAS allows it; results into host memory) */
+    CUresult (*axpy)(struct cb_backend *b, cb_blas_type t, int64_t n, const void *alpha, uint64_t x, int64_t incx,
+                     uint64_t y, int64_t incy);
+    /* alpha_real: alpha is of the real type (Csscal, Zdscal). */
+    CUresult (*scal)(struct cb_backend *b, cb_blas_type t, int64_t n, const void *alpha, int alpha_real, uint64_t x,
+                     int64_t incx);
+    CUresult (*copy)(struct cb_backend *b, cb_blas_type t, int64_t n, uint64_t x, int64_t incx, uint64_t y,
+                     int64_t incy);
+    CUresult (*swap)(struct cb_backend *b, cb_blas_type t, int64_t n, uint64_t x, int64_t incx, uint64_t y,
+                     int64_t incy);
+    /* conj: x conjugated (dotc). result: one element of t. */
+    CUresult (*dot)(struct cb_backend *b, cb_blas_type t, int conj, int64_t n, uint64_t x, int64_t incx, uint64_t y,
+                    int64_t incy, void *result);
+    /* result: the real type of t. */
+    CUresult (*nrm2)(struct cb_backend *b, cb_blas_type t, int64_t n, uint64_t x, int64_t incx, void *result);
+    CUresult (*asum)(struct cb_backend *b, cb_blas_type t, int64_t n, uint64_t x, int64_t incx, void *result);
+    /* The 1-based index of the first element of largest (smallest: min) |re| + |im|; 0 when n <= 0. */
+    CUresult (*iamax)(struct cb_backend *b, cb_blas_type t, int min, int64_t n, uint64_t x, int64_t incx,
+                      int64_t *result);
+    /* c: real; s: of t, or real when s_real (Csrot, Zdrot). */
+    CUresult (*rot)(struct cb_backend *b, cb_blas_type t, int64_t n, uint64_t x, int64_t incx, uint64_t y,
+                    int64_t incy, const void *c, const void *s, int s_real);
+    /* Host scalars in and out: a, b (of t), c (real), s (of t). */
+    CUresult (*rotg)(struct cb_backend *b, cb_blas_type t, void *a, void *bb, void *c, void *s);
+    /* param: 5 host elements (flag, h11, h21, h12, h22), real types only. */
+    CUresult (*rotm)(struct cb_backend *b, cb_blas_type t, int64_t n, uint64_t x, int64_t incx, uint64_t y,
+                     int64_t incy, const void *param);
+    CUresult (*rotmg)(struct cb_backend *b, cb_blas_type t, void *d1, void *d2, void *x1, const void *y1,
+                      void *param);
+
+    /* ---- level 2 (herm: the Hermitian form: hemv, her, hpr ...; alpha of
+     * her/hpr is real) */
+    CUresult (*gemv)(struct cb_backend *b, cb_blas_type t, int trans, int64_t m, int64_t n, const void *alpha,
+                     uint64_t a, int64_t lda, uint64_t x, int64_t incx, const void *beta, uint64_t y, int64_t incy);
+    CUresult (*gbmv)(struct cb_backend *b, cb_blas_type t, int trans, int64_t m, int64_t n, int64_t kl, int64_t ku,
+                     const void *alpha, uint64_t a, int64_t lda, uint64_t x, int64_t incx, const void *beta,
+                     uint64_t y, int64_t incy);
+    /* conj: y conjugated (gerc). */
+    CUresult (*ger)(struct cb_backend *b, cb_blas_type t, int conj, int64_t m, int64_t n, const void *alpha,
+                    uint64_t x, int64_t incx, uint64_t y, int64_t incy, uint64_t a, int64_t lda);
+    CUresult (*symv)(struct cb_backend *b, cb_blas_type t, int herm, int uplo, int64_t n, const void *alpha,
+                     uint64_t a, int64_t lda, uint64_t x, int64_t incx, const void *beta, uint64_t y, int64_t incy);
+    CUresult (*sbmv)(struct cb_backend *b, cb_blas_type t, int herm, int uplo, int64_t n, int64_t k,
+                     const void *alpha, uint64_t a, int64_t lda, uint64_t x, int64_t incx, const void *beta,
+                     uint64_t y, int64_t incy);
+    CUresult (*spmv)(struct cb_backend *b, cb_blas_type t, int herm, int uplo, int64_t n, const void *alpha,
+                     uint64_t ap, uint64_t x, int64_t incx, const void *beta, uint64_t y, int64_t incy);
+    CUresult (*syr)(struct cb_backend *b, cb_blas_type t, int herm, int uplo, int64_t n, const void *alpha,
+                    uint64_t x, int64_t incx, uint64_t a, int64_t lda);
+    CUresult (*spr)(struct cb_backend *b, cb_blas_type t, int herm, int uplo, int64_t n, const void *alpha,
+                    uint64_t x, int64_t incx, uint64_t ap);
+    CUresult (*syr2)(struct cb_backend *b, cb_blas_type t, int herm, int uplo, int64_t n, const void *alpha,
+                     uint64_t x, int64_t incx, uint64_t y, int64_t incy, uint64_t a, int64_t lda);
+    CUresult (*spr2)(struct cb_backend *b, cb_blas_type t, int herm, int uplo, int64_t n, const void *alpha,
+                     uint64_t x, int64_t incx, uint64_t y, int64_t incy, uint64_t ap);
+    /* Triangular: form 0 full (trmv/trsv), 1 banded with k (tbmv/tbsv), 2
+     * packed (tpmv/tpsv; lda ignored). solve: x = op(A)^-1 x. */
+    CUresult (*trmv)(struct cb_backend *b, cb_blas_type t, int solve, int form, int uplo, int trans, int diag,
+                     int64_t n, int64_t k, uint64_t a, int64_t lda, uint64_t x, int64_t incx);
+
+    /* ---- level 3 */
+    CUresult (*gemm)(struct cb_backend *b, cb_blas_type t, int trans_a, int trans_b, int64_t m, int64_t n, int64_t k,
+                     const void *alpha, uint64_t a, int64_t lda, uint64_t bb, int64_t ldb, const void *beta,
+                     uint64_t c, int64_t ldc);
+    CUresult (*symm)(struct cb_backend *b, cb_blas_type t, int herm, int side, int uplo, int64_t m, int64_t n,
+                     const void *alpha, uint64_t a, int64_t lda, uint64_t bb, int64_t ldb, const void *beta,
+                     uint64_t c, int64_t ldc);
+    /* herk: alpha and beta real. */
+    CUresult (*syrk)(struct cb_backend *b, cb_blas_type t, int herm, int uplo, int trans, int64_t n, int64_t k,
+                     const void *alpha, uint64_t a, int64_t lda, const void *beta, uint64_t c, int64_t ldc);
+    /* x: syrkx/herkx (C = alpha op(A) op(B)^T + beta C, one triangle),
+     * else syr2k/her2k. her2k/herkx: beta real. */
+    CUresult (*syr2k)(struct cb_backend *b, cb_blas_type t, int herm, int x, int uplo, int trans, int64_t n, int64_t k,
+                      const void *alpha, uint64_t a, int64_t lda, uint64_t bb, int64_t ldb, const void *beta,
+                      uint64_t c, int64_t ldc);
+    /* C = alpha op(A) B (side left) or alpha B op(A); B and C may be the same. */
+    CUresult (*trmm)(struct cb_backend *b, cb_blas_type t, int side, int uplo, int trans, int diag, int64_t m,
+                     int64_t n, const void *alpha, uint64_t a, int64_t lda, uint64_t bb, int64_t ldb, uint64_t c,
+                     int64_t ldc);
+    /* B = alpha op(A)^-1 B (left) or alpha B op(A)^-1, in place. */
+    CUresult (*trsm)(struct cb_backend *b, cb_blas_type t, int side, int uplo, int trans, int diag, int64_t m,
+                     int64_t n, const void *alpha, uint64_t a, int64_t lda, uint64_t bb, int64_t ldb);
+    CUresult (*geam)(struct cb_backend *b, cb_blas_type t, int trans_a, int trans_b, int64_t m, int64_t n,
+                     const void *alpha, uint64_t a, int64_t lda, const void *beta, uint64_t bb, int64_t ldb,
+                     uint64_t c, int64_t ldc);
+    /* C = A diag(x) (side right) or diag(x) A (left). */
+    CUresult (*dgmm)(struct cb_backend *b, cb_blas_type t, int side, int64_t m, int64_t n, uint64_t a, int64_t lda,
+                     uint64_t x, int64_t incx, uint64_t c, int64_t ldc);
+    /* Mixed precision, batches, epilogues. */
+    CUresult (*gemm_ex)(struct cb_backend *b, const cb_blas_gemm *g);
+
+    /* ---- LAPACK pieces (getrf/getrs/getri for cuBLAS's batched forms)
+     * LU with partial pivoting of the n x n matrix a; pivots (device, n
+     * int32, 1-based; 0: no pivoting); *info (host) 0 or the first zero
+     * pivot (1-based). */
+    CUresult (*getrf)(struct cb_backend *b, cb_blas_type t, int64_t n, uint64_t a, int64_t lda, uint64_t pivots,
+                      int *info);
+    /* Solves op(A) X = B with the factors of getrf (pivots 0: none). */
+    CUresult (*getrs)(struct cb_backend *b, cb_blas_type t, int trans, int64_t n, int64_t nrhs, uint64_t a,
+                      int64_t lda, uint64_t pivots, uint64_t bb, int64_t ldb);
+    /* C = A^-1 from getrf's factors (out of place); *info as getrf's. */
+    CUresult (*getri)(struct cb_backend *b, cb_blas_type t, int64_t n, uint64_t a, int64_t lda, uint64_t pivots,
+                      uint64_t c, int64_t ldc, int *info);
+} cb_backend_lib;
+
+#endif
