@@ -24,6 +24,7 @@
 #include "backend/blas_elem.h"
 #include "lib/common/check.h"
 #include "lib/common/facade.h"
+#include "cublas_ref.h"
 
 #define CUBLAS_HANDLE_MAGIC 0x63624c41u   /* "cbLA" */
 
@@ -84,10 +85,10 @@ struct cublas_op {
     int dev;
     uint64_t sdev[CUBLAS_MAX_SCALARS];
     size_t ssize[CUBLAS_MAX_SCALARS];
-    unsigned char sval[CUBLAS_MAX_SCALARS][16];
+    _Alignas(16) unsigned char sval[CUBLAS_MAX_SCALARS][48];   /* 48: rotm's 5-element param */
     /* Scalar results: computed into out (host), then copied to host_out
      * (host pointer mode) or dev_out (device pointer mode). */
-    unsigned char out[CUBLAS_MAX_SCALARS][16];
+    _Alignas(16) unsigned char out[CUBLAS_MAX_SCALARS][48];
     size_t out_bytes[CUBLAS_MAX_SCALARS];
     void *host_out[CUBLAS_MAX_SCALARS];
     uint64_t dev_out[CUBLAS_MAX_SCALARS];
@@ -165,6 +166,10 @@ int cublas_op_valid(cublasOperation_t op);
 int cublas_fill_valid(cublasFillMode_t f);
 int cublas_diag_valid(cublasDiagType_t d);
 int cublas_side_valid(cublasSideMode_t s);
+
+/* One line in the API log (cublasLoggerConfigure / cublasSetLoggerCallback)
+ * for a computing call, when the logger is on. */
+void cublas_log_call(const char *function);
 
 /* The math mode's input rounding for an f32 product (TF32 math). */
 cb_blas_input_round cublas_math_round(cublasHandle_t h);

@@ -22,8 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-void cublas_log_call(const char *function);
-
 cb_inspect_elem cublas_cmp_type(cb_blas_type t)
 {
     switch (t) {

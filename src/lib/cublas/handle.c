@@ -342,7 +342,6 @@ cublasStatus_t cublasGetLoggerCallback(cublasLogCallback *callback)
 /* One line per computing call while the logger is on ("I! cuBLAS (v13.0)
  * function cublasSgemm_v2() called"), to each configured sink. The
  * callback is called without the lock held. */
-void cublas_log_call(const char *function);
 void cublas_log_call(const char *function)
 {
     if (!__atomic_load_n(&logger.on, __ATOMIC_RELAXED))

@@ -25,7 +25,6 @@ static int ops_xy_out_y(cublas_op *o, cbl_operand *ops)
     ops[1] = cublas_operand("y", o->y, vec(o, o->incy), 1, o->t);
     return 2;
 }
-void cublas_ref_axpy(void *o, cbl_operand *ops);
 static const cublas_routine r_axpy = {run_axpy, ops_xy_out_y, cublas_ref_axpy};
 
 static CUresult run_scal(cublas_op *o, cb_backend *b)
@@ -37,11 +36,9 @@ static int ops_x_out(cublas_op *o, cbl_operand *ops)
     ops[0] = cublas_operand("x", o->x, vec(o, o->incx), 1, o->t);
     return 1;
 }
-void cublas_ref_scal(void *o, cbl_operand *ops);
 static const cublas_routine r_scal = {run_scal, ops_x_out, cublas_ref_scal};
 
 static CUresult run_copy(cublas_op *o, cb_backend *b) { return b->lib->copy(b, o->t, o->n, o->x, o->incx, o->y, o->incy); }
-void cublas_ref_copy(void *o, cbl_operand *ops);
 static const cublas_routine r_copy = {run_copy, ops_xy_out_y, cublas_ref_copy};
 
 static CUresult run_swap(cublas_op *o, cb_backend *b) { return b->lib->swap(b, o->t, o->n, o->x, o->incx, o->y, o->incy); }
@@ -51,7 +48,6 @@ static int ops_xy_out_both(cublas_op *o, cbl_operand *ops)
     ops[1] = cublas_operand("y", o->y, vec(o, o->incy), 1, o->t);
     return 2;
 }
-void cublas_ref_swap(void *o, cbl_operand *ops);
 static const cublas_routine r_swap = {run_swap, ops_xy_out_both, cublas_ref_swap};
 
 /* The scalar result as a host operand (o->out[0]). */
@@ -74,7 +70,6 @@ static int ops_dot(cublas_op *o, cbl_operand *ops)
     ops[2].tol_scale = cublas_sum_scale(o->n);
     return 3;
 }
-void cublas_ref_dot(void *o, cbl_operand *ops);
 static const cublas_routine r_dot = {run_dot, ops_dot, cublas_ref_dot};
 
 static CUresult run_nrm2(cublas_op *o, cb_backend *b) { return b->lib->nrm2(b, o->t, o->n, o->x, o->incx, o->out[0]); }
@@ -86,8 +81,6 @@ static int ops_reduce(cublas_op *o, cbl_operand *ops)
     ops[1].tol_scale = cublas_sum_scale(o->n);
     return 2;
 }
-void cublas_ref_nrm2(void *o, cbl_operand *ops);
-void cublas_ref_asum(void *o, cbl_operand *ops);
 static const cublas_routine r_nrm2 = {run_nrm2, ops_reduce, cublas_ref_nrm2};
 static const cublas_routine r_asum = {run_asum, ops_reduce, cublas_ref_asum};
 
@@ -112,21 +105,18 @@ static int ops_iamax(cublas_op *o, cbl_operand *ops)
     ops[1].elem_bytes = (unsigned)o->out_bytes[0];
     return 2;
 }
-void cublas_ref_iamax(void *o, cbl_operand *ops);
 static const cublas_routine r_iamax = {run_iamax, ops_iamax, cublas_ref_iamax};
 
 static CUresult run_rot(cublas_op *o, cb_backend *b)
 {
     return b->lib->rot(b, o->t, o->n, o->x, o->incx, o->y, o->incy, o->sval[0], o->sval[1], o->s_real);
 }
-void cublas_ref_rot(void *o, cbl_operand *ops);
 static const cublas_routine r_rot = {run_rot, ops_xy_out_both, cublas_ref_rot};
 
 static CUresult run_rotm(cublas_op *o, cb_backend *b)
 {
     return b->lib->rotm(b, o->t, o->n, o->x, o->incx, o->y, o->incy, o->sval[0]);
 }
-void cublas_ref_rotm(void *o, cbl_operand *ops);
 static const cublas_routine r_rotm = {run_rotm, ops_xy_out_both, cublas_ref_rotm};
 
 /* rotg and rotmg work on scalars only: the inputs are sval (read from the
@@ -147,7 +137,6 @@ static int ops_rotg(cublas_op *o, cbl_operand *ops)
     }
     return 4;
 }
-void cublas_ref_rotg(void *o, cbl_operand *ops);
 static const cublas_routine r_rotg = {run_rotg, ops_rotg, cublas_ref_rotg};
 
 static CUresult run_rotmg(cublas_op *o, cb_backend *b)
@@ -168,7 +157,6 @@ static int ops_rotmg(cublas_op *o, cbl_operand *ops)
     }
     return 4;
 }
-void cublas_ref_rotmg(void *o, cbl_operand *ops);
 static const cublas_routine r_rotmg = {run_rotmg, ops_rotmg, cublas_ref_rotmg};
 
 /* ---- the entry points ------------------------------------------------------------ */
@@ -329,7 +317,7 @@ static cublasStatus_t rotmg(cublasHandle_t h, const char *fn, cb_blas_type t, vo
 }
 
 /* Each family once per type and integer width; N is the name's tail. */
-#define L1(T, S, R, BT)                                                                                                \
+#define L1(T, S, s, BT)                                                                                                \
     cublasStatus_t cublas##S##axpy_v2(cublasHandle_t h, int n, const T *alpha, const T *x, int incx, T *y, int incy)  \
     {                                                                                                                  \
         return axpy(h, "cublas" #S "axpy_v2", BT, n, alpha, x, incx, y, incy);                                         \
@@ -363,27 +351,27 @@ static cublasStatus_t rotmg(cublasHandle_t h, const char *fn, cb_blas_type t, vo
     {                                                                                                                  \
         return copy_swap(h, "cublas" #S "swap_v2_64", 1, BT, n, x, incx, y, incy);                                     \
     }                                                                                                                  \
-    cublasStatus_t cublasI##S##amax_v2(cublasHandle_t h, int n, const T *x, int incx, int *result)                    \
+    cublasStatus_t cublasI##s##amax_v2(cublasHandle_t h, int n, const T *x, int incx, int *result)                    \
     {                                                                                                                  \
-        return reduce(h, "cublasI" #S "amax_v2", &r_iamax, BT, n, x, incx, result, sizeof(int), 0);                    \
+        return reduce(h, "cublasI" #s "amax_v2", &r_iamax, BT, n, x, incx, result, sizeof(int), 0);                    \
     }                                                                                                                  \
-    cublasStatus_t cublasI##S##amax_v2_64(cublasHandle_t h, int64_t n, const T *x, int64_t incx, int64_t *result)     \
+    cublasStatus_t cublasI##s##amax_v2_64(cublasHandle_t h, int64_t n, const T *x, int64_t incx, int64_t *result)     \
     {                                                                                                                  \
-        return reduce(h, "cublasI" #S "amax_v2_64", &r_iamax, BT, n, x, incx, result, sizeof(int64_t), 0);             \
+        return reduce(h, "cublasI" #s "amax_v2_64", &r_iamax, BT, n, x, incx, result, sizeof(int64_t), 0);             \
     }                                                                                                                  \
-    cublasStatus_t cublasI##S##amin_v2(cublasHandle_t h, int n, const T *x, int incx, int *result)                    \
+    cublasStatus_t cublasI##s##amin_v2(cublasHandle_t h, int n, const T *x, int incx, int *result)                    \
     {                                                                                                                  \
-        return reduce(h, "cublasI" #S "amin_v2", &r_iamax, BT, n, x, incx, result, sizeof(int), 1);                    \
+        return reduce(h, "cublasI" #s "amin_v2", &r_iamax, BT, n, x, incx, result, sizeof(int), 1);                    \
     }                                                                                                                  \
-    cublasStatus_t cublasI##S##amin_v2_64(cublasHandle_t h, int64_t n, const T *x, int64_t incx, int64_t *result)     \
+    cublasStatus_t cublasI##s##amin_v2_64(cublasHandle_t h, int64_t n, const T *x, int64_t incx, int64_t *result)     \
     {                                                                                                                  \
-        return reduce(h, "cublasI" #S "amin_v2_64", &r_iamax, BT, n, x, incx, result, sizeof(int64_t), 1);             \
+        return reduce(h, "cublasI" #s "amin_v2_64", &r_iamax, BT, n, x, incx, result, sizeof(int64_t), 1);             \
     }
 
-L1(float, S, float, CB_BLAS_F32)
-L1(double, D, double, CB_BLAS_F64)
-L1(cuComplex, C, float, CB_BLAS_C32)
-L1(cuDoubleComplex, Z, double, CB_BLAS_C64)
+L1(float, S, s, CB_BLAS_F32)
+L1(double, D, d, CB_BLAS_F64)
+L1(cuComplex, C, c, CB_BLAS_C32)
+L1(cuDoubleComplex, Z, z, CB_BLAS_C64)
 
 /* Reductions: the result's type and name differ per type (Snrm2, Scnrm2 ...). */
 #define RED(NAME, T, R, r, BT)                                                                                         \

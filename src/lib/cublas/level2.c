@@ -27,11 +27,6 @@ static int64_t y_len(const cublas_op *o) { return o->ta == CB_BLAS_OP_N ? o->m :
 
 /* ---- routines -------------------------------------------------------------------- */
 
-void cublas_ref_gemv(void *o, cbl_operand *ops);
-void cublas_ref_ger(void *o, cbl_operand *ops);
-void cublas_ref_symv(void *o, cbl_operand *ops);
-void cublas_ref_syr(void *o, cbl_operand *ops);
-void cublas_ref_trmv(void *o, cbl_operand *ops);
 
 static CUresult run_gemv(cublas_op *o, cb_backend *b)
 {

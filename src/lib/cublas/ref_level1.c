@@ -171,7 +171,7 @@ void cublas_ref_rotg(void *p, cbl_operand *ops)
         return;
     }
     double aa = hypot(a.re, a.im), ab = hypot(b.re, b.im);
-    cb_cplx s;
+    cb_cplx s, b_in = b;
     double c;
     if (aa == 0) {
         c = 0;
@@ -186,6 +186,7 @@ void cublas_ref_rotg(void *p, cbl_operand *ops)
         a = (cb_cplx){alpha.re * norm, alpha.im * norm};
     }
     cublas_st(o->t, ops[0].ref, 0, a);
+    cublas_st(o->t, ops[1].ref, 0, b_in);   /* b is only read (written back unchanged) */
     cublas_st(rt, ops[2].ref, 0, cx_real(c));
     cublas_st(o->t, ops[3].ref, 0, s);
 }
