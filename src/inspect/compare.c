@@ -116,8 +116,9 @@ void cbi_compare(const unsigned char *result, const unsigned char *reference, co
             ref_wrote++;
             result_wrote_there += (uint64_t)a_changed;
         }
-        ref_nonzero += (uint64_t)!is_zero(b, w);
-        result_nonzero += (uint64_t)!is_zero(a, w);
+        /* by value for floats: -0.0 is zero (alpha = 0 times a negative sum) */
+        ref_nonzero += (uint64_t)(is_float ? load(b, t, w) != 0 : !is_zero(b, w));
+        result_nonzero += (uint64_t)(is_float ? load(a, t, w) != 0 : !is_zero(a, w));
         if (memcmp(a, b, w) == 0)
             continue;
         double x = load(a, t, w), y = load(b, t, w);

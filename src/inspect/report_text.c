@@ -80,6 +80,11 @@ void cbi_report_text(FILE *out, int colour)
             worst = r->launches[i].max_rel_l1;
         nan_inf += r->launches[i].nan_inf;
     }
+    for (size_t i = 0; i < r->nlibcalls; i++) {
+        if (r->libcalls[i].max_rel_l1 > worst)
+            worst = r->libcalls[i].max_rel_l1;
+        nan_inf += r->libcalls[i].nan_inf;
+    }
     fprintf(out, "%scubridge inspector%s: %s%s%s | backend %s | %llu calls | %zu launches | worst rel L1 %.3g | %llu "
                  "NaN/Inf | peak device memory %.1f MiB\n",
             colour ? BOLD : "", colour ? RESET : "", colour ? status_colour(status) : "", status, colour ? RESET : "",
@@ -97,10 +102,15 @@ void cbi_report_text(FILE *out, int colour)
     fputs(" | calls: ", out);
     counts(out, colour, cnames, cv, 4);
     if (c.lib_calls) {
-        static const char *const lnames[] = {"DRIFT", "PASS"};
-        size_t lc[] = {(size_t)c.lib_drifts, (size_t)(c.lib_calls - c.lib_drifts)};
-        fputs(" | library calls: ", out);
-        counts(out, colour, lnames, lc, 2);
+        /* per call: drifted, not checkable, unsupported, checked within tolerance, traced only */
+        static const char *const lnames[] = {"DRIFT", "FAIL", "UNSUPPORTED", "PASS", "OK"};
+        uint64_t pass = c.lib_checked > c.lib_drifts ? c.lib_checked - c.lib_drifts : 0;
+        uint64_t rest = c.lib_calls - c.lib_unsupported;
+        size_t lc[] = {(size_t)c.lib_drifts, (size_t)c.lib_failed_checks, (size_t)c.lib_unsupported, (size_t)pass,
+                       (size_t)(rest > c.lib_checked + c.lib_failed_checks ? rest - c.lib_checked - c.lib_failed_checks
+                                                                           : 0)};
+        fprintf(out, " | %llu library calls: ", (unsigned long long)c.lib_calls);
+        counts(out, colour, lnames, lc, 5);
     }
     static cbi_kernel_row rows[64];
     size_t nk = cbi_kernel_rows(rows, 64), warned = 0;

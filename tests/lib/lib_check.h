@@ -28,27 +28,27 @@ typedef std::complex<double> cd;
 
 #define CHECK(call)                                                                                  \
   do {                                                                                               \
-    cudaError_t e_ = (call);                                                                         \
-    if (e_ != cudaSuccess) {                                                                         \
-      printf("FAIL %s:%d: %s returned %s\n", __FILE__, __LINE__, #call, cudaGetErrorName(e_));      \
+    cudaError_t cb_err_ = (call);                                                                         \
+    if (cb_err_ != cudaSuccess) {                                                                         \
+      printf("FAIL %s:%d: %s returned %s\n", __FILE__, __LINE__, #call, cudaGetErrorName(cb_err_));      \
       exit(1);                                                                                       \
     }                                                                                                \
   } while (0)
 
 #define CHECK_BLAS(call)                                                                             \
   do {                                                                                               \
-    cublasStatus_t s_ = (call);                                                                      \
-    if (s_ != CUBLAS_STATUS_SUCCESS) {                                                               \
-      printf("FAIL %s:%d: %s returned %d\n", __FILE__, __LINE__, #call, (int)s_);                   \
+    cublasStatus_t cb_status_ = (call);                                                                      \
+    if (cb_status_ != CUBLAS_STATUS_SUCCESS) {                                                             \
+      printf("FAIL %s:%d: %s returned %d\n", __FILE__, __LINE__, #call, (int)cb_status_);                   \
       exit(1);                                                                                       \
     }                                                                                                \
   } while (0)
 
 #define EXPECT_STATUS(call, want)                                                                    \
   do {                                                                                               \
-    cublasStatus_t s_ = (call);                                                                      \
-    if (s_ != (want)) {                                                                              \
-      printf("FAIL %s:%d: %s returned %d, expected %d (%s)\n", __FILE__, __LINE__, #call, (int)s_,   \
+    cublasStatus_t cb_status_ = (call);                                                                      \
+    if (cb_status_ != (want)) {                                                                            \
+      printf("FAIL %s:%d: %s returned %d, expected %d (%s)\n", __FILE__, __LINE__, #call, (int)cb_status_, \
              (int)(want), #want);                                                                    \
       exit(1);                                                                                       \
     }                                                                                                \
@@ -138,7 +138,8 @@ static void compare(const char *what, const std::vector<T> &got, const std::vect
   for (size_t i = 0; i < want.size(); i++) {
     cd g = T_<T>::get(got[i]);
     double err = std::abs(g - want[i]);
-    if (!(err <= tol * (1 + std::abs(want[i])))) {
+    bool both_nan = (std::isnan(g.real()) || std::isnan(g.imag())) && (std::isnan(want[i].real()) || std::isnan(want[i].imag()));
+    if (!both_nan && !(err <= tol * (1 + std::abs(want[i])))) {
       printf("FAIL %s: element %zu: got (%.9g, %.9g), expected (%.9g, %.9g)\n", what, i, g.real(), g.imag(),
              want[i].real(), want[i].imag());
       exit(1);
