@@ -244,6 +244,10 @@ typedef struct cb_backend_lib {
     /* C = A^-1 from getrf's factors (out of place); *info as getrf's. */
     CUresult (*getri)(struct cb_backend *b, cb_blas_type t, int64_t n, uint64_t a, int64_t lda, uint64_t pivots,
                       uint64_t c, int64_t ldc, int *info);
+    /* C = A^-1 by LU with partial pivoting of a copy (A unchanged); *info
+     * as getrf's (C undefined when singular). */
+    CUresult (*matinv)(struct cb_backend *b, cb_blas_type t, int64_t n, uint64_t a, int64_t lda, uint64_t c,
+                       int64_t ldc, int *info);
 } cb_backend_lib;
 
 #endif

@@ -740,6 +740,7 @@ static const cb_backend_lib cpu_lib = {
     .getrf = cpu_blas_getrf,
     .getrs = cpu_blas_getrs,
     .getri = cpu_blas_getri,
+    .matinv = cpu_blas_matinv,
 };
 
 const cb_backend_lib *cb_cpu_blas_lib(void) { return &cpu_lib; }

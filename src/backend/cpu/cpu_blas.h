@@ -132,6 +132,8 @@ CUresult cpu_blas_getrf(struct cb_backend *b, cb_blas_type t, int64_t n, uint64_
                         int *info);
 CUresult cpu_blas_getrs(struct cb_backend *b, cb_blas_type t, int trans, int64_t n, int64_t nrhs, uint64_t a,
                         int64_t lda, uint64_t pivots, uint64_t bb, int64_t ldb);
+CUresult cpu_blas_matinv(struct cb_backend *b, cb_blas_type t, int64_t n, uint64_t a, int64_t lda, uint64_t c,
+                         int64_t ldc, int *info);
 CUresult cpu_blas_getri(struct cb_backend *b, cb_blas_type t, int64_t n, uint64_t a, int64_t lda, uint64_t pivots,
                         uint64_t c, int64_t ldc, int *info);
 

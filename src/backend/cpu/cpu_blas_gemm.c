@@ -356,3 +356,42 @@ CUresult cpu_blas_getri(struct cb_backend *be, cb_blas_type t, int64_t n, uint64
     *info = inf;
     return CUDA_SUCCESS;
 }
+
+CUresult cpu_blas_matinv(struct cb_backend *be, cb_blas_type t, int64_t n, uint64_t a, int64_t lda, uint64_t c,
+                         int64_t ldc, int *info)
+{
+    (void)be;
+    const cpu_blas *bl = cpu_blas_get();
+    if (!bl || !is_blas_type(t) || !cpu_blas_fits(n, lda, ldc, 0))
+        return CUDA_ERROR_NOT_SUPPORTED;
+    *info = 0;
+    if (n == 0)
+        return CUDA_SUCCESS;
+    int N = (int)n, LDC = (int)ldc, lwork = N * 64, inf = 0;
+    int *piv = malloc((size_t)n * sizeof *piv);
+    void *work = malloc((size_t)lwork * cb_blas_type_size(t));
+    if (!piv || !work) {
+        free(piv);
+        free(work);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    cpu_blas_copy_matrix(t, n, n, CPU_PTR(a), lda, CPU_PTR(c), ldc);
+    switch (t) {
+    case CB_BLAS_F32: bl->sgetrf_(&N, &N, CPU_PTR(c), &LDC, piv, &inf); break;
+    case CB_BLAS_F64: bl->dgetrf_(&N, &N, CPU_PTR(c), &LDC, piv, &inf); break;
+    case CB_BLAS_C32: bl->cgetrf_(&N, &N, CPU_PTR(c), &LDC, piv, &inf); break;
+    default: bl->zgetrf_(&N, &N, CPU_PTR(c), &LDC, piv, &inf); break;
+    }
+    if (inf == 0) {
+        switch (t) {
+        case CB_BLAS_F32: bl->sgetri_(&N, CPU_PTR(c), &LDC, piv, work, &lwork, &inf); break;
+        case CB_BLAS_F64: bl->dgetri_(&N, CPU_PTR(c), &LDC, piv, work, &lwork, &inf); break;
+        case CB_BLAS_C32: bl->cgetri_(&N, CPU_PTR(c), &LDC, piv, work, &lwork, &inf); break;
+        default: bl->zgetri_(&N, CPU_PTR(c), &LDC, piv, work, &lwork, &inf); break;
+        }
+    }
+    free(piv);
+    free(work);
+    *info = inf;
+    return CUDA_SUCCESS;
+}

@@ -116,6 +116,10 @@ void cublas_op_scalar(cublas_op *o, cublasHandle_t h, int i, const void *p, size
 /* Scalar result i of size bytes to p (host or device by pointer mode). */
 void cublas_op_result(cublas_op *o, cublasHandle_t h, int i, void *p, size_t bytes);
 
+/* Reads the device arrays of batch pointers arr_dev[i] (count entries
+ * each) into arr_host[i], at run time. -1 when one is not device memory. */
+int cublas_read_arrays(cublas_op *o, int64_t count);
+
 /* Submits o on h's stream; waits when a result goes to host memory or in
  * verify mode, and then returns the run's status. */
 cublasStatus_t cublas_op_submit(cublasHandle_t h, cublas_op *o);

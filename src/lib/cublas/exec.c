@@ -91,6 +91,23 @@ void cublas_op_result(cublas_op *o, cublasHandle_t h, int i, void *p, size_t byt
         o->nout = i + 1;
 }
 
+int cublas_read_arrays(cublas_op *o, int64_t count)
+{
+    for (int i = 0; i < 4; i++) {
+        if (!o->arr_dev[i])
+            continue;
+        free(o->arr_host[i]);   /* read at every run: a graph replays with the arrays' contents then */
+        o->arr_host[i] = NULL;
+        size_t bytes = (size_t)count * sizeof(uint64_t);
+        if (!o->base.sv->mem_valid(o->arr_dev[i], bytes))
+            return -1;
+        o->arr_host[i] = malloc(bytes);
+        if (!o->arr_host[i] || cbl_read(&o->base, o->arr_host[i], o->arr_dev[i], bytes) != CUDA_SUCCESS)
+            return -1;
+    }
+    return 0;
+}
+
 static CUresult op_run(cb_lib_op *lop)
 {
     cublas_op *o = (cublas_op *)lop;

@@ -43,28 +43,12 @@ static size_t op_bytes(cb_blas_type t, int trans, int64_t rows, int64_t cols, in
                                  : cbl_matrix_bytes(cols, rows, ld, cb_blas_type_size(t));
 }
 
-/* Reads the device arrays of batch pointers (gemmBatched) into host copies. */
-static int read_arrays(cublas_op *o)
-{
-    for (int i = 0; i < 3; i++) {
-        if (!o->arr_dev[i] || o->arr_host[i])
-            continue;
-        size_t bytes = (size_t)o->g.batch * sizeof(uint64_t);
-        if (!o->base.sv->mem_valid(o->arr_dev[i], bytes))
-            return -1;
-        o->arr_host[i] = malloc(bytes);
-        if (!o->arr_host[i] || cbl_read(&o->base, o->arr_host[i], o->arr_dev[i], bytes) != CUDA_SUCCESS)
-            return -1;
-    }
-    return 0;
-}
-
 /* Strided: A, B, C over the whole batch. Arrays: A_i, B_i, C_i per entry. */
 static int ops_gemm_ex(cublas_op *o, cbl_operand *ops)
 {
     const cb_blas_gemm *g = &o->g;
     if (o->arr_dev[0]) {
-        if (read_arrays(o) != 0) {
+        if (cublas_read_arrays(o, g->batch) != 0) {
             /* a bad array: one operand that fails the device-memory check */
             ops[0] = cbl_blas_operand("Aarray", o->arr_dev[0], (size_t)g->batch * 8, 0, CB_BLAS_U8);
             ops[0].addr = o->arr_dev[0] ? o->arr_dev[0] : 1;
