@@ -19,7 +19,9 @@ toolkit's library (`nm -D --defined-only`, functions only):
   1. its name (without _v2/_ptsz/_ptds suffixes), or a name that the
      library's header #defines to it (cublas_v2.h: cublasSgemm_64 ->
      cublasSgemm_v2_64), followed by "(" in a test source: tests/unit/*.c,
-     tests/cuda/*.cu, tests/lib/*, tests/inspect/*, tests/probe/*;
+     tests/cuda/*.cu, tests/lib/*, tests/inspect/*, tests/probe/*; the
+     tests/lib programs also after the C preprocessor (their own lines), as
+     they name calls through macros;
   2. or, with --observed FILE, a line "NAME TEST" of FILE: NAME was seen in
      the inspector's trace of test program TEST (tests/inspect/observe_calls.sh
      writes that file by running tests/cuda under CUBRIDGE_INSPECT=trace) --
@@ -82,13 +84,40 @@ def base_name(sym):
     return re.sub(r"(_v\d+)?(_ptsz|_ptds)?$", "", sym)
 
 
-def test_sources():
+def expanded(path, cuda):
+    """A test source after the preprocessor, its own lines only: the tests
+    of tests/lib name their calls through macros (cublas##S##gemm), and
+    cublas_v2.h renames them again; what the compiler sees is what counts."""
+    cmd = [os.environ.get("CXX", "c++"), "-E", "-x", "c++", "-std=c++14", f"-I{cuda}/include",
+           f"-I{os.path.dirname(path)}", path]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"gen_coverage: cannot preprocess {path}:\n{r.stderr[-2000:]}")
+    keep, mine, out = os.path.realpath(path), False, []
+    for line in r.stdout.splitlines():
+        m = re.match(r'^# \d+ "([^"]+)"', line)
+        if m:
+            mine = os.path.realpath(m.group(1)) == keep
+        elif mine:
+            out.append(line)
+    return "\n".join(out)
+
+
+def test_sources(cuda):
     pats = ["tests/unit/*.c", "tests/unit/*.h", "tests/cuda/*.cu", "tests/cuda/*.h", "tests/lib/*.cu", "tests/lib/*.h",
             "tests/lib/*.c", "tests/inspect/*", "tests/probe/*.cu"]
     files = []
     for p in pats:
         files += sorted(glob.glob(os.path.join(ROOT, p)))
-    return [(os.path.relpath(f, ROOT), open(f, errors="replace").read()) for f in files if os.path.isfile(f)]
+    out = []
+    for f in files:
+        if not os.path.isfile(f):
+            continue
+        text = open(f, errors="replace").read()
+        if f.endswith(".cu") and os.path.basename(os.path.dirname(f)) == "lib":
+            text += "\n" + expanded(f, cuda)
+        out.append((os.path.relpath(f, ROOT), text))
+    return out
 
 
 def main():
@@ -108,7 +137,7 @@ def main():
             entries += [(lib, s) for s in gen_lib_exports.library_exports(found[0])]
             for name, target in gen_lib_exports.header_aliases(os.path.join(a.cuda, "include"), alias_headers).items():
                 aliases.setdefault(target, []).append(name)
-    sources = test_sources()
+    sources = test_sources(a.cuda)
     called = {}
     for path, text in sources:
         for m in re.finditer(r"\b([a-zA-Z_]\w*)\s*\(", text):
