@@ -141,7 +141,9 @@ typedef struct cb_backend_lib {
     size_t size;   /* sizeof(cb_backend_lib) of the backend: fields are only appended */
 
     /* ---- level 1 (x, y: vectors of n elements, increments may be negative
-     * where BLAS allows it; results into host memory) */
+     * where BLAS allows it; results into host memory). axpy, scal, dot and
+     * nrm2 also take F16 and BF16 vectors, computed in f32 with f32 scalars
+     * and results (cuBLAS's *Ex execution type). */
     CUresult (*axpy)(struct cb_backend *b, cb_blas_type t, int64_t n, const void *alpha, uint64_t x, int64_t incx,
                      uint64_t y, int64_t incy);
     /* alpha_real: alpha is of the real type (Csscal, Zdscal). */

@@ -331,6 +331,73 @@ static void test_rotg(bool dev) {
   compare1("Drotmg x1", f1.get(), cd(1.125, 0));
 }
 
+/* The *Ex forms over cudaDataType: f16/bf16 vectors executed in f32 with
+ * f32 alpha, and the BLAS types through the same entry points. */
+static void test_ex(bool w) {
+  const int n = 40;
+  {  /* AxpyEx f16, f32 alpha */
+    dbuf<__half> x(n), y(n);
+    float a = 0.5f;
+    if (w) CHECK_BLAS(cublasAxpyEx_64(H, n, &a, CUDA_R_32F, x.d, CUDA_R_16F, 1, y.d, CUDA_R_16F, 1, CUDA_R_32F));
+    else CHECK_BLAS(cublasAxpyEx(H, n, &a, CUDA_R_32F, x.d, CUDA_R_16F, 1, y.d, CUDA_R_16F, 1, CUDA_R_32F));
+    std::vector<cd> want(n);
+    for (int i = 0; i < n; i++) want[i] = 0.5 * x.at(i) + y.at(i);
+    compare("AxpyEx f16", y.down(), want);
+  }
+  {  /* AxpyEx c64 (all the vector's type) */
+    dbuf<cuDoubleComplex> x(n), y(n);
+    cuDoubleComplex a = make_cuDoubleComplex(0.25, -1);
+    CHECK_BLAS(cublasAxpyEx(H, n, &a, CUDA_C_64F, x.d, CUDA_C_64F, 1, y.d, CUDA_C_64F, 1, CUDA_C_64F));
+    std::vector<cd> want(n);
+    for (int i = 0; i < n; i++) want[i] = cd(0.25, -1) * x.at(i) + y.at(i);
+    compare("AxpyEx c64", y.down(), want);
+  }
+  {  /* ScalEx: f16 with f32 alpha; c32 with a real alpha */
+    dbuf<__half> x(n);
+    float a = -2;
+    if (w) CHECK_BLAS(cublasScalEx_64(H, n, &a, CUDA_R_32F, x.d, CUDA_R_16F, 1, CUDA_R_32F));
+    else CHECK_BLAS(cublasScalEx(H, n, &a, CUDA_R_32F, x.d, CUDA_R_16F, 1, CUDA_R_32F));
+    std::vector<cd> want(n);
+    for (int i = 0; i < n; i++) want[i] = -2.0 * x.at(i);
+    compare("ScalEx f16", x.down(), want);
+    dbuf<cuComplex> z(n);
+    CHECK_BLAS(cublasScalEx(H, n, &a, CUDA_R_32F, z.d, CUDA_C_32F, 1, CUDA_C_32F));
+    for (int i = 0; i < n; i++) want[i] = -2.0 * z.at(i);
+    compare("ScalEx c32 real alpha", z.down(), want);
+  }
+  {  /* DotEx f16 and bf16 (results in the vectors' type), DotcEx c32 */
+    dbuf<__half> x(n), y(n);
+    __half r;
+    if (w) CHECK_BLAS(cublasDotEx_64(H, n, x.d, CUDA_R_16F, 1, y.d, CUDA_R_16F, 1, &r, CUDA_R_16F, CUDA_R_32F));
+    else CHECK_BLAS(cublasDotEx(H, n, x.d, CUDA_R_16F, 1, y.d, CUDA_R_16F, 1, &r, CUDA_R_16F, CUDA_R_32F));
+    cd want = 0;
+    for (int i = 0; i < n; i++) want += x.at(i) * y.at(i);
+    compare1("DotEx f16", r, want, sum_scale(n) * 2);
+    dbuf<cuComplex> p(n), q(n);
+    cuComplex c;
+    if (w) CHECK_BLAS(cublasDotcEx_64(H, n, p.d, CUDA_C_32F, 1, q.d, CUDA_C_32F, 1, &c, CUDA_C_32F, CUDA_C_32F));
+    else CHECK_BLAS(cublasDotcEx(H, n, p.d, CUDA_C_32F, 1, q.d, CUDA_C_32F, 1, &c, CUDA_C_32F, CUDA_C_32F));
+    want = 0;
+    for (int i = 0; i < n; i++) want += std::conj(p.at(i)) * q.at(i);
+    compare1("DotcEx c32", c, want, sum_scale(n));
+  }
+  {  /* Nrm2Ex: f16 -> f16 (f32 execution), c32 -> f32 */
+    dbuf<__half> x(n);
+    __half r;
+    if (w) CHECK_BLAS(cublasNrm2Ex_64(H, n, x.d, CUDA_R_16F, 1, &r, CUDA_R_16F, CUDA_R_32F));
+    else CHECK_BLAS(cublasNrm2Ex(H, n, x.d, CUDA_R_16F, 1, &r, CUDA_R_16F, CUDA_R_32F));
+    double s = 0;
+    for (int i = 0; i < n; i++) s += std::norm(x.at(i));
+    compare1("Nrm2Ex f16", r, cd(sqrt(s), 0), sum_scale(n));
+    dbuf<cuComplex> z(n);
+    float fr;
+    CHECK_BLAS(cublasNrm2Ex(H, n, z.d, CUDA_C_32F, 1, &fr, CUDA_R_32F, CUDA_R_32F));
+    s = 0;
+    for (int i = 0; i < n; i++) s += std::norm(z.at(i));
+    compare1("Nrm2Ex c32", fr, cd(sqrt(s), 0), sum_scale(n));
+  }
+}
+
 int main() {
   CHECK_BLAS(cublasCreate(&H));
   for (int dev = 0; dev < 2; dev++) {
@@ -347,6 +414,11 @@ int main() {
     }
     use64 = false;
     test_rotg(dev);
+  }
+  CHECK_BLAS(cublasSetPointerMode(H, CUBLAS_POINTER_MODE_HOST));
+  for (int w = 0; w < 2; w++) {
+    devmode = false;
+    test_ex(w);
   }
   CHECK(cudaDeviceSynchronize());
   CHECK_BLAS(cublasDestroy(H));

@@ -82,6 +82,8 @@ static CUresult cpu_axpy(cb_backend *be, cb_blas_type t, int64_t n, const void *
     case CB_BLAS_F64: bl->cblas_daxpy((int)n, D(alpha), P(x), (int)incx, P(y), (int)incy); break;
     case CB_BLAS_C32: bl->cblas_caxpy((int)n, alpha, P(x), (int)incx, P(y), (int)incy); break;
     case CB_BLAS_C64: bl->cblas_zaxpy((int)n, alpha, P(x), (int)incx, P(y), (int)incy); break;
+    case CB_BLAS_F16:
+    case CB_BLAS_BF16: return cpu_blas_lowp_axpy(t, n, F(alpha), P(x), incx, P(y), incy);
     default: return CUDA_ERROR_NOT_SUPPORTED;
     }
     return CUDA_SUCCESS;
@@ -108,6 +110,8 @@ static CUresult cpu_scal(cb_backend *be, cb_blas_type t, int64_t n, const void *
         else
             bl->cblas_zscal((int)n, alpha, P(x), (int)incx);
         break;
+    case CB_BLAS_F16:
+    case CB_BLAS_BF16: return cpu_blas_lowp_scal(t, n, F(alpha), P(x), incx);
     default: return CUDA_ERROR_NOT_SUPPORTED;
     }
     return CUDA_SUCCESS;
@@ -158,6 +162,8 @@ static CUresult cpu_dot(cb_backend *be, cb_blas_type t, int conj, int64_t n, uin
     case CB_BLAS_C64:
         (conj ? bl->cblas_zdotc_sub : bl->cblas_zdotu_sub)((int)n, P(x), (int)incx, P(y), (int)incy, result);
         break;
+    case CB_BLAS_F16:
+    case CB_BLAS_BF16: return cpu_blas_lowp_dot(t, n, P(x), incx, P(y), incy, result);
     default: return CUDA_ERROR_NOT_SUPPORTED;
     }
     return CUDA_SUCCESS;
@@ -173,6 +179,8 @@ static CUresult cpu_nrm2(cb_backend *be, cb_blas_type t, int64_t n, uint64_t x, 
     case CB_BLAS_F64: *(double *)result = bl->cblas_dnrm2((int)n, P(x), (int)incx); break;
     case CB_BLAS_C32: *(float *)result = bl->cblas_scnrm2((int)n, P(x), (int)incx); break;
     case CB_BLAS_C64: *(double *)result = bl->cblas_dznrm2((int)n, P(x), (int)incx); break;
+    case CB_BLAS_F16:
+    case CB_BLAS_BF16: return cpu_blas_lowp_nrm2(t, n, P(x), incx, result);
     default: return CUDA_ERROR_NOT_SUPPORTED;
     }
     return CUDA_SUCCESS;

@@ -122,6 +122,12 @@ CUresult cpu_blas_syrkx(cb_blas_type t, int herm, int uplo, int trans, int64_t n
 /* Complex rot with a complex s (Crot, Zrot): BLAS has only the real-s form. */
 CUresult cpu_blas_crot(cb_blas_type t, int64_t n, void *x, int64_t incx, void *y, int64_t incy, const void *c,
                        const void *s);
+/* f16/bf16 vectors in f32 (scalars and results f32). */
+CUresult cpu_blas_lowp_axpy(cb_blas_type t, int64_t n, float alpha, const void *x, int64_t incx, void *y, int64_t incy);
+CUresult cpu_blas_lowp_scal(cb_blas_type t, int64_t n, float alpha, void *x, int64_t incx);
+CUresult cpu_blas_lowp_dot(cb_blas_type t, int64_t n, const void *x, int64_t incx, const void *y, int64_t incy,
+                           float *result);
+CUresult cpu_blas_lowp_nrm2(cb_blas_type t, int64_t n, const void *x, int64_t incx, float *result);
 /* Copies an m x n matrix (elements of t) from a (lda) to c (ldc). */
 void cpu_blas_copy_matrix(cb_blas_type t, int64_t m, int64_t n, const void *a, int64_t lda, void *c, int64_t ldc);
 

@@ -232,3 +232,51 @@ CUresult cpu_blas_syrkx(cb_blas_type t, int herm, int uplo, int trans, int64_t n
     free(tmp);
     return CUDA_SUCCESS;
 }
+
+/* ---- f16 and bf16 vectors (cublasAxpyEx, ScalEx, DotEx, Nrm2Ex): computed
+ * in f32, the execution type cuBLAS uses for them; scalars are f32. */
+
+#include "backend/blas_elem.h"
+
+static float lowp(cb_blas_type t, const void *x, int64_t i, int64_t n, int64_t inc)
+{
+    return (float)cb_blas_load(t, x, (size_t)(inc >= 0 ? i * inc : (n - 1 - i) * -inc)).re;
+}
+
+CUresult cpu_blas_lowp_axpy(cb_blas_type t, int64_t n, float alpha, const void *x, int64_t incx, void *y, int64_t incy)
+{
+    for (int64_t i = 0; i < n; i++) {
+        size_t yi = (size_t)(incy >= 0 ? i * incy : (n - 1 - i) * -incy);
+        float v = alpha * lowp(t, x, i, n, incx) + (float)cb_blas_load(t, y, yi).re;
+        cb_blas_store(t, y, yi, (cb_cplx){v, 0});
+    }
+    return CUDA_SUCCESS;
+}
+
+CUresult cpu_blas_lowp_scal(cb_blas_type t, int64_t n, float alpha, void *x, int64_t incx)
+{
+    for (int64_t i = 0; i < n; i++)
+        cb_blas_store(t, x, (size_t)(i * incx), (cb_cplx){alpha * (float)cb_blas_load(t, x, (size_t)(i * incx)).re, 0});
+    return CUDA_SUCCESS;
+}
+
+CUresult cpu_blas_lowp_dot(cb_blas_type t, int64_t n, const void *x, int64_t incx, const void *y, int64_t incy,
+                           float *result)
+{
+    float s = 0;
+    for (int64_t i = 0; i < n; i++)
+        s += lowp(t, x, i, n, incx) * lowp(t, y, i, n, incy);
+    *result = s;
+    return CUDA_SUCCESS;
+}
+
+CUresult cpu_blas_lowp_nrm2(cb_blas_type t, int64_t n, const void *x, int64_t incx, float *result)
+{
+    float s = 0;
+    for (int64_t i = 0; i < n; i++) {
+        float v = lowp(t, x, i, n, incx);
+        s += v * v;
+    }
+    *result = sqrtf(s);
+    return CUDA_SUCCESS;
+}

@@ -162,6 +162,15 @@ static inline size_t cublas_vi(int64_t i, int64_t n, int64_t inc)
 /* The tolerance multiplier for a reduction over terms terms. */
 double cublas_sum_scale(int64_t terms);
 
+/* f16/bf16 vectors (the *Ex level 1): computed in f32, scalars f32. */
+static inline int cublas_lowp(cb_blas_type t) { return t == CB_BLAS_F16 || t == CB_BLAS_BF16; }
+
+/* The type of alpha of a level-1 op (f32 for f16/bf16 vectors). */
+static inline cb_blas_type cublas_alpha_type(const cublas_op *o)
+{
+    return cublas_lowp(o->t) ? CB_BLAS_F32 : o->alpha_real ? cublas_real(o->t) : o->t;
+}
+
 /* A scalar in as the reference sees it. */
 static inline cb_cplx cublas_sc(const cublas_op *o, int i, cb_blas_type t) { return cb_blas_load(t, o->sval[i], 0); }
 

@@ -60,7 +60,12 @@ static cbl_operand result_operand(cublas_op *o, cb_blas_type t, size_t bytes)
 
 static CUresult run_dot(cublas_op *o, cb_backend *b)
 {
-    return b->lib->dot(b, o->t, o->conj, o->n, o->x, o->incx, o->y, o->incy, o->out[0]);
+    if (!cublas_lowp(o->t))
+        return b->lib->dot(b, o->t, o->conj, o->n, o->x, o->incx, o->y, o->incy, o->out[0]);
+    float r = 0;   /* f16/bf16: computed in f32, delivered in the result's type */
+    CUresult e = b->lib->dot(b, o->t, 0, o->n, o->x, o->incx, o->y, o->incy, &r);
+    cb_blas_store(o->t, o->out[0], 0, (cb_cplx){r, 0});
+    return e;
 }
 static int ops_dot(cublas_op *o, cbl_operand *ops)
 {
@@ -72,7 +77,15 @@ static int ops_dot(cublas_op *o, cbl_operand *ops)
 }
 static const cublas_routine r_dot = {run_dot, ops_dot, cublas_ref_dot};
 
-static CUresult run_nrm2(cublas_op *o, cb_backend *b) { return b->lib->nrm2(b, o->t, o->n, o->x, o->incx, o->out[0]); }
+static CUresult run_nrm2(cublas_op *o, cb_backend *b)
+{
+    if (!cublas_lowp(o->t))
+        return b->lib->nrm2(b, o->t, o->n, o->x, o->incx, o->out[0]);
+    float r = 0;
+    CUresult e = b->lib->nrm2(b, o->t, o->n, o->x, o->incx, &r);
+    cb_blas_store(o->t, o->out[0], 0, (cb_cplx){r, 0});
+    return e;
+}
 static CUresult run_asum(cublas_op *o, cb_backend *b) { return b->lib->asum(b, o->t, o->n, o->x, o->incx, o->out[0]); }
 static int ops_reduce(cublas_op *o, cbl_operand *ops)
 {
@@ -180,7 +193,7 @@ static cublasStatus_t axpy(cublasHandle_t h, const char *fn, cb_blas_type t, int
     o->incx = incx;
     o->y = (uintptr_t)y;
     o->incy = incy;
-    cublas_op_scalar(o, h, 0, alpha, cublas_elem(t));
+    cublas_op_scalar(o, h, 0, alpha, cublas_elem(cublas_alpha_type(o)));
     return cublas_op_submit(h, o);
 }
 
@@ -194,7 +207,7 @@ static cublasStatus_t scal(cublasHandle_t h, const char *fn, cb_blas_type t, int
     o->x = (uintptr_t)x;
     o->incx = incx;
     o->alpha_real = alpha_real;
-    cublas_op_scalar(o, h, 0, alpha, cublas_elem(alpha_real ? cublas_real(t) : t));
+    cublas_op_scalar(o, h, 0, alpha, cublas_elem(cublas_alpha_type(o)));
     return cublas_op_submit(h, o);
 }
 
@@ -487,3 +500,111 @@ cublasStatus_t cublasDrotmg_v2(cublasHandle_t h, double *d1, double *d2, double 
 {
     return rotmg(h, "cublasDrotmg_v2", CB_BLAS_F64, d1, d2, x1, y1, param);
 }
+
+/* ---- the *Ex forms: types by cudaDataType --------------------------------------------
+ * The combinations the cuBLAS documentation lists: x, y and the result of
+ * one type (f16, bf16, f32, f64, c32, c64); f16/bf16 execute in f32 with an
+ * f32 alpha; the others execute in their own type (ScalEx also takes a real
+ * alpha for complex x, as Csscal). Anything else: NOT_SUPPORTED. */
+
+#include "lib/common/blas_ref.h"
+
+static int ex_type(cudaDataType v, cudaDataType exec, cudaDataType scalar, int scalar_may_be_real, int *alpha_real)
+{
+    int t = cbl_blas_type_of(v);
+    *alpha_real = 0;
+    if (t == CB_BLAS_F16 || t == CB_BLAS_BF16)
+        return exec == CUDA_R_32F && (scalar == CUDA_R_32F || (int)scalar < 0) ? t : -1;
+    if (t != CB_BLAS_F32 && t != CB_BLAS_F64 && t != CB_BLAS_C32 && t != CB_BLAS_C64)
+        return -1;
+    if (exec != v)
+        return -1;
+    if ((int)scalar >= 0 && scalar != v) {
+        if (!scalar_may_be_real || cbl_blas_type_of(scalar) != (int)cublas_real((cb_blas_type)t))
+            return -1;
+        *alpha_real = 1;
+    }
+    return t;
+}
+
+static cublasStatus_t ex_refused(const char *fn)
+{
+    return (cublasStatus_t)cbl_unsupported_mode(CUBLAS_LIB, fn, "this combination of types");
+}
+
+#define NO_SCALAR ((cudaDataType)-1)
+
+static cublasStatus_t axpy_ex(cublasHandle_t h, const char *fn, int64_t n, const void *alpha, cudaDataType at,
+                              const void *x, cudaDataType xt, int64_t incx, void *y, cudaDataType yt, int64_t incy,
+                              cudaDataType exec)
+{
+    int ar, t = xt == yt ? ex_type(xt, exec, at, 0, &ar) : -1;
+    if (cublas_handle_check(h) == CUBLAS_STATUS_SUCCESS && t < 0)
+        return ex_refused(fn);
+    return axpy(h, fn, (cb_blas_type)(t < 0 ? 0 : t), n, alpha, x, incx, y, incy);
+}
+
+static cublasStatus_t scal_ex(cublasHandle_t h, const char *fn, int64_t n, const void *alpha, cudaDataType at, void *x,
+                              cudaDataType xt, int64_t incx, cudaDataType exec)
+{
+    int ar, t = ex_type(xt, exec, at, 1, &ar);
+    if (cublas_handle_check(h) == CUBLAS_STATUS_SUCCESS && t < 0)
+        return ex_refused(fn);
+    return scal(h, fn, (cb_blas_type)(t < 0 ? 0 : t), ar, n, alpha, x, incx);
+}
+
+static cublasStatus_t dot_ex(cublasHandle_t h, const char *fn, int conj, int64_t n, const void *x, cudaDataType xt,
+                             int64_t incx, const void *y, cudaDataType yt, int64_t incy, void *result,
+                             cudaDataType rt, cudaDataType exec)
+{
+    int ar, t = xt == yt && xt == rt ? ex_type(xt, exec, NO_SCALAR, 0, &ar) : -1;
+    if (cublas_handle_check(h) == CUBLAS_STATUS_SUCCESS && (t < 0 || (conj && !cb_blas_type_complex((cb_blas_type)t))))
+        return ex_refused(fn);
+    return dot(h, fn, (cb_blas_type)(t < 0 ? 0 : t), conj, n, x, incx, y, incy, result);
+}
+
+static cublasStatus_t nrm2_ex(cublasHandle_t h, const char *fn, int64_t n, const void *x, cudaDataType xt,
+                              int64_t incx, void *result, cudaDataType rt, cudaDataType exec)
+{
+    int ar, t = ex_type(xt, cb_blas_type_complex((cb_blas_type)cbl_blas_type_of(xt)) ? xt : exec, NO_SCALAR, 0, &ar);
+    if (t >= 0 && cbl_blas_type_of(rt) != (int)cublas_real((cb_blas_type)t))
+        t = -1;
+    if (t >= 0 && !cublas_lowp((cb_blas_type)t) && exec != rt)
+        t = -1;
+    if (cublas_handle_check(h) == CUBLAS_STATUS_SUCCESS && t < 0)
+        return ex_refused(fn);
+    size_t rbytes = cublas_elem(cublas_real((cb_blas_type)(t < 0 ? 0 : t)));
+    return reduce(h, fn, &r_nrm2, (cb_blas_type)(t < 0 ? 0 : t), n, x, incx, result, rbytes, 0);
+}
+
+#define EX(I, SUF)                                                                                                     \
+    cublasStatus_t cublasAxpyEx##SUF(cublasHandle_t h, I n, const void *alpha, cudaDataType alphaType, const void *x, \
+                                     cudaDataType xType, I incx, void *y, cudaDataType yType, I incy,                  \
+                                     cudaDataType executiontype)                                                       \
+    {                                                                                                                  \
+        return axpy_ex(h, "cublasAxpyEx" #SUF, n, alpha, alphaType, x, xType, incx, y, yType, incy, executiontype);   \
+    }                                                                                                                  \
+    cublasStatus_t cublasScalEx##SUF(cublasHandle_t h, I n, const void *alpha, cudaDataType alphaType, void *x,       \
+                                     cudaDataType xType, I incx, cudaDataType executionType)                           \
+    {                                                                                                                  \
+        return scal_ex(h, "cublasScalEx" #SUF, n, alpha, alphaType, x, xType, incx, executionType);                    \
+    }                                                                                                                  \
+    cublasStatus_t cublasDotEx##SUF(cublasHandle_t h, I n, const void *x, cudaDataType xType, I incx, const void *y,  \
+                                    cudaDataType yType, I incy, void *result, cudaDataType resultType,                 \
+                                    cudaDataType executionType)                                                        \
+    {                                                                                                                  \
+        return dot_ex(h, "cublasDotEx" #SUF, 0, n, x, xType, incx, y, yType, incy, result, resultType, executionType); \
+    }                                                                                                                  \
+    cublasStatus_t cublasDotcEx##SUF(cublasHandle_t h, I n, const void *x, cudaDataType xType, I incx, const void *y, \
+                                     cudaDataType yType, I incy, void *result, cudaDataType resultType,                \
+                                     cudaDataType executionType)                                                       \
+    {                                                                                                                  \
+        return dot_ex(h, "cublasDotcEx" #SUF, 1, n, x, xType, incx, y, yType, incy, result, resultType, executionType);\
+    }                                                                                                                  \
+    cublasStatus_t cublasNrm2Ex##SUF(cublasHandle_t h, I n, const void *x, cudaDataType xType, I incx, void *result,  \
+                                     cudaDataType resultType, cudaDataType executionType)                              \
+    {                                                                                                                  \
+        return nrm2_ex(h, "cublasNrm2Ex" #SUF, n, x, xType, incx, result, resultType, executionType);                  \
+    }
+EX(int, )
+EX(int64_t, _64)

@@ -10,7 +10,7 @@
 void cublas_ref_axpy(void *p, cbl_operand *ops)
 {
     cublas_op *o = OP(p);
-    cb_cplx alpha = cublas_sc(o, 0, o->t);
+    cb_cplx alpha = cublas_sc(o, 0, cublas_alpha_type(o));
     for (int64_t i = 0; i < o->n; i++) {
         size_t xi = cublas_vi(i, o->n, o->incx), yi = cublas_vi(i, o->n, o->incy);
         cb_cplx y = cublas_ld(o->t, ops[1].ref, yi);
@@ -21,7 +21,7 @@ void cublas_ref_axpy(void *p, cbl_operand *ops)
 void cublas_ref_scal(void *p, cbl_operand *ops)
 {
     cublas_op *o = OP(p);
-    cb_cplx alpha = cublas_sc(o, 0, o->alpha_real ? cublas_real(o->t) : o->t);
+    cb_cplx alpha = cublas_sc(o, 0, cublas_alpha_type(o));
     for (int64_t i = 0; i < o->n; i++) {
         size_t xi = cublas_vi(i, o->n, o->incx);
         cublas_st(o->t, ops[0].ref, xi, cx_mul(alpha, cublas_ld(o->t, ops[0].ref, xi)));

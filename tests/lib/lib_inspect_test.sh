@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# lib_inspect_test.sh CASE CUBRIDGE LIBTEST_DIR OUT_DIR
+#
+# The dispatch inspector on library calls (docs/libraries.md, "Verify and
+# strict"), over the tests/lib programs:
+#   verify       cublas_level3 and cublaslt_matmul under `inspect --verify`:
+#                every library row PASS with its drift, the report PASS
+#   trace        trace.jsonl has a "libcall" line per call, with its arguments
+#   break        CUBRIDGE_TEST_BREAK_LIB=cublasSgemm_v2: verify reports DRIFT
+#                for cublasSgemm_v2 (and the program's own check fails)
+#   strict       the same with --strict: the call returns
+#                CUBLAS_STATUS_EXECUTION_FAILED (13), and strict says why
+#   unsupported  lib_unsupported (calls cublasXtCreate, a stub): the status is
+#                CUBLAS_STATUS_NOT_SUPPORTED, the row UNSUPPORTED, strict logs it
+set -u
+case_=$1 cubridge=$2 dir=$3 out=$4/$1
+rm -rf "$out"
+mkdir -p "$out"
+fail() { echo "lib_inspect_test $case_: $*" >&2; exit 1; }
+field() { python3 -c "import json,sys; r=json.load(open('$out/report.json')); print(eval(sys.argv[1]))" "$1"; }
+
+case $case_ in
+verify)
+  for prog in cublas_level3 cublaslt_matmul; do
+    [ -x "$dir/$prog" ] || continue
+    "$cubridge" inspect --verify --report "$out/$prog" -- "$dir/$prog" > "$out/$prog.out" 2> "$out/$prog.err" \
+      || fail "$prog exited with $? under verify"
+    grep -qx "PASS $prog" "$out/$prog.out" || fail "$prog did not pass"
+    python3 - "$out/$prog/report.json" <<'EOF' || fail "$prog: report"
+import json, sys
+r = json.load(open(sys.argv[1]))
+rows = [c for c in r["calls"] if c["kind"] == "library"]
+checked = [c for c in rows if c["checked"]]
+bad = [c["entry"] for c in rows if c["status"] not in ("PASS", "OK")]
+assert r["summary"]["status"] == "PASS", r["summary"]["status"]
+assert checked, "no checked library call"
+assert not bad, bad
+assert all(c["drift"] is not None for c in checked)
+print(f"{len(checked)} library functions checked, all PASS")
+EOF
+  done
+  ;;
+trace)
+  "$cubridge" inspect --report "$out" -- "$dir/cublas_streams" > "$out/out" 2> "$out/err" || fail "exit $?"
+  grep -q '"type":"libcall".*"name":"cublasSgemm_v2".*"m":"8"' "$out/trace.jsonl" || fail "no traced cublasSgemm_v2 with its m"
+  grep -q '"type":"libcall".*"name":"cublasSaxpy_v2".*"result":"CUBLAS_STATUS_SUCCESS"' "$out/trace.jsonl" \
+    || fail "no traced cublasSaxpy_v2 with its status"
+  ;;
+break)
+  CUBRIDGE_TEST_BREAK_LIB=cublasSgemm_v2 "$cubridge" inspect --verify --report "$out" -- "$dir/cublas_level3" \
+    > "$out/out" 2> "$out/err"
+  grep -q "DRIFT in cublas cublasSgemm_v2" "$out/err" || fail "no DRIFT logged"
+  [ "$(field 'r["summary"]["status"]')" = DRIFT ] || fail "report status is not DRIFT"
+  [ "$(field '[c["status"] for c in r["calls"] if c["entry"] == "cublasSgemm_v2"][0]')" = DRIFT ] || fail "row not DRIFT"
+  [ "$(field '[c["entry"] for c in r["calls"] if c["kind"] == "library" and c["status"] == "DRIFT"]')" = \
+    "['cublasSgemm_v2']" ] || fail "another row than cublasSgemm_v2 is DRIFT"
+  ;;
+strict)
+  CUBRIDGE_TEST_BREAK_LIB=cublasSgemm_v2 "$cubridge" inspect --verify --strict --report "$out" -- "$dir/cublas_level3" \
+    > "$out/out" 2> "$out/err" && fail "the program passed under strict"
+  grep -q "FAIL .*returned 13" "$out/out" || fail "cublasSgemm did not return CUBLAS_STATUS_EXECUTION_FAILED"
+  grep -q "strict: DRIFT in cublas cublasSgemm_v2" "$out/err" || fail "strict did not say why"
+  ;;
+unsupported)
+  "$cubridge" inspect --strict --report "$out" -- "$dir/lib_unsupported" > "$out/out" 2> "$out/err" \
+    || fail "exit $?"
+  grep -qx "PASS lib_unsupported" "$out/out" || fail "no PASS"
+  grep -q "strict: cublas cublasXtCreate is UNSUPPORTED" "$out/err" || fail "strict did not log it"
+  [ "$(field '[c["status"] for c in r["calls"] if c["entry"] == "cublasXtCreate"][0]')" = UNSUPPORTED ] || fail "row"
+  [ "$(field 'r["summary"]["status"]')" = UNSUPPORTED ] || fail "report status"
+  ;;
+*)
+  fail "unknown case"
+  ;;
+esac
+echo "lib_inspect_test $case_: ok"
