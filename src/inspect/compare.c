@@ -112,15 +112,15 @@ void cbi_compare(const unsigned char *result, const unsigned char *reference, co
         if (!a_changed && !b_changed)
             continue;
         out->compared++;
-        if (b_changed) {
-            ref_wrote++;
-            result_wrote_there += (uint64_t)a_changed;
-        }
-        /* by value for floats: -0.0 is zero (alpha = 0 times a negative sum) */
         ref_nonzero += (uint64_t)(is_float ? load(b, t, w) != 0 : !is_zero(b, w));
         result_nonzero += (uint64_t)(is_float ? load(a, t, w) != 0 : !is_zero(a, w));
-        if (memcmp(a, b, w) == 0)
+        if (memcmp(a, b, w) == 0) {
+            if (b_changed) {
+                ref_wrote++;
+                result_wrote_there++;   /* the right value, whether just written or already there */
+            }
             continue;
+        }
         double x = load(a, t, w), y = load(b, t, w);
         int bad;
         double d;
@@ -139,6 +139,12 @@ void cbi_compare(const unsigned char *result, const unsigned char *reference, co
             bad = !is_float || d > tol.atol + tol.rtol * fabs(y);
             if (!is_float && t == CB_ELEM_BYTES)
                 bad = 1;
+        }
+        if (b_changed) {
+            /* untouched: the reference wrote, the result kept its old value
+             * -- unless that old value already was the right one */
+            ref_wrote++;
+            result_wrote_there += (uint64_t)(a_changed || !bad);
         }
         if (isfinite(d)) {
             sum_diff += d;

@@ -199,8 +199,9 @@ CUresult cpu_blas_gemm_ex(struct cb_backend *be, const cb_blas_gemm *g)
         uint64_t c = entry(g->c_array, g->c, g->stride_c, g->c_type, i);
         uint64_t d = entry(g->d_array, g->d, g->stride_d, g->d_type, i);
         if (plain) {
-            if (d != c || g->ldd != g->ldc) {
-                /* D = alpha AB + beta C with C elsewhere: C into D first */
+            cb_cplx beta = cb_blas_load(g->scale, g->beta, 0);
+            if ((d != c || g->ldd != g->ldc) && (beta.re != 0 || beta.im != 0)) {
+                /* D = alpha AB + beta C with C elsewhere: C into D first (not read when beta is 0) */
                 cpu_blas_copy_matrix(g->c_type, g->m, g->n, CPU_PTR(c), g->ldc, CPU_PTR(d), g->ldd);
             }
             CUresult r = be->lib->gemm(be, g->a_type, g->trans_a, g->trans_b, g->m, g->n, g->k, g->alpha, a, g->lda,
