@@ -6,7 +6,8 @@
 #   bash scripts/fuzz.sh 300 translate   only fuzz_translate, 5 minutes
 #
 # Harnesses (tests/fuzz): fatbin (container parser), ptx_parse (lexer, parser,
-# verifier), translate (PTX -> IR -> C, not run). Builds with clang in
+# verifier), translate (PTX -> IR -> C, not run), lt_attrs (cuBLASLt's
+# descriptor attribute setters and getters). Builds with clang in
 # build-fuzz/ (-DCUBRIDGE_FUZZ=ON; BUILD_DIR overrides). Each run starts from
 # the committed seeds in tests/fuzz/corpus/<harness> plus what earlier runs
 # found (build-fuzz/fuzz-work/<harness>/corpus; the committed seeds are never
@@ -20,7 +21,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(fatbin ptx_parse translate)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(fatbin ptx_parse translate lt_attrs)
 build=${BUILD_DIR:-build-fuzz}
 
 # clang with libFuzzer's runtime: install it when missing (Debian 12 names),

@@ -13,9 +13,10 @@ writes into OUT_DIR, at build time:
   <name>_exports.c      per export: a weak stub cb_impl_<sym> that returns the
                         library's NOT_SUPPORTED status through cbl_unsupported
                         (counted, logged, traced); the exported <sym>, a
-                        forwarder to cb_impl_<sym> that goes through a trace
-                        wrapper when the inspector is on; the names and enum
-                        tables; the descriptor
+                        forwarder to cb_impl_<sym> -- or, under the cuda
+                        pass-through, to NVIDIA's function of the same name
+                        -- through a trace wrapper when the inspector is on;
+                        the names and enum tables; the descriptor
   <name>_exports.txt    the export list (one symbol a line), for coverage
   <soname>.map          a version script per soname: NVIDIA versions each
                         symbol with the soname (sym@@libcublas.so.13), so do we
@@ -443,13 +444,15 @@ def emit(a, syms, hdr, aliases):
         c.append(f"static {ret} cb_stub_{s}({plist}) {{ {unused} {body} }}")
         c.append(f"extern __typeof__(cb_stub_{s}) cb_impl_{s} __attribute__((weak, alias(\"cb_stub_{s}\"), "
                  f"visibility(\"default\")));")
-        # the trace wrapper
-        w = [f"static __attribute__((noinline, cold)) {ret} cbl_trace_{s}({plist})", "{",
+        # the trace wrapper: calls fn_ (cubridge's implementation, or NVIDIA's
+        # function under the cuda pass-through) and records the call
+        fparams = f"{ret} (*fn_)({plist})" + (", " + plist if params else "")
+        w = [f"static __attribute__((noinline, cold)) {ret} cbl_trace_{s}({fparams})", "{",
              "    cbl_call c_;", f"    cbl_call_begin(&c_, &cbl_{lib}_library, {i});"]
         if rcat == "void":
-            w.append(f"    cb_impl_{s}({args});")
+            w.append(f"    fn_({args});")
         else:
-            w.append(f"    {ret} r_ = cb_impl_{s}({args});")
+            w.append(f"    {ret} r_ = fn_({args});")
         w.append("    cbl_call_timed(&c_);")
         for t, n in params:
             cat = hdr.resolve(t)
@@ -475,14 +478,29 @@ def emit(a, syms, hdr, aliases):
         else:
             w += ["    cbl_call_end(&c_, 0, 0);", "    return r_;", "}"]
         c += w
+        # the slow path: the pass-through's target, and tracing
+        targs = "fn_" + (", " + args if args else "")
+        sl = [f"static __attribute__((noinline, cold)) {ret} cbl_slow_{s}({plist})", "{",
+              f"    {ret} (*fn_)({plist}) = cb_impl_{s};",
+              "    if (cbl_forward) {",
+              f"        fn_ = ({ret} (*)({plist}))cbl_real_symbol(&cbl_{lib}_library, {i});",
+              "        if (!fn_)",
+              f"            fn_ = cb_stub_{s};",
+              "    }"]
+        if rcat == "void":
+            sl += ["    if (cbl_trace_flags)", f"        cbl_trace_{s}({targs});", "    else",
+                   f"        fn_({args});", "}"]
+        else:
+            sl += [f"    return cbl_trace_flags ? cbl_trace_{s}({targs}) : fn_({args});", "}"]
+        c += sl
         # the exported symbol
         if rcat == "void":
             c.append(f"__attribute__((visibility(\"default\"))) void {s}({plist}) {{ "
-                     f"if (__builtin_expect(cbl_trace_flags != 0, 0)) {{ cbl_trace_{s}({args}); return; }} "
+                     f"if (__builtin_expect((cbl_trace_flags | cbl_forward) != 0, 0)) {{ cbl_slow_{s}({args}); return; }} "
                      f"cb_impl_{s}({args}); }}")
         else:
             c.append(f"__attribute__((visibility(\"default\"))) {ret} {s}({plist}) {{ "
-                     f"if (__builtin_expect(cbl_trace_flags != 0, 0)) return cbl_trace_{s}({args}); "
+                     f"if (__builtin_expect((cbl_trace_flags | cbl_forward) != 0, 0)) return cbl_slow_{s}({args}); "
                      f"return cb_impl_{s}({args}); }}")
         c.append("")
     c.append(f"static const char *const cbl_{lib}_names[] = {{")

@@ -12,6 +12,11 @@
 #                CUBLAS_STATUS_EXECUTION_FAILED (13), and strict says why
 #   unsupported  lib_unsupported (calls cublasXtCreate, a stub): the status is
 #                CUBLAS_STATUS_NOT_SUPPORTED, the row UNSUPPORTED, strict logs it
+#   rpath        lib_rpath pins "NVIDIA's" libcublas.so.13 (the mock) by
+#                DT_RPATH: run plainly it gets the mock, under `cubridge run`
+#                cubridge's (the LD_AUDIT module)
+#   passthrough  under CUBRIDGE_BACKEND=cuda, lib_passthrough's calls reach
+#                "NVIDIA's" libcublas.so.13 (a mock, in mock/), traced
 set -u
 case_=$1 cubridge=$2 dir=$3 out=$4/$1
 rm -rf "$out"
@@ -68,6 +73,19 @@ unsupported)
   grep -q "strict: cublas cublasXtCreate is UNSUPPORTED" "$out/err" || fail "strict did not log it"
   [ "$(field '[c["status"] for c in r["calls"] if c["entry"] == "cublasXtCreate"][0]')" = UNSUPPORTED ] || fail "row"
   [ "$(field 'r["summary"]["status"]')" = UNSUPPORTED ] || fail "report status"
+  ;;
+rpath)
+  "$dir/lib_rpath" > "$out/plain" 2>&1 || fail "plain run: exit $?"
+  grep -qx "libcublas: mock" "$out/plain" || fail "the RPATH does not pin the mock: $(cat "$out/plain")"
+  CUBRIDGE_AUDIT_LOG=1 "$cubridge" run -- "$dir/lib_rpath" > "$out/out" 2> "$out/err" || fail "exit $?"
+  grep -qx "libcublas: cubridge" "$out/out" || fail "cubridge's libcublas did not win: $(cat "$out/out")"
+  grep -q "cubridge: audit: libcublas.so.13 -> .*/lib/libcublas.so.13" "$out/err" || fail "no redirect logged"
+  ;;
+passthrough)
+  CUBRIDGE_BACKEND=cuda CUBRIDGE_REAL_LIB_DIR="$dir/mock" CUBRIDGE_INSPECT=trace CUBRIDGE_INSPECT_DIR="$out" \
+    LD_LIBRARY_PATH="$(dirname "$cubridge")/../lib" "$dir/lib_passthrough" > "$out/out" 2> "$out/err" || fail "exit $?"
+  grep -qx "PASS lib_passthrough" "$out/out" || fail "no PASS"
+  grep -q '"type":"libcall".*"name":"cublasGetVersion_v2"' "$out/trace.jsonl" || fail "the forwarded call was not traced"
   ;;
 *)
   fail "unknown case"

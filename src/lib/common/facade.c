@@ -12,9 +12,11 @@
 #include <stdlib.h>
 
 #include "platform/dl.h"
+#include "platform/dl_path.h"
 #include "platform/thread.h"
 
 int cbl_trace_flags;
+int cbl_forward;
 
 /* The same rules as libcuda.so.1's inspect_state.c: any mode but "off"
  * traces; a fault to inject implies verify. */
@@ -31,6 +33,53 @@ __attribute__((constructor)) static void cbl_read_modes(void)
     if (strict && strcmp(strict, "1") == 0)
         f |= CB_INSPECT_STRICT;
     cbl_trace_flags = f;
+    const char *backend = getenv("CUBRIDGE_BACKEND");
+    cbl_forward = backend && strcmp(backend, "cuda") == 0;
+}
+
+/* ---- the cuda pass-through: NVIDIA's library ---------------------------------- */
+
+static cb_once real_once = CB_ONCE_INIT;
+static cb_dl_lib *real_lib;
+
+static void real_load(void)
+{
+    char self[4096];
+    if (cb_dl_path_of((const void *)cbl_real_symbol, self, sizeof self) != 0)
+        return;
+    const char *base = strrchr(self, '/');
+    base = base ? base + 1 : self;
+    const char *cuda = getenv("CUDA_HOME");
+    char cuda_lib[4200] = "";
+    if (cuda && cuda[0])
+        snprintf(cuda_lib, sizeof cuda_lib, "%s/lib64", cuda);
+    const char *dirs[] = {getenv("CUBRIDGE_REAL_LIB_DIR"), cuda_lib, "/usr/local/cuda/lib64",
+                          "/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib/aarch64-linux-gnu"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0] && !real_lib; i++) {
+        if (!dirs[i] || !dirs[i][0])
+            continue;
+        char path[4400], err[256];
+        snprintf(path, sizeof path, "%s/%s", dirs[i], base);
+        if (!cb_fs_exists(path) || cb_fs_same_file(path, self) == 1)
+            continue;
+        real_lib = cb_dl_lib_open(path, err, sizeof err);
+        if (real_lib)
+            cbl_log(CB_LOG_INFO, "pass-through: %s forwards to %s", base, path);
+        else
+            cbl_log(CB_LOG_WARN, "pass-through: cannot load %s: %s", path, err);
+    }
+    if (!real_lib)
+        cbl_log(CB_LOG_ERROR, "pass-through: no NVIDIA %s found (set CUBRIDGE_REAL_LIB_DIR): its calls answer "
+                              "NOT_SUPPORTED", base);
+}
+
+void *cbl_real_symbol(cbl_library *lib, int id)
+{
+    cb_run_once(&real_once, real_load);
+    void *fn = real_lib ? cb_dl_lib_sym(real_lib, lib->names[id]) : NULL;
+    if (!fn && atomic_fetch_add(&lib->unsupported_calls[id], 1) == 0)
+        cbl_log(CB_LOG_WARN, "pass-through: %s: NVIDIA's library does not export it", lib->names[id]);
+    return fn;
 }
 
 static cb_once services_once = CB_ONCE_INIT;

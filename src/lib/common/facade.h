@@ -57,6 +57,18 @@ typedef struct cbl_library {
  * them. Non-zero: the exported symbols go through their trace wrappers. */
 extern int cbl_trace_flags;
 
+/* 1 under the cuda pass-through (CUBRIDGE_BACKEND=cuda, read when the
+ * facade loads): every export then forwards to NVIDIA's library of the same
+ * file name (cbl_real_symbol), traced as usual; device memory is the GPU's. */
+extern int cbl_forward;
+
+/* NVIDIA's function for export id: from NVIDIA's library of this facade's
+ * file name (libcublas.so.13 ...), found in $CUBRIDGE_REAL_LIB_DIR, else
+ * $CUDA_HOME/lib64, /usr/local/cuda/lib64, the system's library directories
+ * -- never this file -- and loaded RTLD_LOCAL | RTLD_DEEPBIND once. NULL
+ * (logged once) when there is none or it lacks the symbol: the stub answers. */
+void *cbl_real_symbol(cbl_library *lib, int id);
+
 /* The services of cubridge's libcuda.so.1, or NULL when the process runs
  * another libcuda.so.1 (NVIDIA's): loaded once, thread-safe. */
 const cb_lib_services *cbl_services(void);

@@ -256,7 +256,13 @@ cublasStatus_t lt_algo_cap_get(const lt_algo *a, int attr, void *buf, size_t siz
     case CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_D_BYTES: v.u32 = 1, n = 4; break;
     case CUBLASLT_ALGO_CAP_TILE_IDS:
     case CUBLASLT_ALGO_CAP_STAGES_IDS:
-        /* arrays: none (the one tile is "undefined") */
+        /* arrays: none (the one tile is "undefined"), by the getters' rules */
+        if (size == 0 && written) {
+            *written = 0;
+            return CUBLAS_STATUS_SUCCESS;
+        }
+        if (!buf)
+            return CUBLAS_STATUS_INVALID_VALUE;
         if (written)
             *written = 0;
         return CUBLAS_STATUS_SUCCESS;
