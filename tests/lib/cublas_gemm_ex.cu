@@ -208,9 +208,6 @@ static void test_batched_ex() {
                                                CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
     std::vector<unsigned char> got = Cs.down();
     for (int e = 0; e < batch; e++) {
-      /* views of entry e */
-      tbuf *views[3] = {&A, &B, &Cs};
-      (void)views;
       for (int j = 0; j < n; j++)
         for (int i = 0; i < m; i++) {
           cd s = 0;

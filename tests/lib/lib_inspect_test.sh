@@ -67,8 +67,10 @@ strict)
   grep -q "strict: DRIFT in cublas cublasSgemm_v2" "$out/err" || fail "strict did not say why"
   ;;
 unsupported)
-  "$cubridge" inspect --strict --report "$out" -- "$dir/lib_unsupported" > "$out/out" 2> "$out/err" \
-    || fail "exit $?"
+  # strict gates the run: the program exits 0, the process 3 (docs/inspector.md, "Exit status")
+  rc=0
+  "$cubridge" inspect --strict --report "$out" -- "$dir/lib_unsupported" > "$out/out" 2> "$out/err" || rc=$?
+  [ $rc = 3 ] || fail "exit $rc, want 3"
   grep -qx "PASS lib_unsupported" "$out/out" || fail "no PASS"
   grep -q "strict: cublas cublasXtCreate is UNSUPPORTED" "$out/err" || fail "strict did not log it"
   [ "$(field '[c["status"] for c in r["calls"] if c["entry"] == "cublasXtCreate"][0]')" = UNSUPPORTED ] || fail "row"
