@@ -301,6 +301,10 @@ static CUresult lt_run(cb_lib_op *lop)
     lt_op *o = (lt_op *)lop;
     o->base.ran = 1;
     o->base.status = CUBLAS_STATUS_SUCCESS;
+    if (!o->base.backend->lib) {   /* a backend without the library interface (backend_lib.h) */
+        o->base.status = CUBLAS_STATUS_NOT_SUPPORTED;
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
     if (o->dev && (cbl_read(&o->base, o->alpha, o->alpha_dev, o->scale_bytes) != CUDA_SUCCESS ||
                    cbl_read(&o->base, o->beta, o->beta_dev, o->scale_bytes) != CUDA_SUCCESS)) {
         o->base.status = CUBLAS_STATUS_EXECUTION_FAILED;
@@ -445,6 +449,10 @@ static CUresult tr_run(cb_lib_op *lop)
     lt_tr_op *o = (lt_tr_op *)lop;
     o->base.ran = 1;
     o->base.status = CUBLAS_STATUS_SUCCESS;
+    if (!o->base.backend->lib) {   /* a backend without the library interface (backend_lib.h) */
+        o->base.status = CUBLAS_STATUS_NOT_SUPPORTED;
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
     size_t w = cb_blas_type_size(o->t);
     int zero_a = cb_blas_load(o->t, o->alpha, 0).re == 0 && cb_blas_load(o->t, o->alpha, 0).im == 0;
     int zero_b = cb_blas_load(o->t, o->beta, 0).re == 0 && cb_blas_load(o->t, o->beta, 0).im == 0;
