@@ -60,7 +60,7 @@ typedef enum cb_op_kind {
 } cb_op_kind;
 
 /* ---- library calls ------------------------------------------------------
- * A call of a library facade (src/lib: cuBLAS ...) as a stream operation:
+ * A call of a library facade (src/lib) as a stream operation:
  * ordered with the stream's kernels, copies and events, and captured into
  * graphs like them (as a host node whose function is cb_lib_op_host_fn).
  * Reference counted: a captured call lives as long as the graphs and

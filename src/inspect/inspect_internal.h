@@ -238,6 +238,11 @@ const char *cbi_reference_name(void);
 const char *cbi_backend_name(const cb_backend *b);
 /* Registers the "trace" and "verify" backend types (verify_backend.c). */
 void cbi_register_backends(void);
+/* The backend an inspector wrapper wraps, or NULL when b is none (verify_backend.c). */
+cb_backend *cbi_wrapped(cb_backend *b);
+/* The wrappers' library interface: forwards each call to the wrapped
+ * backend's (verify_lib.c). */
+const struct cb_backend_lib *cbi_wrapper_lib(void);
 
 /* ---- trace output (trace_write.c) ----------------------------------------- */
 

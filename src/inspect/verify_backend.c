@@ -1,7 +1,8 @@
 /* verify_backend.c: the inspector's backends, "trace" and "verify", which
  * wrap a device the way SQLite's vfstrace wraps a VFS (inspect.h).
  *
- * Each forwards every entry point to the backend it wraps, unchanged, but
+ * Each forwards every entry point to the backend it wraps, unchanged (the
+ * library interface too: verify_lib.c), but
  * for modules and launches: module_load also keeps the translation and the
  * global addresses (and, for "verify", a reference to load on the
  * reference backend when a kernel is first checked); launch goes through
@@ -204,6 +205,7 @@ static cb_backend *wrapper_create(const cb_backend_type *type, cb_backend *inner
     w->base.launch = w_launch;
     w->base.shutdown = w_shutdown;
     FORWARD(module_cache_stats);
+    w->base.lib = inner->lib ? cbi_wrapper_lib() : NULL;   /* the library facades' calls (verify_lib.c) */
     return &w->base;
 }
 #undef FORWARD
@@ -214,6 +216,8 @@ const char *cbi_backend_name(const cb_backend *b)
         b = ((const wrapper *)b)->inner;
     return b ? b->name : "none";
 }
+
+cb_backend *cbi_wrapped(cb_backend *b) { return b && b->launch == w_launch ? ((wrapper *)b)->inner : NULL; }
 
 static const cb_backend_type trace_type = {
     .name = "trace",

@@ -1,0 +1,286 @@
+/* verify_lib.c: the library interface (backend_lib.h) of the inspector's
+ * wrappers "trace" and "verify" (verify_backend.c).
+ *
+ * A facade (src/lib) computes on the device's cb_backend.lib; on a wrapped
+ * device ("verify:cpu") that is this table, which hands each call to the
+ * wrapped backend's own entry, with the wrapped backend as its device (a
+ * backend's library code may look at its own state). An entry the wrapped
+ * backend lacks answers CUDA_ERROR_NOT_SUPPORTED. The check itself is the
+ * facade's (src/lib/common/check.c): it snapshots the operands, runs the
+ * call here, computes the double-accumulating C reference and hands both to
+ * cb_inspect_library_call, the same reports launches go to.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "backend/backend_lib.h"
+#include "inspect/inspect_internal.h"
+
+/* The wrapped backend when its table has the entry at byte offset off, else NULL. */
+static cb_backend *lib_inner(cb_backend *b, size_t off)
+{
+    cb_backend *i = cbi_wrapped(b);
+    if (!i || !i->lib || i->lib->size < off + sizeof(void *))
+        return NULL;
+    void *entry;
+    memcpy(&entry, (const char *)i->lib + off, sizeof entry);
+    return entry ? i : NULL;
+}
+
+static CUresult wl_axpy(cb_backend *b, cb_blas_type t, int64_t n, const void *alpha, uint64_t x, int64_t incx, uint64_t y, int64_t incy)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, axpy));
+    return i ? i->lib->axpy(i, t, n, alpha, x, incx, y, incy) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_scal(cb_backend *b, cb_blas_type t, int64_t n, const void *alpha, int alpha_real, uint64_t x, int64_t incx)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, scal));
+    return i ? i->lib->scal(i, t, n, alpha, alpha_real, x, incx) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_copy(cb_backend *b, cb_blas_type t, int64_t n, uint64_t x, int64_t incx, uint64_t y, int64_t incy)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, copy));
+    return i ? i->lib->copy(i, t, n, x, incx, y, incy) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_swap(cb_backend *b, cb_blas_type t, int64_t n, uint64_t x, int64_t incx, uint64_t y, int64_t incy)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, swap));
+    return i ? i->lib->swap(i, t, n, x, incx, y, incy) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_dot(cb_backend *b, cb_blas_type t, int conj, int64_t n, uint64_t x, int64_t incx, uint64_t y, int64_t incy, void *result)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, dot));
+    return i ? i->lib->dot(i, t, conj, n, x, incx, y, incy, result) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_nrm2(cb_backend *b, cb_blas_type t, int64_t n, uint64_t x, int64_t incx, void *result)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, nrm2));
+    return i ? i->lib->nrm2(i, t, n, x, incx, result) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_asum(cb_backend *b, cb_blas_type t, int64_t n, uint64_t x, int64_t incx, void *result)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, asum));
+    return i ? i->lib->asum(i, t, n, x, incx, result) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_iamax(cb_backend *b, cb_blas_type t, int min, int64_t n, uint64_t x, int64_t incx, int64_t *result)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, iamax));
+    return i ? i->lib->iamax(i, t, min, n, x, incx, result) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_rot(cb_backend *b, cb_blas_type t, int64_t n, uint64_t x, int64_t incx, uint64_t y, int64_t incy, const void *c, const void *s, int s_real)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, rot));
+    return i ? i->lib->rot(i, t, n, x, incx, y, incy, c, s, s_real) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_rotg(cb_backend *b, cb_blas_type t, void *a, void *bb, void *c, void *s)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, rotg));
+    return i ? i->lib->rotg(i, t, a, bb, c, s) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_rotm(cb_backend *b, cb_blas_type t, int64_t n, uint64_t x, int64_t incx, uint64_t y, int64_t incy, const void *param)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, rotm));
+    return i ? i->lib->rotm(i, t, n, x, incx, y, incy, param) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_rotmg(cb_backend *b, cb_blas_type t, void *d1, void *d2, void *x1, const void *y1, void *param)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, rotmg));
+    return i ? i->lib->rotmg(i, t, d1, d2, x1, y1, param) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_gemv(cb_backend *b, cb_blas_type t, int trans, int64_t m, int64_t n, const void *alpha, uint64_t a, int64_t lda, uint64_t x, int64_t incx, const void *beta, uint64_t y, int64_t incy)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, gemv));
+    return i ? i->lib->gemv(i, t, trans, m, n, alpha, a, lda, x, incx, beta, y, incy) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_gbmv(cb_backend *b, cb_blas_type t, int trans, int64_t m, int64_t n, int64_t kl, int64_t ku, const void *alpha, uint64_t a, int64_t lda, uint64_t x, int64_t incx, const void *beta, uint64_t y, int64_t incy)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, gbmv));
+    return i ? i->lib->gbmv(i, t, trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y, incy) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_ger(cb_backend *b, cb_blas_type t, int conj, int64_t m, int64_t n, const void *alpha, uint64_t x, int64_t incx, uint64_t y, int64_t incy, uint64_t a, int64_t lda)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, ger));
+    return i ? i->lib->ger(i, t, conj, m, n, alpha, x, incx, y, incy, a, lda) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_symv(cb_backend *b, cb_blas_type t, int herm, int uplo, int64_t n, const void *alpha, uint64_t a, int64_t lda, uint64_t x, int64_t incx, const void *beta, uint64_t y, int64_t incy)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, symv));
+    return i ? i->lib->symv(i, t, herm, uplo, n, alpha, a, lda, x, incx, beta, y, incy) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_sbmv(cb_backend *b, cb_blas_type t, int herm, int uplo, int64_t n, int64_t k, const void *alpha, uint64_t a, int64_t lda, uint64_t x, int64_t incx, const void *beta, uint64_t y, int64_t incy)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, sbmv));
+    return i ? i->lib->sbmv(i, t, herm, uplo, n, k, alpha, a, lda, x, incx, beta, y, incy) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_spmv(cb_backend *b, cb_blas_type t, int herm, int uplo, int64_t n, const void *alpha, uint64_t ap, uint64_t x, int64_t incx, const void *beta, uint64_t y, int64_t incy)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, spmv));
+    return i ? i->lib->spmv(i, t, herm, uplo, n, alpha, ap, x, incx, beta, y, incy) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_syr(cb_backend *b, cb_blas_type t, int herm, int uplo, int64_t n, const void *alpha, uint64_t x, int64_t incx, uint64_t a, int64_t lda)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, syr));
+    return i ? i->lib->syr(i, t, herm, uplo, n, alpha, x, incx, a, lda) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_spr(cb_backend *b, cb_blas_type t, int herm, int uplo, int64_t n, const void *alpha, uint64_t x, int64_t incx, uint64_t ap)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, spr));
+    return i ? i->lib->spr(i, t, herm, uplo, n, alpha, x, incx, ap) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_syr2(cb_backend *b, cb_blas_type t, int herm, int uplo, int64_t n, const void *alpha, uint64_t x, int64_t incx, uint64_t y, int64_t incy, uint64_t a, int64_t lda)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, syr2));
+    return i ? i->lib->syr2(i, t, herm, uplo, n, alpha, x, incx, y, incy, a, lda) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_spr2(cb_backend *b, cb_blas_type t, int herm, int uplo, int64_t n, const void *alpha, uint64_t x, int64_t incx, uint64_t y, int64_t incy, uint64_t ap)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, spr2));
+    return i ? i->lib->spr2(i, t, herm, uplo, n, alpha, x, incx, y, incy, ap) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_trmv(cb_backend *b, cb_blas_type t, int solve, int form, int uplo, int trans, int diag, int64_t n, int64_t k, uint64_t a, int64_t lda, uint64_t x, int64_t incx)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, trmv));
+    return i ? i->lib->trmv(i, t, solve, form, uplo, trans, diag, n, k, a, lda, x, incx) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_gemm(cb_backend *b, cb_blas_type t, int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, const void *alpha, uint64_t a, int64_t lda, uint64_t bb, int64_t ldb, const void *beta, uint64_t c, int64_t ldc)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, gemm));
+    return i ? i->lib->gemm(i, t, trans_a, trans_b, m, n, k, alpha, a, lda, bb, ldb, beta, c, ldc) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_symm(cb_backend *b, cb_blas_type t, int herm, int side, int uplo, int64_t m, int64_t n, const void *alpha, uint64_t a, int64_t lda, uint64_t bb, int64_t ldb, const void *beta, uint64_t c, int64_t ldc)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, symm));
+    return i ? i->lib->symm(i, t, herm, side, uplo, m, n, alpha, a, lda, bb, ldb, beta, c, ldc) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_syrk(cb_backend *b, cb_blas_type t, int herm, int uplo, int trans, int64_t n, int64_t k, const void *alpha, uint64_t a, int64_t lda, const void *beta, uint64_t c, int64_t ldc)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, syrk));
+    return i ? i->lib->syrk(i, t, herm, uplo, trans, n, k, alpha, a, lda, beta, c, ldc) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_syr2k(cb_backend *b, cb_blas_type t, int herm, int x, int uplo, int trans, int64_t n, int64_t k, const void *alpha, uint64_t a, int64_t lda, uint64_t bb, int64_t ldb, const void *beta, uint64_t c, int64_t ldc)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, syr2k));
+    return i ? i->lib->syr2k(i, t, herm, x, uplo, trans, n, k, alpha, a, lda, bb, ldb, beta, c, ldc) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_trmm(cb_backend *b, cb_blas_type t, int side, int uplo, int trans, int diag, int64_t m, int64_t n, const void *alpha, uint64_t a, int64_t lda, uint64_t bb, int64_t ldb, uint64_t c, int64_t ldc)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, trmm));
+    return i ? i->lib->trmm(i, t, side, uplo, trans, diag, m, n, alpha, a, lda, bb, ldb, c, ldc) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_trsm(cb_backend *b, cb_blas_type t, int side, int uplo, int trans, int diag, int64_t m, int64_t n, const void *alpha, uint64_t a, int64_t lda, uint64_t bb, int64_t ldb)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, trsm));
+    return i ? i->lib->trsm(i, t, side, uplo, trans, diag, m, n, alpha, a, lda, bb, ldb) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_geam(cb_backend *b, cb_blas_type t, int trans_a, int trans_b, int64_t m, int64_t n, const void *alpha, uint64_t a, int64_t lda, const void *beta, uint64_t bb, int64_t ldb, uint64_t c, int64_t ldc)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, geam));
+    return i ? i->lib->geam(i, t, trans_a, trans_b, m, n, alpha, a, lda, beta, bb, ldb, c, ldc) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_dgmm(cb_backend *b, cb_blas_type t, int side, int64_t m, int64_t n, uint64_t a, int64_t lda, uint64_t x, int64_t incx, uint64_t c, int64_t ldc)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, dgmm));
+    return i ? i->lib->dgmm(i, t, side, m, n, a, lda, x, incx, c, ldc) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_gemm_ex(cb_backend *b, const cb_blas_gemm *g)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, gemm_ex));
+    return i ? i->lib->gemm_ex(i, g) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_getrf(cb_backend *b, cb_blas_type t, int64_t n, uint64_t a, int64_t lda, uint64_t pivots, int *info)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, getrf));
+    return i ? i->lib->getrf(i, t, n, a, lda, pivots, info) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_getrs(cb_backend *b, cb_blas_type t, int trans, int64_t n, int64_t nrhs, uint64_t a, int64_t lda, uint64_t pivots, uint64_t bb, int64_t ldb)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, getrs));
+    return i ? i->lib->getrs(i, t, trans, n, nrhs, a, lda, pivots, bb, ldb) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_getri(cb_backend *b, cb_blas_type t, int64_t n, uint64_t a, int64_t lda, uint64_t pivots, uint64_t c, int64_t ldc, int *info)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, getri));
+    return i ? i->lib->getri(i, t, n, a, lda, pivots, c, ldc, info) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_matinv(cb_backend *b, cb_blas_type t, int64_t n, uint64_t a, int64_t lda, uint64_t c, int64_t ldc, int *info)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, matinv));
+    return i ? i->lib->matinv(i, t, n, a, lda, c, ldc, info) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static const cb_backend_lib forward_lib = {
+    .size = sizeof(cb_backend_lib),
+    .axpy = wl_axpy,
+    .scal = wl_scal,
+    .copy = wl_copy,
+    .swap = wl_swap,
+    .dot = wl_dot,
+    .nrm2 = wl_nrm2,
+    .asum = wl_asum,
+    .iamax = wl_iamax,
+    .rot = wl_rot,
+    .rotg = wl_rotg,
+    .rotm = wl_rotm,
+    .rotmg = wl_rotmg,
+    .gemv = wl_gemv,
+    .gbmv = wl_gbmv,
+    .ger = wl_ger,
+    .symv = wl_symv,
+    .sbmv = wl_sbmv,
+    .spmv = wl_spmv,
+    .syr = wl_syr,
+    .spr = wl_spr,
+    .syr2 = wl_syr2,
+    .spr2 = wl_spr2,
+    .trmv = wl_trmv,
+    .gemm = wl_gemm,
+    .symm = wl_symm,
+    .syrk = wl_syrk,
+    .syr2k = wl_syr2k,
+    .trmm = wl_trmm,
+    .trsm = wl_trsm,
+    .geam = wl_geam,
+    .dgmm = wl_dgmm,
+    .gemm_ex = wl_gemm_ex,
+    .getrf = wl_getrf,
+    .getrs = wl_getrs,
+    .getri = wl_getri,
+    .matinv = wl_matinv,
+};
+
+const cb_backend_lib *cbi_wrapper_lib(void) { return &forward_lib; }
