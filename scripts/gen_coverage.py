@@ -18,7 +18,9 @@ toolkit's library (`nm -D --defined-only`, functions only):
 "Tested": a function counts as tested when a test calls it. A call is
   1. its name (without _v2/_ptsz/_ptds suffixes), or a name that the
      library's header #defines to it (cublas_v2.h: cublasSgemm_64 ->
-     cublasSgemm_v2_64), followed by "(" in a test source: tests/unit/*.c,
+     cublasSgemm_v2_64), or a static inline function of the header that
+     returns its call (cublasLt.h: cublasLtMatmulDescInit ->
+     cublasLtMatmulDescInit_internal), followed by "(" in a test source: tests/unit/*.c,
      tests/cuda/*.cu, tests/lib/*, tests/inspect/*, tests/probe/*; the
      tests/lib programs also after the C preprocessor (their own lines), as
      they name calls through macros. A name the header renames counts only
@@ -46,11 +48,26 @@ import gen_lib_exports  # noqa: E402
 
 # (library, NVIDIA's file, headers whose #defines rename its exports)
 LIBRARIES = [
-    ("cublas", "libcublas.so.*", ["cublas_v2.h"]), ("cublasLt", "libcublasLt.so.*", []),
+    ("cublas", "libcublas.so.*", ["cublas_v2.h"]), ("cublasLt", "libcublasLt.so.*", ["cublasLt.h"]),
     ("cudnn", "libcudnn.so.*", []), ("curand", "libcurand.so.*", []), ("cufft", "libcufft.so.*", []),
     ("cusparse", "libcusparse.so.*", []), ("cusolver", "libcusolver.so.*", []), ("nvrtc", "libnvrtc.so.*", []),
     ("nvJitLink", "libnvJitLink.so.*", []),
 ]
+
+
+def inline_wrappers(include_dir, headers):
+    """`static inline` functions of the headers whose body returns one export's
+    call (cublasLt.h: cublasLtMatmulDescInit -> cublasLtMatmulDescInit_internal):
+    a test that calls the wrapper calls the export."""
+    out = {}
+    for h in headers:
+        path = os.path.join(include_dir, h)
+        if not os.path.exists(path):
+            continue
+        text = open(path, errors="replace").read()
+        for m in re.finditer(r"static\s+inline\s+[\w\s\*]+?\b(\w+)\s*\([^)]*\)\s*\{\s*return\s+(\w+)\s*\(", text):
+            out[m.group(1)] = m.group(2)
+    return out
 
 
 def functions(path):
@@ -133,12 +150,15 @@ def main():
     apis = proc_rows()
     entries += [("cudart", apis[n]) for n in cudart_requests(a.cuda, apis)]
     aliases = {}
+    inline = {}
     for lib, pattern, alias_headers in LIBRARIES:
         found = sorted(glob.glob(os.path.join(a.cuda, "lib64", pattern)))
         if found:
             entries += [(lib, s) for s in gen_lib_exports.library_exports(found[0])]
             for name, target in gen_lib_exports.header_aliases(os.path.join(a.cuda, "include"), alias_headers).items():
                 aliases.setdefault(target, []).append(name)
+            for name, target in inline_wrappers(os.path.join(a.cuda, "include"), alias_headers).items():
+                inline.setdefault(target, []).append(name)
     sources = test_sources(a.cuda)
     called = {}
     for path, text in sources:
@@ -161,7 +181,7 @@ def main():
     renamed = {name for names in aliases.values() for name in names}
     for lib, sym in entries:
         t = None if sym in renamed else called.get(base_name(sym)) or called.get(sym)
-        for alias in aliases.get(sym, []):
+        for alias in aliases.get(sym, []) + inline.get(sym, []):
             t = t or called.get(alias)
         if not t and sym in observed:
             t = "trace of " + observed[sym]

@@ -278,8 +278,8 @@ static void test_rotg(bool dev) {
     dbuf<float> pd(5);
     pd.h.assign(p, p + 5);
     pd.up();
-    if (dev) CHECK_BLAS(cublasSrotm(H, n, x.d, 1, y.d, 1, pd.d));
-    else CHECK_BLAS(cublasSrotm(H, n, x.d, 1, y.d, 1, p));
+    if (dev) CHECK_BLAS(use64 ? cublasSrotm_64(H, n, x.d, 1, y.d, 1, pd.d) : cublasSrotm(H, n, x.d, 1, y.d, 1, pd.d));
+    else CHECK_BLAS(use64 ? cublasSrotm_64(H, n, x.d, 1, y.d, 1, p) : cublasSrotm(H, n, x.d, 1, y.d, 1, p));
     double h11 = p[1], h21 = p[2], h12 = p[3], h22 = p[4];
     if (f == 0) h11 = h22 = 1;
     if (f == 1) h21 = -1, h12 = 1;

@@ -9,11 +9,16 @@
  *   DGELU(+BGRAD) on its aux, RELU_AUX(+BIAS) with DRELU(+BGRAD) on its
  *   mask (a round trip, the mask's bit layout being the library's own),
  *   BGRADA and BGRADB;
- *   cublasLtMatrixTransform, the logger, versions and status texts.
+ *   cublasLtMatrixTransform, the logger (callback, files, force-disable),
+ *   versions and status texts.
  * Sizes are multiples of 16 and the relu mask's leading dimension 128, as
  * the GPU's kernels need. */
 #include <cublasLt.h>
 #include <cuda_bf16.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <string>
 
 #include "lib_check.h"
 
@@ -404,10 +409,31 @@ static void test_transform() {
     for (int i = 0; i < m; i++)
       expect_close("MatrixTransform", tget(CUDA_R_32F, g.data(), i + j * m),
                    2.0 * A.at(j + i * n) - B.at(i + j * m), 1e-6);
+  /* the Init form on the caller's memory (no transposes by default): D = 2 B - C */
+  cublasLtMatrixTransformDescOpaque_t t2mem;
+  cublasLtMatrixTransformDesc_t t2 = &t2mem;
+  CHECK_LT(cublasLtMatrixTransformDescInit(t2, CUDA_R_32F));
+  mat D(CUDA_R_32F, m * n);
+  CHECK_LT(cublasLtMatrixTransform(L, t2, &alpha, B.d, lb, &beta, C.d, lc, D.d, lc, 0));
+  CHECK(cudaDeviceSynchronize());
+  std::vector<unsigned char> g2 = D.down();
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < m; i++)
+      expect_close("MatrixTransform (Init)", tget(CUDA_R_32F, g2.data(), i + j * m),
+                   2.0 * B.at(i + j * m) - tget(CUDA_R_32F, g.data(), i + j * m), 1e-6);
   CHECK_LT(cublasLtMatrixTransformDescDestroy(t));
   CHECK_LT(cublasLtMatrixLayoutDestroy(la));
   CHECK_LT(cublasLtMatrixLayoutDestroy(lb));
   CHECK_LT(cublasLtMatrixLayoutDestroy(lc));
+}
+
+/* 1 when file f (rewound here) holds text. */
+static bool file_has(FILE *f, const char *text) {
+  std::string all;
+  char buf[4096];
+  rewind(f);
+  for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;) all.append(buf, n);
+  return all.find(text) != std::string::npos;
 }
 
 static int lt_logged = 0;
@@ -445,6 +471,32 @@ int main() {
   CHECK_LT(cublasLtLoggerSetLevel(0));
   CHECK_LT(cublasLtLoggerSetCallback(NULL));
   if (lt_logged < 1) { printf("FAIL cublasLt logger callback not called\n"); return 1; }
+  /* the logger to files: OpenFile (a path: the library opens it), SetFile
+   * (the caller's FILE, which then holds the API trace), ForceDisable (no
+   * more logging, whatever the level) */
+  char path[] = "/tmp/cublaslt_log_XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) { printf("FAIL mkstemp\n"); return 1; }
+  close(fd);
+  unlink(path);
+  CHECK_LT(cublasLtLoggerOpenFile(path));
+  if (access(path, F_OK) != 0) { printf("FAIL cublasLtLoggerOpenFile did not create the file\n"); return 1; }
+  FILE *log = tmpfile(), *after = tmpfile();
+  if (!log || !after) { printf("FAIL tmpfile\n"); return 1; }
+  CHECK_LT(cublasLtLoggerSetFile(log));
+  unlink(path);
+  CHECK_LT(cublasLtLoggerSetLevel(5));
+  run_product(one);
+  CHECK_LT(cublasLtLoggerForceDisable());
+  CHECK_LT(cublasLtLoggerSetFile(after));
+  run_product(one);
+  CHECK_LT(cublasLtLoggerSetLevel(0));
+  fflush(log);
+  fflush(after);
+  if (!file_has(log, "cublasLtMatmul")) { printf("FAIL cublasLtLoggerSetFile: no cublasLtMatmul line\n"); return 1; }
+  if (ftell(after) != 0) { printf("FAIL cublasLtLoggerForceDisable: still logging\n"); return 1; }
+  fclose(log);
+  fclose(after);
   CHECK_LT(cublasLtDestroy(L));
   fprintf(stderr, "cublaslt_matmul: %d + %d values compared\n", checked, compared_values);
   printf("PASS cublaslt_matmul\n");
