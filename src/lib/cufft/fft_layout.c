@@ -325,7 +325,7 @@ void fftl_extents(const fftl_plan *p, int inplace, uint64_t *in_bytes, uint64_t 
 {
     const fftl_desc *d = &p->d;
     for (int out = 0; out < 2; out++) {
-        long long embed[FFTL_MAX_RANK], stride, dist, dims[FFTL_MAX_RANK];
+        long long embed[FFTL_MAX_RANK] = {0}, stride, dist, dims[FFTL_MAX_RANK] = {0};
         side_layout(d, out, inplace, embed, &stride, &dist);
         side_dims(d, out, dims);
         long long count = 1;
@@ -453,7 +453,7 @@ static void rows_c2r(const fftl_plan *p, char *spec, char *real, char *line, cha
 static void gather(const fftl_plan *p, int out, int inplace, const void *src, long long b, char *dense)
 {
     const fftl_desc *d = &p->d;
-    long long embed[FFTL_MAX_RANK], stride, dist, dims[FFTL_MAX_RANK];
+    long long embed[FFTL_MAX_RANK] = {0}, stride, dist, dims[FFTL_MAX_RANK] = {0};
     side_layout(d, out, inplace, embed, &stride, &dist);
     side_dims(d, out, dims);
     int cpx = !side_real(d, out), prec = p->prec == FFT_DOUBLE;
@@ -477,7 +477,7 @@ static void gather(const fftl_plan *p, int out, int inplace, const void *src, lo
 static void scatter(const fftl_plan *p, int inplace, const char *dense, void *dst, long long b)
 {
     const fftl_desc *d = &p->d;
-    long long embed[FFTL_MAX_RANK], stride, dist, dims[FFTL_MAX_RANK];
+    long long embed[FFTL_MAX_RANK] = {0}, stride, dist, dims[FFTL_MAX_RANK] = {0};
     side_layout(d, 1, inplace, embed, &stride, &dist);
     side_dims(d, 1, dims);
     int cpx = !side_real(d, 1), prec = p->prec == FFT_DOUBLE;

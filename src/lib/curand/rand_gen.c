@@ -22,6 +22,7 @@
 
 #include "lib/curand/rand_dist.h"
 #include "lib/curand/rand_engines.h"
+#include "lib/curand/rand_math.h"
 
 struct rand_gen {
     int rng;                     /* curandRngType_t (PSEUDO_DEFAULT resolved) */
@@ -62,6 +63,14 @@ int rand_gen_create(rand_gen **out, int rng)
     case CURAND_RNG_PSEUDO_MRG32K3A:
     case CURAND_RNG_PSEUDO_PHILOX4_32_10:
         break;
+    case CURAND_RNG_TEST:
+    case CURAND_RNG_PSEUDO_MTGP32:
+    case CURAND_RNG_PSEUDO_MT19937:
+    case CURAND_RNG_QUASI_SOBOL32:
+    case CURAND_RNG_QUASI_SCRAMBLED_SOBOL32:
+    case CURAND_RNG_QUASI_SOBOL64:
+    case CURAND_RNG_QUASI_SCRAMBLED_SOBOL64:
+        return RAND_STATUS_UNSUPPORTED;   /* NVIDIA's types that cubridge does not have yet */
     default:
         return CURAND_STATUS_TYPE_ERROR;
     }
@@ -241,6 +250,100 @@ static void philox_words(const rand_gen *g, unsigned long long first, uint32_t *
     }
 }
 
+/* Box-Muller as cuRAND's device code does it (curand_normal.h): a pair of
+ * normals from two 32-bit draws (float) or four (double, 53-bit uniforms). */
+static void box_muller_f(uint32_t x, uint32_t y, float *r0, float *r1)
+{
+    const float c = 6.2831855f * 2.3283064365386963e-10f;   /* CURAND_2POW32_INV_2PI */
+    float u = rand_uniform_f(x);
+    float v = fmaf((float)y, c, c * 0.5f);
+    float s = sqrtf(-2.0f * rand_dev_logf(u));
+    float sn, cs;
+    rand_dev_sincosf(v, &sn, &cs);
+    *r0 = sn * s;
+    *r1 = cs * s;
+}
+
+static void box_muller_mrg_f(double vx, double vy, float *r0, float *r1)
+{
+    float x = rand_mrg_uniform_f(vx), y = rand_mrg_uniform_f(vy) * 6.2831855f;
+    float s = sqrtf(-2.0f * rand_dev_logf(x));
+    float sn, cs;
+    rand_dev_sincosf(y, &sn, &cs);
+    *r0 = sn * s;
+    *r1 = cs * s;
+}
+
+static void box_muller_d(const uint32_t *w, double *r0, double *r1)
+{
+    uint64_t zx = (uint64_t)w[0] ^ ((uint64_t)w[1] << 21), zy = (uint64_t)w[2] ^ ((uint64_t)w[3] << 21);
+    double u = (double)zx * 1.1102230246251565e-16 + 5.5511151231257827e-17;
+    double v = (double)zy * 2.2204460492503131e-16 + 1.1102230246251565e-16;
+    double s = sqrt(-2.0 * rand_dev_log(u)), sn, cs;
+    rand_dev_sincospi(v, &sn, &cs);
+    *r0 = sn * s;
+    *r1 = cs * s;
+}
+
+static void box_muller_mrg_d(double vx, double vy, double *r0, double *r1)
+{
+    double x = rand_mrg_uniform_d(vx), y = rand_mrg_uniform_d(vy) * 2.0;
+    double s = sqrt(-2.0 * rand_dev_log(x)), sn, cs;
+    rand_dev_sincospi(y, &sn, &cs);
+    *r0 = sn * s;
+    *r1 = cs * s;
+}
+
+/* Normals and log-normals of the state-based engines: output pair j (outputs
+ * 2j and 2j + 1) comes from the next engine in turn; the position advances by
+ * one per pair. */
+static void normals(rand_gen *g, rand_fn fn, void *out, size_t n, double mean, double stddev)
+{
+    unsigned T = g->nthreads, t = (unsigned)(g->pos % T);
+    int dbl = fn == RAND_NORMAL_D || fn == RAND_LOGNORMAL_D, logn = fn == RAND_LOGNORMAL || fn == RAND_LOGNORMAL_D;
+    int mrg = g->rng == CURAND_RNG_PSEUDO_MRG32K3A;
+    uint32_t u[4];
+    double mv[4];
+    for (size_t j = 0; j < n / 2; j++) {
+        if (dbl) {
+            double z0, z1;
+            if (mrg) {
+                draws(g, t, u, mv, 2);
+                box_muller_mrg_d(mv[0], mv[1], &z0, &z1);
+            } else {
+                draws(g, t, u, mv, 4);
+                box_muller_d(u, &z0, &z1);
+            }
+            z0 = fma(z0, stddev, mean);
+            z1 = fma(z1, stddev, mean);
+            if (logn) {
+                z0 = exp(z0);
+                z1 = exp(z1);
+            }
+            ((double *)out)[2 * j] = z0;
+            ((double *)out)[2 * j + 1] = z1;
+        } else {
+            float z0, z1;
+            draws(g, t, u, mv, 2);
+            if (mrg)
+                box_muller_mrg_f(mv[0], mv[1], &z0, &z1);
+            else
+                box_muller_f(u[0], u[1], &z0, &z1);
+            z0 = fmaf(z0, (float)stddev, (float)mean);
+            z1 = fmaf(z1, (float)stddev, (float)mean);
+            if (logn) {
+                z0 = expf(z0);
+                z1 = expf(z1);
+            }
+            ((float *)out)[2 * j] = z0;
+            ((float *)out)[2 * j + 1] = z1;
+        }
+        if (++t == T)
+            t = 0;
+    }
+    g->pos += n / 2;
+}
+
 int rand_gen_generate(rand_gen *g, rand_fn fn, void *out, size_t n, double a, double b)
 {
     int st = rand_gen_check(g, fn, n, a, b);
@@ -292,6 +395,12 @@ int rand_gen_generate(rand_gen *g, rand_fn fn, void *out, size_t n, double a, do
                 t = 0;
         }
         g->pos += n;
+        return CURAND_STATUS_SUCCESS;
+    case RAND_NORMAL:
+    case RAND_NORMAL_D:
+    case RAND_LOGNORMAL:
+    case RAND_LOGNORMAL_D:
+        normals(g, fn, out, n, a, b);
         return CURAND_STATUS_SUCCESS;
     default:
         return RAND_STATUS_UNSUPPORTED;   /* layout not measured yet */

@@ -13,6 +13,8 @@
  */
 #include "lib/curand/rand_gen.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +58,27 @@ static int fn_of(const char *s)
 }
 
 #define NKINDS 16
-static struct { char name[32]; int exact, wrong, unsupported, status_ok, status_bad; } tally[64][10];
+static struct { char name[32]; int exact, close, wrong, unsupported, status_ok, status_bad; long long worst_ulp; } tally[64][10];
+
+/* the error of a against the reference b, relative to 1 + |b|, in units of
+ * 1e-7 (float) or 1e-15 (double): small integers when the values are close */
+static long long ulps(const void *a, const void *b, size_t es)
+{
+    double x, y, unit;
+    if (es == 4) {
+        float fx, fy;
+        memcpy(&fx, a, 4);
+        memcpy(&fy, b, 4);
+        x = fx; y = fy; unit = 1e-7;
+    } else {
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        unit = 1e-15;
+    }
+    double e = fabs(x - y) / (1.0 + fabs(y)) / unit;
+    return e != e || e > 1e12 ? 1LL << 40 : (long long)ceil(e);
+}
+
 static int ngens;
 static char gen_names[64][32];
 
@@ -123,7 +145,7 @@ int main(int argc, char **argv)
              * the H200's layout is not ours to reproduce */
             if (!strcmp(get(f, n, "order"), "104") && atoi(get(f, n, "order_st")) == 0)
                 skip_case = 1;
-            if (st == RAND_STATUS_UNSUPPORTED || (st == 103 && want_create == 0)) {
+            if (st == RAND_STATUS_UNSUPPORTED) {
                 skip_case = 1;   /* a generator cubridge does not have yet */
                 continue;
             }
@@ -190,24 +212,37 @@ int main(int argc, char **argv)
         if (st == 0) {
             const unsigned char *gold = bin + strtoull(get(f, n, "off"), NULL, 10);
             char *segs = (char *)get(f, n, "segs");
-            int bad = 0;
+            int bad = 0, floating = fn >= 2 && fn <= 7;
+            long long worst = 0;
             size_t first_bad = 0;
             for (char *s = strtok(segs, ","); s; s = strtok(NULL, ",")) {
                 size_t start = strtoull(s, NULL, 10), cnt = strtoull(strchr(s, ':') + 1, NULL, 10);
-                if (memcmp((char *)out + start * es, gold, cnt * es) != 0 && !bad) {
-                    bad = 1;
+                if (memcmp((char *)out + start * es, gold, cnt * es) != 0)
                     for (size_t j = 0; j < cnt; j++)
                         if (memcmp((char *)out + (start + j) * es, gold + j * es, es)) {
-                            first_bad = start + j;
-                            break;
+                            if (!bad)
+                                first_bad = start + j;
+                            bad = 1;
+                            long long u = floating ? ulps((char *)out + (start + j) * es, gold + j * es, es) : 1LL << 40;
+                            if (u > worst)
+                                worst = u;
                         }
-                }
                 gold += cnt * es;
             }
-            if (bad) {
+            /* float normals and log-normals go through the GPU's special function
+             * unit (sin, cos, exp2), whose results are not public: within CLOSE_ULPS
+             * they count as close, not wrong (docs/curand.md) */
+            const long long close_ulps = 100;   /* 1e-5 (float), 1e-13 (double) relative to 1 + |x| */
+            if (bad && floating && fn >= 4 && worst <= close_ulps) {
+                tally[gi][fn].close++;
+                if (worst > tally[gi][fn].worst_ulp)
+                    tally[gi][fn].worst_ulp = worst;
+                if (verbose)
+                    printf("close %s step %s: %lld ulp\n", case_name, get(f, n, "step"), worst);
+            } else if (bad) {
                 tally[gi][fn].wrong++;
-                printf("FAIL: %s step %s (%s n=%zu): values differ from NVIDIA's, first at %zu\n", case_name,
-                       get(f, n, "step"), get(f, n, "fn"), count, first_bad);
+                printf("FAIL: %s step %s (%s n=%zu): values differ from NVIDIA's, first at %zu (error %lld)\n",
+                       case_name, get(f, n, "step"), get(f, n, "fn"), count, first_bad, worst);
                 failures++;
                 skip_case = 1;
             } else {
@@ -225,9 +260,9 @@ int main(int argc, char **argv)
     for (int i = 0; i < ngens; i++)
         for (int k = 0; k < 9; k++)
             if (tally[i][k].exact || tally[i][k].wrong || tally[i][k].unsupported || tally[i][k].status_ok) {
-                printf("%-10s %-12s bit-exact %4d  wrong %3d  bad status %3d  not implemented %4d\n", gen_names[i],
-                       fname[k], tally[i][k].exact, tally[i][k].wrong, tally[i][k].status_bad,
-                       tally[i][k].unsupported);
+                printf("%-10s %-12s bit-exact %4d  close %3d (worst %4lld)  wrong %3d  bad status %3d  not implemented %4d\n",
+                       gen_names[i], fname[k], tally[i][k].exact, tally[i][k].close, tally[i][k].worst_ulp,
+                       tally[i][k].wrong, tally[i][k].status_bad, tally[i][k].unsupported);
                 exact += tally[i][k].exact;
                 unsupported += tally[i][k].unsupported;
             }
