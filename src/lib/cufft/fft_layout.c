@@ -31,6 +31,7 @@ struct fftl_plan {
     fft_plan *dim[FFTL_MAX_RANK];     /* complex plan per dimension (last: n/2 for even real) */
     int half;                    /* real transform of even last length: packed */
     void *rtw;                   /* half: n/2 + 1 twiddles exp(-2 pi i k / n), prec */
+    int naive;                   /* the reference: short lines by a long-double DFT */
     size_t work_bytes;
     /* offsets into work */
     size_t off_spec, off_real, off_line, off_fftw;
@@ -262,6 +263,8 @@ fftl_plan *fftl_plan_create(const fftl_desc *d)
         if (fft_work_elements(p->dim[i]) > maxwork)
             maxwork = fft_work_elements(p->dim[i]);
     }
+    if (maxwork < maxline)
+        maxwork = maxline;   /* the naive reference's scratch */
     if (p->half) {
         size_t h = (size_t)last / 2;
         p->rtw = malloc((h + 1) * p->cs);
@@ -344,6 +347,35 @@ void fftl_extents(const fftl_plan *p, int inplace, uint64_t *in_bytes, uint64_t 
 
 /* ---- execution ---------------------------------------------------------- */
 
+/* A naive DFT accumulated in long double, in place, of n complex doubles. */
+static void naive_dft(double *x, size_t n, int sign, double *tmp)
+{
+    const long double two_pi = 6.283185307179586476925286766559005768394L;
+    for (size_t k = 0; k < n; k++) {
+        long double re = 0, im = 0;
+        for (size_t j = 0; j < n; j++) {
+            long double a = sign * two_pi * (long double)((unsigned long long)j * k % n) / (long double)n;
+            long double c = cosl(a), sn = sinl(a);
+            re += x[2 * j] * c - x[2 * j + 1] * sn;
+            im += x[2 * j] * sn + x[2 * j + 1] * c;
+        }
+        tmp[2 * k] = (double)re;
+        tmp[2 * k + 1] = (double)im;
+    }
+    memcpy(x, tmp, 2 * n * sizeof(double));
+}
+
+#define NAIVE_MAX 1024   /* longer lines: the FFT in double */
+
+static void run_1d(const fftl_plan *p, const fft_plan *fp, void *data, void *work, int sign)
+{
+    size_t n = fft_plan_length(fp);
+    if (p->naive && p->prec == FFT_DOUBLE && n <= NAIVE_MAX)
+        naive_dft(data, n, sign, work);
+    else
+        fft_execute(fp, data, work, sign);
+}
+
 /* Transforms every line along dimension dim of the dense complex array a
  * (dims cd), with plan fp of that length. */
 static void lines(const fftl_plan *p, char *a, const long long cd[], int dim, const fft_plan *fp, int sign,
@@ -358,13 +390,13 @@ static void lines(const fftl_plan *p, char *a, const long long cd[], int dim, co
     for (size_t o = 0; o < outer; o++) {
         char *base = a + o * len * inner * cs;
         if (inner == 1) {
-            fft_execute(fp, base, fftw, sign);
+            run_1d(p, fp, base, fftw, sign);
             continue;
         }
         for (size_t j = 0; j < inner; j++) {
             for (size_t k = 0; k < len; k++)
                 memcpy(line + k * cs, base + (k * inner + j) * cs, cs);
-            fft_execute(fp, line, fftw, sign);
+            run_1d(p, fp, line, fftw, sign);
             for (size_t k = 0; k < len; k++)
                 memcpy(base + (k * inner + j) * cs, line + k * cs, cs);
         }
@@ -389,12 +421,12 @@ static void rows_r2c(const fftl_plan *p, const char *real, char *spec, char *lin
                 RT_SET(line, 2 * j, RT_GET(x, j));
                 RT_SET(line, 2 * j + 1, 0.0);
             }
-            fft_execute(fp, line, fftw, -1);
+            run_1d(p, fp, line, fftw, -1);
             memcpy(X, line, nc * p->cs);
             continue;
         }
         memcpy(line, x, n * (p->cs / 2));   /* z_j = x_2j + i x_2j+1 */
-        fft_execute(fp, line, fftw, -1);
+        run_1d(p, fp, line, fftw, -1);
         for (size_t k = 0; k <= h; k++) {
             size_t k1 = k % h, k2 = (h - k) % h;
             double zr = RT_GET(line, 2 * k1), zi = RT_GET(line, 2 * k1 + 1);
@@ -429,7 +461,7 @@ static void rows_c2r(const fftl_plan *p, char *spec, char *real, char *line, cha
                 RT_SET(line, 2 * k, RT_GET(X, 2 * (n - k)));
                 RT_SET(line, 2 * k + 1, -RT_GET(X, 2 * (n - k) + 1));
             }
-            fft_execute(fp, line, fftw, +1);
+            run_1d(p, fp, line, fftw, +1);
             for (size_t j = 0; j < n; j++)
                 RT_SET(x, j, RT_GET(line, 2 * j));
             continue;
@@ -444,7 +476,7 @@ static void rows_c2r(const fftl_plan *p, char *spec, char *real, char *line, cha
             RT_SET(line, 2 * k, er - ti);
             RT_SET(line, 2 * k + 1, ei + tr);
         }
-        fft_execute(fp, line, fftw, +1);
+        run_1d(p, fp, line, fftw, +1);
         memcpy(x, line, n * (p->cs / 2));
     }
 }
@@ -544,6 +576,7 @@ int fftl_reference(const fftl_desc *d, const void *in, void *ref_out, int inplac
     if (!q)
         return -1;
     q->d.elem = d->elem;   /* reads and writes the caller's element type, computes in double */
+    q->naive = 1;
     void *work = malloc(q->work_bytes);
     if (!work) {
         fftl_plan_destroy(q);

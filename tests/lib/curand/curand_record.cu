@@ -5,6 +5,7 @@
 //   nvcc -O2 -o curand_record curand_record.cu -lcurand
 //   curand_record OUTDIR            device generators (curandCreateGenerator) + device API
 //   curand_record --host OUTDIR     host generators (curandCreateGeneratorHost) only
+//   curand_record --no-kernels OUTDIR   device generators, without the device-API recording
 //
 // Files written into OUTDIR:
 //   curand_<tag>.idx   one line per record, "key=value" fields (see below)
@@ -828,8 +829,12 @@ static void device_api(void)
 
 int main(int argc, char **argv)
 {
-    int a = 1;
-    if (a < argc && !strcmp(argv[a], "--host")) { g_host = 1; a++; }
+    int a = 1, kernels = 1;
+    for (; a < argc && argv[a][0] == '-'; a++) {
+        if (!strcmp(argv[a], "--host")) g_host = 1;
+        else if (!strcmp(argv[a], "--no-kernels")) kernels = 0;
+        else { fprintf(stderr, "unknown option %s\n", argv[a]); return 2; }
+    }
     const char *dir = a < argc ? argv[a] : getenv("OUT");
     if (!dir) { fprintf(stderr, "usage: curand_record [--host] OUTDIR\n"); return 2; }
     if (!g_host) {
@@ -842,7 +847,7 @@ int main(int argc, char **argv)
     std::vector<Case> cases;
     host_api_cases(cases);
     const char *tag = g_host ? "host" : "dev";
-    if (!g_host) {             /* first, so that a failing host-API case cannot spoil it */
+    if (!g_host && kernels) {  /* first, so that a failing host-API case cannot spoil it */
         open_out(dir, "kapi");
         device_api();
         close_out("kapi");

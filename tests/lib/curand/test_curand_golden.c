@@ -10,6 +10,12 @@
  * counted as such and not failed; the summary lists them.
  *
  *   test_curand_golden [DIR] [-v]      DIR holds curand_dev.idx/.bin
+ *   test_curand_golden --recording OURS [DIR] [-v]
+ *       instead of replaying through rand_gen.c, compares the recording that
+ *       curand_record made through cubridge's libcurand (OURS/curand_dev.*)
+ *       with NVIDIA's, record by record: the end-to-end test of the facade.
+ *       A status CURAND_STATUS_ARCH_MISMATCH (204) of ours where NVIDIA's
+ *       differs is cubridge's "not implemented" and counted as such.
  */
 #include "lib/curand/rand_gen.h"
 
@@ -96,15 +102,178 @@ static int gen_index(const char *case_name)
     return ngens++;
 }
 
+/* Loads DIR/curand_dev.bin whole; NULL on failure. */
+static unsigned char *load_bin(const char *dir, long *size)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/curand_dev.bin", dir);
+    FILE *fb = fopen(path, "rb");
+    if (!fb)
+        return NULL;
+    fseek(fb, 0, SEEK_END);
+    *size = ftell(fb);
+    fseek(fb, 0, SEEK_SET);
+    unsigned char *bin = malloc((size_t)*size + 1);
+    if (fread(bin, 1, (size_t)*size, fb) != (size_t)*size) {
+        free(bin);
+        bin = NULL;
+    }
+    fclose(fb);
+    return bin;
+}
+
+/* Compares the data of one call record of two recordings: 0 equal, 1 close, 2 wrong. */
+static int compare_call(int fn, size_t es, const unsigned char *gold, const unsigned char *ours, size_t count,
+                        long long *worst)
+{
+    if (!memcmp(gold, ours, count * es))
+        return 0;
+    int floating = fn >= 4 && fn <= 7;
+    *worst = 0;
+    for (size_t j = 0; j < count; j++)
+        if (memcmp(gold + j * es, ours + j * es, es)) {
+            long long u = floating ? ulps(ours + j * es, gold + j * es, es) : 1LL << 40;
+            if (u > *worst)
+                *worst = u;
+        }
+    return *worst <= 100 ? 1 : 2;
+}
+
+static int compare_recordings(const char *gold_dir, const char *ours_dir, int verbose)
+{
+    long gsize, osize;
+    unsigned char *gbin = load_bin(gold_dir, &gsize), *obin = load_bin(ours_dir, &osize);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/curand_dev.idx", gold_dir);
+    FILE *gi_f = fopen(path, "r");
+    snprintf(path, sizeof path, "%s/curand_dev.idx", ours_dir);
+    FILE *oi_f = fopen(path, "r");
+    if (!gbin || !obin || !gi_f || !oi_f) {
+        printf("FAIL: cannot read the recordings in %s and %s\n", gold_dir, ours_dir);
+        return 1;
+    }
+    static char gl[1 << 16], ol[1 << 16];
+    static kv gf[64], of[64];
+    int failures = 0, gi = 0, skip = 0;
+    char case_name[128] = "";
+    while (fgets(gl, sizeof gl, gi_f)) {
+        if (!fgets(ol, sizeof ol, oi_f)) {
+            printf("FAIL: our recording ends early\n");
+            return 1;
+        }
+        int is_case = !strncmp(gl, "case ", 5), is_call = !strncmp(gl, "call ", 5);
+        if (strncmp(gl, ol, 5)) {
+            printf("FAIL: the recordings are out of step at \"%.60s\"\n", gl);
+            return 1;
+        }
+        if (!is_case && !is_call)
+            continue;
+        int gn = fields(gl, gf, 64), on = fields(ol, of, 64);
+        if (is_case) {
+            snprintf(case_name, sizeof case_name, "%s", get(gf, gn, "name"));
+            gi = gen_index(case_name);
+            skip = !strcmp(get(gf, gn, "order"), "104") && atoi(get(gf, gn, "order_st")) == 0;   /* device's choice */
+            static const char *keys[] = { "create", "order_st", "seed_st", "offset_st", "dims_st" };
+            for (int k = 0; k < 5 && !skip; k++) {
+                int want = atoi(get(gf, gn, keys[k])), got = atoi(get(of, on, keys[k]));
+                if (got == 204 && want != 204)
+                    skip = 1;
+                else if (got != want) {
+                    printf("FAIL: %s: %s %d, NVIDIA %d\n", case_name, keys[k], got, want);
+                    failures++;
+                    skip = 1;
+                }
+            }
+            continue;
+        }
+        int fn = fn_of(get(gf, gn, "fn"));
+        if (fn < 0)
+            continue;
+        if (skip) {
+            tally[gi][fn].unsupported++;
+            continue;
+        }
+        int want = atoi(get(gf, gn, "status")), got = atoi(get(of, on, "status"));
+        if (got == 204 && want != 204) {
+            tally[gi][fn].unsupported++;
+            skip = 1;
+            continue;
+        }
+        if (got != want || strstr(ol, "cuda_error")) {
+            tally[gi][fn].status_bad++;
+            printf("FAIL: %s step %s: status %d, NVIDIA %d\n", case_name, get(gf, gn, "step"), got, want);
+            failures++;
+            skip = 1;
+            continue;
+        }
+        tally[gi][fn].status_ok++;
+        if (want)
+            continue;
+        size_t es = strtoull(get(gf, gn, "esize"), NULL, 10), stored = 0;
+        char *segs = (char *)get(gf, gn, "segs");
+        for (char *t = strtok(segs, ","); t; t = strtok(NULL, ","))
+            stored += strtoull(strchr(t, ':') + 1, NULL, 10);
+        long long worst = 0;
+        int r = compare_call(fn, es, gbin + strtoull(get(gf, gn, "off"), NULL, 10),
+                             obin + strtoull(get(of, on, "off"), NULL, 10), stored, &worst);
+        if (r == 0)
+            tally[gi][fn].exact++;
+        else if (r == 1) {
+            tally[gi][fn].close++;
+            if (worst > tally[gi][fn].worst_ulp)
+                tally[gi][fn].worst_ulp = worst;
+        } else {
+            tally[gi][fn].wrong++;
+            printf("FAIL: %s step %s (%s): values differ from NVIDIA's\n", case_name, get(gf, gn, "step"),
+                   get(gf, gn, "fn"));
+            failures++;
+            skip = 1;
+        }
+        if (verbose)
+            printf("%s %s step %s\n", r ? "close" : "ok", case_name, get(gf, gn, "step"));
+    }
+    free(gbin);
+    free(obin);
+    fclose(gi_f);
+    fclose(oi_f);
+    return failures;
+}
+
+static void summary(int failures)
+{
+    static const char *fname[] = { "raw32", "raw64", "uniform", "uniform_d", "normal", "normal_d", "lognormal",
+                                   "lognormal_d", "poisson" };
+    int exact = 0, close = 0, unsupported = 0;
+    for (int i = 0; i < ngens; i++)
+        for (int k = 0; k < 9; k++)
+            if (tally[i][k].exact || tally[i][k].wrong || tally[i][k].unsupported || tally[i][k].status_ok) {
+                printf("%-10s %-12s bit-exact %4d  close %3d (worst %4lld)  wrong %3d  bad status %3d  not implemented %4d\n",
+                       gen_names[i], fname[k], tally[i][k].exact, tally[i][k].close, tally[i][k].worst_ulp,
+                       tally[i][k].wrong, tally[i][k].status_bad, tally[i][k].unsupported);
+                exact += tally[i][k].exact;
+                unsupported += tally[i][k].unsupported;
+                close += tally[i][k].close;
+            }
+    printf("curand golden: %d calls bit-exact, %d close, %d failed, %d not implemented\n", exact, close, failures, unsupported);
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = CB_TEST_DATA_DIR "/curand";
     int verbose = 0;
+    const char *ours = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-v"))
             verbose = 1;
+        else if (!strcmp(argv[i], "--recording") && i + 1 < argc)
+            ours = argv[++i];
         else
             dir = argv[i];
+    }
+    if (ours) {
+        int failures = compare_recordings(dir, ours, verbose);
+        summary(failures);
+        return failures != 0;
     }
     char path[4096];
     snprintf(path, sizeof path, "%s/curand_dev.bin", dir);
@@ -254,19 +423,7 @@ int main(int argc, char **argv)
         free(out);
     }
     rand_gen_destroy(g);
-    static const char *fname[] = { "raw32", "raw64", "uniform", "uniform_d", "normal", "normal_d", "lognormal",
-                                   "lognormal_d", "poisson" };
-    int exact = 0, unsupported = 0;
-    for (int i = 0; i < ngens; i++)
-        for (int k = 0; k < 9; k++)
-            if (tally[i][k].exact || tally[i][k].wrong || tally[i][k].unsupported || tally[i][k].status_ok) {
-                printf("%-10s %-12s bit-exact %4d  close %3d (worst %4lld)  wrong %3d  bad status %3d  not implemented %4d\n",
-                       gen_names[i], fname[k], tally[i][k].exact, tally[i][k].close, tally[i][k].worst_ulp,
-                       tally[i][k].wrong, tally[i][k].status_bad, tally[i][k].unsupported);
-                exact += tally[i][k].exact;
-                unsupported += tally[i][k].unsupported;
-            }
-    printf("curand golden: %d calls bit-exact, %d failed, %d not implemented\n", exact, failures, unsupported);
+    summary(failures);
     free(bin);
     fclose(fb);
     fclose(fi);
