@@ -34,14 +34,19 @@ static int check(size_t n, fft_precision prec, int sign)
         for (size_t i = 0; i < 2 * n; i++)
             ((double *)data)[i] = x[i];
     const long double two_pi = 6.283185307179586476925286766559005768394L;
+    long double *ct = malloc(n * sizeof(long double)), *st = malloc(n * sizeof(long double));
+    for (size_t e = 0; e < n; e++) {   /* exp(sign 2 pi i e / n), once per length */
+        long double a = sign * two_pi * (long double)e / (long double)n;
+        ct[e] = cosl(a);
+        st[e] = sinl(a);
+    }
     size_t ncheck = n <= 512 ? n : 48;   /* longer lengths: spot checks */
     for (size_t kk = 0; kk < ncheck; kk++) {
         size_t k = n <= 512 ? kk : (kk * 2654435761u) % n;
         long double re = 0, im = 0;
         for (size_t j = 0; j < n; j++) {
             unsigned long long e = (unsigned long long)((unsigned __int128)j * k % n);
-            long double a = sign * two_pi * (long double)e / (long double)n;
-            long double c = cosl(a), s = sinl(a);
+            long double c = ct[e], s = st[e];
             re += x[2 * j] * c - x[2 * j + 1] * s;
             im += x[2 * j] * s + x[2 * j + 1] * c;
         }
@@ -73,7 +78,7 @@ static int check(size_t n, fft_precision prec, int sign)
                fft_uses_bluestein(n) ? " (Bluestein)" : "", rel, bound);
     free(work);
     fft_plan_destroy(p);
-    free(x); free(ref); free(data);
+    free(x); free(ref); free(data); free(ct); free(st);
     return bad;
 }
 

@@ -6,6 +6,8 @@
 //   curand_record OUTDIR            device generators (curandCreateGenerator) + device API
 //   curand_record --host OUTDIR     host generators (curandCreateGeneratorHost) only
 //   curand_record --no-kernels OUTDIR   device generators, without the device-API recording
+// Built with -DCURAND_RECORD_HOST_ONLY the program holds no kernels at all (only
+// the host API is recorded): the form the facade's end-to-end test runs.
 //
 // Files written into OUTDIR:
 //   curand_<tag>.idx   one line per record, "key=value" fields (see below)
@@ -25,9 +27,13 @@
 // CUDA call that must succeed succeeded.
 #include <cuda_runtime.h>
 #include <curand.h>
+#ifndef CURAND_RECORD_HOST_ONLY
 #include <curand_kernel.h>
 #include <curand_mtgp32_host.h>
 #include <curand_mtgp32dc_p_11213.h>
+#else
+#include <curand_discrete.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -512,6 +518,7 @@ static void hist_records(void)
     }
 }
 
+#ifndef CURAND_RECORD_HOST_ONLY
 /* ---- device API (curand_kernel.h) ---------------------------------------- */
 
 #define KT 64   /* threads per recording */
@@ -827,6 +834,8 @@ static void device_api(void)
     CK(cudaFree(d_ok));
 }
 
+#endif
+
 int main(int argc, char **argv)
 {
     int a = 1, kernels = 1;
@@ -848,9 +857,11 @@ int main(int argc, char **argv)
     host_api_cases(cases);
     const char *tag = g_host ? "host" : "dev";
     if (!g_host && kernels) {  /* first, so that a failing host-API case cannot spoil it */
+#ifndef CURAND_RECORD_HOST_ONLY
         open_out(dir, "kapi");
         device_api();
         close_out("kapi");
+#endif
     }
     open_out(dir, tag);
     info_records();

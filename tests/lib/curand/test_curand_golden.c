@@ -139,103 +139,135 @@ static int compare_call(int fn, size_t es, const unsigned char *gold, const unsi
     return *worst <= 100 ? 1 : 2;
 }
 
+/* The lines of a recording's index, grouped by case. */
+typedef struct rec_case { char *line; char **calls; int ncalls; char name[128]; } rec_case;
+
+static rec_case *load_idx(const char *dir, int *count)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/curand_dev.idx", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    static char line[1 << 16];
+    rec_case *cs = NULL;
+    int n = 0, cap = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "case ", 5)) {
+            if (n == cap) {
+                cap = cap ? 2 * cap : 256;
+                cs = realloc(cs, (size_t)cap * sizeof *cs);
+            }
+            memset(&cs[n], 0, sizeof cs[n]);
+            cs[n].line = strdup(line);
+            const char *nm = strstr(line, "name=");
+            sscanf(nm ? nm + 5 : "", "%127s", cs[n].name);
+            n++;
+        } else if (!strncmp(line, "call ", 5) && n) {
+            rec_case *c = &cs[n - 1];
+            c->calls = realloc(c->calls, (size_t)(c->ncalls + 1) * sizeof *c->calls);
+            c->calls[c->ncalls++] = strdup(line);
+        }
+    }
+    fclose(f);
+    *count = n;
+    return cs;
+}
+
 static int compare_recordings(const char *gold_dir, const char *ours_dir, int verbose)
 {
     long gsize, osize;
     unsigned char *gbin = load_bin(gold_dir, &gsize), *obin = load_bin(ours_dir, &osize);
-    char path[4096];
-    snprintf(path, sizeof path, "%s/curand_dev.idx", gold_dir);
-    FILE *gi_f = fopen(path, "r");
-    snprintf(path, sizeof path, "%s/curand_dev.idx", ours_dir);
-    FILE *oi_f = fopen(path, "r");
-    if (!gbin || !obin || !gi_f || !oi_f) {
+    int ng = 0, no = 0;
+    rec_case *gc = load_idx(gold_dir, &ng), *oc = load_idx(ours_dir, &no);
+    if (!gbin || !obin || !gc || !oc) {
         printf("FAIL: cannot read the recordings in %s and %s\n", gold_dir, ours_dir);
         return 1;
     }
-    static char gl[1 << 16], ol[1 << 16];
     static kv gf[64], of[64];
-    int failures = 0, gi = 0, skip = 0;
-    char case_name[128] = "";
-    while (fgets(gl, sizeof gl, gi_f)) {
-        if (!fgets(ol, sizeof ol, oi_f)) {
-            printf("FAIL: our recording ends early\n");
-            return 1;
-        }
-        int is_case = !strncmp(gl, "case ", 5), is_call = !strncmp(gl, "call ", 5);
-        if (strncmp(gl, ol, 5)) {
-            printf("FAIL: the recordings are out of step at \"%.60s\"\n", gl);
-            return 1;
-        }
-        if (!is_case && !is_call)
+    int failures = 0;
+    for (int c = 0; c < ng; c++) {
+        rec_case *G = &gc[c], *O = NULL;
+        for (int k = 0; k < no && !O; k++)
+            if (!strcmp(oc[k].name, G->name))
+                O = &oc[k];
+        int gi = gen_index(G->name);
+        if (!O) {
+            printf("FAIL: case %s missing from our recording\n", G->name);
+            failures++;
             continue;
+        }
+        char gl[1 << 12], ol[1 << 12];
+        snprintf(gl, sizeof gl, "%s", G->line);
+        snprintf(ol, sizeof ol, "%s", O->line);
         int gn = fields(gl, gf, 64), on = fields(ol, of, 64);
-        if (is_case) {
-            snprintf(case_name, sizeof case_name, "%s", get(gf, gn, "name"));
-            gi = gen_index(case_name);
-            skip = !strcmp(get(gf, gn, "order"), "104") && atoi(get(gf, gn, "order_st")) == 0;   /* device's choice */
-            static const char *keys[] = { "create", "order_st", "seed_st", "offset_st", "dims_st" };
-            for (int k = 0; k < 5 && !skip; k++) {
-                int want = atoi(get(gf, gn, keys[k])), got = atoi(get(of, on, keys[k]));
-                if (got == 204 && want != 204)
-                    skip = 1;
-                else if (got != want) {
-                    printf("FAIL: %s: %s %d, NVIDIA %d\n", case_name, keys[k], got, want);
-                    failures++;
-                    skip = 1;
-                }
+        int skip = !strcmp(get(gf, gn, "order"), "104") && atoi(get(gf, gn, "order_st")) == 0;   /* device's choice */
+        static const char *keys[] = { "create", "order_st", "seed_st", "offset_st", "dims_st" };
+        for (int k = 0; k < 5 && !skip; k++) {
+            int want = atoi(get(gf, gn, keys[k])), got = atoi(get(of, on, keys[k]));
+            if (got == 204 && want != 204)
+                skip = 1;
+            else if (got != want) {
+                printf("FAIL: %s: %s %d, NVIDIA %d\n", G->name, keys[k], got, want);
+                failures++;
+                skip = 1;
             }
-            continue;
         }
-        int fn = fn_of(get(gf, gn, "fn"));
-        if (fn < 0)
-            continue;
-        if (skip) {
-            tally[gi][fn].unsupported++;
-            continue;
+        for (int s = 0; s < G->ncalls; s++) {
+            static char gcall[1 << 16], ocall[1 << 16];
+            snprintf(gcall, sizeof gcall, "%s", G->calls[s]);
+            gn = fields(gcall, gf, 64);
+            int fn = fn_of(get(gf, gn, "fn"));
+            if (fn < 0)
+                continue;
+            if (skip || s >= O->ncalls) {
+                tally[gi][fn].unsupported++;
+                skip = 1;
+                continue;
+            }
+            snprintf(ocall, sizeof ocall, "%s", O->calls[s]);
+            on = fields(ocall, of, 64);
+            int want = atoi(get(gf, gn, "status")), got = atoi(get(of, on, "status"));
+            if (got == 204 && want != 204) {
+                tally[gi][fn].unsupported++;
+                skip = 1;
+                continue;
+            }
+            if (got != want || strstr(O->calls[s], "cuda_error")) {
+                tally[gi][fn].status_bad++;
+                printf("FAIL: %s step %d: status %d, NVIDIA %d\n", G->name, s, got, want);
+                failures++;
+                skip = 1;
+                continue;
+            }
+            tally[gi][fn].status_ok++;
+            if (want)
+                continue;
+            size_t es = strtoull(get(gf, gn, "esize"), NULL, 10), stored = 0;
+            char *segs = (char *)get(gf, gn, "segs");
+            for (char *t = strtok(segs, ","); t; t = strtok(NULL, ","))
+                stored += strtoull(strchr(t, ':') + 1, NULL, 10);
+            long long worst = 0;
+            int r = compare_call(fn, es, gbin + strtoull(get(gf, gn, "off"), NULL, 10),
+                                 obin + strtoull(get(of, on, "off"), NULL, 10), stored, &worst);
+            if (r == 0) {
+                tally[gi][fn].exact++;
+            } else if (r == 1) {
+                tally[gi][fn].close++;
+                if (worst > tally[gi][fn].worst_ulp)
+                    tally[gi][fn].worst_ulp = worst;
+            } else {
+                tally[gi][fn].wrong++;
+                printf("FAIL: %s step %d (%s): values differ from NVIDIA's\n", G->name, s, get(gf, gn, "fn"));
+                failures++;
+                skip = 1;
+            }
+            if (verbose)
+                printf("%s %s step %d\n", r ? "close" : "ok", G->name, s);
         }
-        int want = atoi(get(gf, gn, "status")), got = atoi(get(of, on, "status"));
-        if (got == 204 && want != 204) {
-            tally[gi][fn].unsupported++;
-            skip = 1;
-            continue;
-        }
-        if (got != want || strstr(ol, "cuda_error")) {
-            tally[gi][fn].status_bad++;
-            printf("FAIL: %s step %s: status %d, NVIDIA %d\n", case_name, get(gf, gn, "step"), got, want);
-            failures++;
-            skip = 1;
-            continue;
-        }
-        tally[gi][fn].status_ok++;
-        if (want)
-            continue;
-        size_t es = strtoull(get(gf, gn, "esize"), NULL, 10), stored = 0;
-        char *segs = (char *)get(gf, gn, "segs");
-        for (char *t = strtok(segs, ","); t; t = strtok(NULL, ","))
-            stored += strtoull(strchr(t, ':') + 1, NULL, 10);
-        long long worst = 0;
-        int r = compare_call(fn, es, gbin + strtoull(get(gf, gn, "off"), NULL, 10),
-                             obin + strtoull(get(of, on, "off"), NULL, 10), stored, &worst);
-        if (r == 0)
-            tally[gi][fn].exact++;
-        else if (r == 1) {
-            tally[gi][fn].close++;
-            if (worst > tally[gi][fn].worst_ulp)
-                tally[gi][fn].worst_ulp = worst;
-        } else {
-            tally[gi][fn].wrong++;
-            printf("FAIL: %s step %s (%s): values differ from NVIDIA's\n", case_name, get(gf, gn, "step"),
-                   get(gf, gn, "fn"));
-            failures++;
-            skip = 1;
-        }
-        if (verbose)
-            printf("%s %s step %s\n", r ? "close" : "ok", case_name, get(gf, gn, "step"));
     }
     free(gbin);
     free(obin);
-    fclose(gi_f);
-    fclose(oi_f);
     return failures;
 }
 
