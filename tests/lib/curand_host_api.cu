@@ -13,6 +13,7 @@
 // Prints "PASS <what>" lines and "PASS curand_host_api"; exits 1 on a failure.
 #include <cuda_runtime.h>
 #include <curand.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +143,44 @@ int main() {
         device_vs_host(what, b, { 65537, 1000 }, { RAW, UNIF }, stream);
     }
     CK(cudaStreamDestroy(stream));
+
+    // normals and log-normals: the device generator against the host generator.
+    // NVIDIA's host generator computes sin, cos and log with the CPU's libm, its
+    // device generator with the GPU's: equal to about 1e-6, not bit for bit.
+    for (int r = 0; r < 2; r++) {
+        curandGenerator_t dg, hg;
+        CR(curandCreateGenerator(&dg, rngs[r]));
+        CR(curandCreateGeneratorHost(&hg, rngs[r]));
+        CR(curandSetPseudoRandomGeneratorSeed(dg, 99));
+        CR(curandSetPseudoRandomGeneratorSeed(hg, 99));
+        const size_t n = 10002;
+        void *d;
+        CK(cudaMalloc(&d, n * sizeof(double)));
+        std::vector<double> hd(n), hh(n);
+        for (int kind = 0; kind < 4; kind++) {
+            bool dbl = kind & 1;
+            if (kind == 0) { CR(curandGenerateNormal(dg, (float *)d, n, 1.0f, 2.0f)); CR(curandGenerateNormal(hg, (float *)hh.data(), n, 1.0f, 2.0f)); }
+            if (kind == 1) { CR(curandGenerateNormalDouble(dg, (double *)d, n, -1.0, 0.5)); CR(curandGenerateNormalDouble(hg, hh.data(), n, -1.0, 0.5)); }
+            if (kind == 2) { CR(curandGenerateLogNormal(dg, (float *)d, n, 0.25f, 0.5f)); CR(curandGenerateLogNormal(hg, (float *)hh.data(), n, 0.25f, 0.5f)); }
+            if (kind == 3) { CR(curandGenerateLogNormalDouble(dg, (double *)d, n, 0.25, 0.5)); CR(curandGenerateLogNormalDouble(hg, hh.data(), n, 0.25, 0.5)); }
+            CK(cudaMemcpy(hd.data(), d, n * (dbl ? 8 : 4), cudaMemcpyDeviceToHost));
+            double worst = 0;
+            for (size_t i = 0; i < n; i++) {
+                double a = dbl ? hd[i] : ((float *)hd.data())[i], b = dbl ? hh[i] : ((float *)hh.data())[i];
+                double e = fabs(a - b) / (1 + fabs(b));
+                if (e > worst) worst = e;
+            }
+            if (!(worst < (dbl ? 1e-12 : 2e-5))) {
+                printf("FAIL %s %s: device and host generators differ by %.3g\n", names[r],
+                       kind == 0 ? "normal" : kind == 1 ? "normal double" : kind == 2 ? "log-normal" : "log-normal double", worst);
+                return 1;
+            }
+        }
+        CK(cudaFree(d));
+        CR(curandDestroyGenerator(dg));
+        CR(curandDestroyGenerator(hg));
+        printf("PASS %s: normal, normal double, log-normal, log-normal double (device against host)\n", names[r]);
+    }
 
     // statuses (measured on an H200)
     curandGenerator_t g;
