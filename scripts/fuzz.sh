@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(fatbin ptx_parse translate lt_attrs)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(fatbin ptx_parse translate lt_attrs cufft_plan)
 build=${BUILD_DIR:-build-fuzz}
 
 # clang with libFuzzer's runtime: install it when missing (Debian 12 names),
