@@ -89,18 +89,30 @@ static CUresult op_run(cb_lib_op *lop)
         return r;
     }
     size_t hin_bytes = o->inplace ? ops[0].bytes : inb;
-    char *hin = malloc(hin_bytes ? hin_bytes : 1);
-    char *hout = o->inplace ? hin : malloc(outb ? outb : 1);
-    void *work = malloc(fftl_work_bytes(o->plan->fp));
-    if (!hin || !hout || !work) {
-        free(hin);
-        if (hout != hin)
-            free(hout);
-        free(work);
+    size_t a = (hin_bytes + 63) & ~(size_t)63, b = o->inplace ? 0 : (outb + 63) & ~(size_t)63;
+    size_t need = a + b + fftl_work_bytes(o->plan->fp);
+    cufft_planobj *pl = o->plan;
+    char *block = NULL;
+    int cached = pthread_mutex_trylock(&pl->buffer_lock) == 0;
+    if (cached) {   /* reuse the plan's buffers: no page faults on fresh memory */
+        if (pl->buffer_bytes < need) {
+            free(pl->buffer);
+            pl->buffer = malloc(need);
+            pl->buffer_bytes = pl->buffer ? need : 0;
+        }
+        block = pl->buffer;
+    } else {
+        block = malloc(need);
+    }
+    if (!block) {
+        if (cached)
+            pthread_mutex_unlock(&pl->buffer_lock);
         cbl_check_abandon(&c);
         o->base.status = CUFFT_ALLOC_FAILED;
         return CUDA_SUCCESS;
     }
+    char *hin = block, *hout = o->inplace ? hin : block + a;
+    void *work = block + a + b;
     r = cbl_read(&o->base, hin, o->in, hin_bytes);
     if (r == CUDA_SUCCESS && !o->inplace && !dense_output(d))
         r = cbl_read(&o->base, hout, o->out, outb);
@@ -108,10 +120,10 @@ static CUresult op_run(cb_lib_op *lop)
         fftl_execute(o->plan->fp, hin, hout, o->inplace, o->sign, work);
         r = cbl_write(&o->base, o->out, hout, outb);
     }
-    free(work);
-    free(hin);
-    if (hout != hin)
-        free(hout);
+    if (cached)
+        pthread_mutex_unlock(&pl->buffer_lock);
+    else
+        free(block);
     if (r != CUDA_SUCCESS) {
         cbl_check_abandon(&c);
         o->base.status = CUFFT_EXEC_FAILED;

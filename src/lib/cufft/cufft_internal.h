@@ -10,6 +10,7 @@
 
 #include <cufft.h>
 #include <cufftXt.h>
+#include <pthread.h>
 
 #include "cufft_impl.h"
 #include "lib/common/check.h"
@@ -29,6 +30,11 @@ typedef struct cufft_planobj {
     void *work_area;
     int auto_allocation;
     long long property[3];     /* cufftSetPlanPropertyInt64, by cufftProperty */
+    /* host buffers of the last execution, reused by the next one (cufft_exec.c);
+     * an execution that finds them busy allocates its own */
+    pthread_mutex_t buffer_lock;
+    void *buffer;
+    size_t buffer_bytes;
 } cufft_planobj;
 
 /* The plan of handle h with a reference, or NULL (CUFFT_INVALID_PLAN). */

@@ -30,6 +30,8 @@ void cufft_plan_put(cufft_planobj *p)
 {
     if (p && atomic_fetch_sub(&p->refs, 1) == 1) {
         fftl_plan_destroy(p->fp);
+        pthread_mutex_destroy(&p->buffer_lock);
+        free(p->buffer);
         free(p);
     }
 }
@@ -43,6 +45,7 @@ cufftResult cufftCreate(cufftHandle *handle)
         return CUFFT_ALLOC_FAILED;
     atomic_store(&p->refs, 1);
     p->auto_allocation = 1;
+    pthread_mutex_init(&p->buffer_lock, NULL);
     pthread_mutex_lock(&table_lock);
     int h = 0;
     for (int i = 0; i < CUFFT_MAX_PLANS; i++)

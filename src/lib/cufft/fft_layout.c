@@ -485,6 +485,8 @@ static void rows_c2r(const fftl_plan *p, char *spec, char *real, char *line, cha
 static void gather(const fftl_plan *p, int out, int inplace, const void *src, long long b, char *dense)
 {
     const fftl_desc *d = &p->d;
+    int same = (d->elem == FFTL_F32 && p->prec == FFT_SINGLE) || (d->elem == FFTL_F64 && p->prec == FFT_DOUBLE);
+    size_t es = p->cs / 2;
     long long embed[FFTL_MAX_RANK] = {0}, stride, dist, dims[FFTL_MAX_RANK] = {0};
     side_layout(d, out, inplace, embed, &stride, &dist);
     side_dims(d, out, dims);
@@ -497,7 +499,10 @@ static void gather(const fftl_plan *p, int out, int inplace, const void *src, lo
     for (long long idx = 0; idx < count; idx += contiguous ? last : 1) {
         long long o = side_offset(d->rank, dims, embed, stride, dist, b, idx, cpx);
         long long m = contiguous ? last : 1;
-        if (cpx)
+        if (same)   /* no conversion: copy the row */
+            memcpy(dense + (size_t)(cpx ? 2 * idx : idx) * es, (const char *)src + (size_t)o * es,
+                   (size_t)(cpx ? 2 * m : m) * es);
+        else if (cpx)
             for (long long t = 0; t < 2 * m; t++)
                 RT_SET(dense, 2 * idx + t, load(src, d->elem, o + t));
         else
@@ -509,6 +514,8 @@ static void gather(const fftl_plan *p, int out, int inplace, const void *src, lo
 static void scatter(const fftl_plan *p, int inplace, const char *dense, void *dst, long long b)
 {
     const fftl_desc *d = &p->d;
+    int same = (d->elem == FFTL_F32 && p->prec == FFT_SINGLE) || (d->elem == FFTL_F64 && p->prec == FFT_DOUBLE);
+    size_t es = p->cs / 2;
     long long embed[FFTL_MAX_RANK] = {0}, stride, dist, dims[FFTL_MAX_RANK] = {0};
     side_layout(d, 1, inplace, embed, &stride, &dist);
     side_dims(d, 1, dims);
@@ -521,7 +528,10 @@ static void scatter(const fftl_plan *p, int inplace, const char *dense, void *ds
     for (long long idx = 0; idx < count; idx += contiguous ? last : 1) {
         long long o = side_offset(d->rank, dims, embed, stride, dist, b, idx, cpx);
         long long m = contiguous ? last : 1;
-        if (cpx)
+        if (same)
+            memcpy((char *)dst + (size_t)o * es, dense + (size_t)(cpx ? 2 * idx : idx) * es,
+                   (size_t)(cpx ? 2 * m : m) * es);
+        else if (cpx)
             for (long long t = 0; t < 2 * m; t++)
                 save(dst, d->elem, o + t, RT_GET(dense, 2 * idx + t));
         else
@@ -540,6 +550,19 @@ void fftl_execute(const fftl_plan *p, const void *in, void *out, int inplace, in
         sign = -1;
     else if (d->type == FFTL_C2R)
         sign = +1;
+    int same = (d->elem == FFTL_F32 && p->prec == FFT_SINGLE) || (d->elem == FFTL_F64 && p->prec == FFT_DOUBLE);
+    if (d->type == FFTL_C2C && same && d->in.basic && d->out.basic) {
+        /* dense on both sides: transform the output buffer itself */
+        size_t bytes = p->ccount * p->cs;
+        for (long long b = 0; b < d->batch; b++) {
+            char *x = (char *)out + (size_t)b * bytes;
+            if (!inplace)
+                memcpy(x, (const char *)in + (size_t)b * bytes, bytes);
+            for (int i = r - 1; i >= 0; i--)
+                lines(p, x, p->cdims, i, p->dim[i], sign, line, fftw);
+        }
+        return;
+    }
     for (long long b = 0; b < d->batch; b++) {
         switch (d->type) {
         case FFTL_C2C:
