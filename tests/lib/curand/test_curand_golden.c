@@ -174,6 +174,17 @@ static rec_case *load_idx(const char *dir, int *count)
     return cs;
 }
 
+static void free_idx(rec_case *cs, int n)
+{
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < cs[i].ncalls; k++)
+            free(cs[i].calls[k]);
+        free(cs[i].calls);
+        free(cs[i].line);
+    }
+    free(cs);
+}
+
 static int compare_recordings(const char *gold_dir, const char *ours_dir, int verbose)
 {
     long gsize, osize;
@@ -268,6 +279,8 @@ static int compare_recordings(const char *gold_dir, const char *ours_dir, int ve
     }
     free(gbin);
     free(obin);
+    free_idx(gc, ng);
+    free_idx(oc, no);
     return failures;
 }
 
