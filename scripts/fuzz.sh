@@ -7,7 +7,8 @@
 #
 # Harnesses (tests/fuzz): fatbin (container parser), ptx_parse (lexer, parser,
 # verifier), translate (PTX -> IR -> C, not run), lt_attrs (cuBLASLt's
-# descriptor attribute setters and getters). Builds with clang in
+# descriptor attribute setters and getters), cufft_plan (cuFFT's layout
+# validation and execution). Builds with clang in
 # build-fuzz/ (-DCUBRIDGE_FUZZ=ON; BUILD_DIR overrides). Each run starts from
 # the committed seeds in tests/fuzz/corpus/<harness> plus what earlier runs
 # found (build-fuzz/fuzz-work/<harness>/corpus; the committed seeds are never
