@@ -17,6 +17,8 @@
 #include "core/stats.h"
 #include "fatbin/fatbin.h"
 #include "platform/dl_path.h"
+#include "platform/sysinfo.h"
+#include "platform/thread.h"
 #include "ptxlink/ptx_split.h"
 
 /* A translation loaded into the backend: a lazy module's kernel (with what
@@ -465,7 +467,8 @@ static CUresult module_load(cb_context *ctx, const void *image, size_t size, con
 
 /* ---- lazy loading: a kernel at its first use ------------------------------- */
 
-/* Translates text and loads it into the backend as a new unit of m (*out).
+/* Translates text and loads it into the backend as a new unit for m (*out,
+ * not yet in m's list: unit_adopt). Reads m only: several may run at once.
  * CUDA_SUCCESS, or why not, with the reason in msg. */
 static CUresult unit_load(module_impl *m, const char *text, size_t len, unit **out, char *msg, size_t msgcap)
 {
@@ -503,9 +506,6 @@ static CUresult unit_load(module_impl *m, const char *text, size_t len, unit **o
         goto fail;
     }
     cb_stats_add(CB_STAT_KERNELS_COMPILED, u->tr->nkernels);
-    m->compiles++;
-    u->next = m->units;
-    m->units = u;
     *out = u;
     return CUDA_SUCCESS;
 fail:
@@ -513,11 +513,89 @@ fail:
     return r;
 }
 
+static void unit_adopt(module_impl *m, unit *u)
+{
+    m->compiles++;
+    u->next = m->units;
+    m->units = u;
+}
+
+/* One part of a batch compiled on a thread of its own. */
+typedef struct part_job {
+    module_impl *m;
+    const uint32_t *ks;
+    uint32_t n;
+    unit *u;
+    CUresult r;
+    cb_thread_handle thread;
+    char msg[512];
+} part_job;
+
+static void *part_run(void *arg)
+{
+    part_job *j = arg;
+    size_t len = 0;
+    char *text = cb_ptx_index_kernels_text(j->m->ix, j->ks, j->n, &len);
+    j->r = text ? unit_load(j->m, text, len, &j->u, j->msg, sizeof j->msg) : CUDA_ERROR_OUT_OF_MEMORY;
+    free(text);
+    return NULL;
+}
+
+/* A large batch is compiled in parts at once, one per CPU (up to
+ * LAZY_PARTS_MAX, each of at least LAZY_PART_MIN kernels): parts 1.. on
+ * threads of their own, kernels ks[n1..n) with n1 returned; the caller
+ * compiles ks[0..n1) meanwhile and then calls parts_finish. */
+enum { LAZY_PART_MIN = 16, LAZY_PARTS_MAX = 8 };
+
+static uint32_t parts_start(module_impl *m, const uint32_t *ks, uint32_t n, part_job *jobs, uint32_t *njobs)
+{
+    uint32_t cpus = (uint32_t)cb_sys_cpu_count();
+    uint32_t parts = n / LAZY_PART_MIN;
+    if (parts > cpus)
+        parts = cpus;
+    if (parts > LAZY_PARTS_MAX)
+        parts = LAZY_PARTS_MAX;
+    *njobs = 0;
+    if (parts < 2)
+        return n;
+    uint32_t per = (n + parts - 1) / parts;
+    for (uint32_t p = 1; p < parts; p++) {
+        part_job *j = &jobs[*njobs];
+        memset(j, 0, sizeof *j);
+        j->m = m;
+        j->ks = ks + p * per;
+        j->n = p * per + per <= n ? per : n - p * per;
+        if (j->n == 0 || cb_thread_start(&j->thread, part_run, j) != 0)
+            break;
+        (*njobs)++;
+    }
+    return *njobs ? per : n;
+}
+
+/* Waits for the parts; gives each compiled kernel its unit. A part that
+ * failed leaves its kernels for their own first use. */
+static void parts_finish(module_impl *m, part_job *jobs, uint32_t njobs)
+{
+    for (uint32_t p = 0; p < njobs; p++) {
+        part_job *j = &jobs[p];
+        cb_thread_join(j->thread);
+        if (j->r != CUDA_SUCCESS) {
+            cb_log(CB_LOG_DEBUG, "%s: a batch of %u kernels did not compile (%s); each will on its own", m->name,
+                   j->n, j->msg);
+            continue;
+        }
+        unit_adopt(m, j->u);
+        for (uint32_t k = 0; k < j->n; k++)
+            m->kernel_unit[j->ks[k]] = j->u;
+    }
+}
+
 /* The first kernels of a module are compiled one at a time; after
  * LAZY_SINGLES of them, a program evidently runs many, and each compile
  * takes the kernel asked for and the next ones not yet compiled (in module
- * order), twice as many each time up to LAZY_BATCH_MAX: a module whose
- * every kernel runs costs a few compiles, not one per kernel. */
+ * order, then the ones before it), twice as many each time up to
+ * LAZY_BATCH_MAX: a module whose every kernel runs costs a few compiles,
+ * not one per kernel. */
 enum { LAZY_SINGLES = 8, LAZY_BATCH_MAX = 256 };
 
 static uint32_t lazy_batch(module_impl *m, uint32_t i, uint32_t *ks)
@@ -530,6 +608,9 @@ static uint32_t lazy_batch(module_impl *m, uint32_t i, uint32_t *ks)
     uint32_t n = 0;
     ks[n++] = i;
     for (uint32_t k = i + 1; k < m->pub.nkernels && n < want; k++)
+        if (!m->kernel_unit[k] && !m->kernel_failed[k])
+            ks[n++] = k;
+    for (uint32_t k = i; k-- > 0 && n < want;)   /* then back: the program may run them in reverse */
         if (!m->kernel_unit[k] && !m->kernel_failed[k])
             ks[n++] = k;
     return n;
@@ -555,16 +636,24 @@ static CUresult module_kernel_unit(module_impl *m, uint32_t i, unit **out)
     char msg[1536] = "";
     CUresult r;
     unit *u = NULL;
+    part_job jobs[LAZY_PARTS_MAX];
+    uint32_t njobs = 0;
+    n = parts_start(m, ks, n, jobs, &njobs);
     for (;;) {
         size_t len = 0;
         char *text = cb_ptx_index_kernels_text(m->ix, ks, n, &len);
         r = text ? unit_load(m, text, len, &u, msg, sizeof msg) : CUDA_ERROR_OUT_OF_MEMORY;
         free(text);
+        if (njobs) {
+            parts_finish(m, jobs, njobs);
+            njobs = 0;
+        }
         if (r == CUDA_SUCCESS || n == 1 || r == CUDA_ERROR_OUT_OF_MEMORY)
             break;
         n = 1;   /* a batch-mate may be the one that fails: the kernel alone */
     }
     if (r == CUDA_SUCCESS) {
+        unit_adopt(m, u);
         for (uint32_t k = 0; k < n; k++)
             m->kernel_unit[ks[k]] = u;
         cb_log(CB_LOG_DEBUG, "%s: kernel %s translated and compiled at its first use (%u in the batch)", m->name,
@@ -575,9 +664,11 @@ static CUresult module_kernel_unit(module_impl *m, uint32_t i, unit **out)
     if (r == CUDA_ERROR_INVALID_PTX && !m->whole_tried) {
         m->whole_tried = 1;
         char wmsg[1536] = "";
-        if (unit_load(m, m->ptx, m->ptx_len, &m->whole, wmsg, sizeof wmsg) == CUDA_SUCCESS)
+        if (unit_load(m, m->ptx, m->ptx_len, &m->whole, wmsg, sizeof wmsg) == CUDA_SUCCESS) {
+            unit_adopt(m, m->whole);
             cb_log(CB_LOG_WARN, "%s: kernel %s did not translate alone (%s); the whole module serves it", m->name,
                    kname, msg);
+        }
     }
     if (r == CUDA_ERROR_INVALID_PTX && m->whole) {
         m->kernel_unit[i] = m->whole;
