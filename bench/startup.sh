@@ -13,7 +13,8 @@
 set -u
 build=${1:-build}
 base=${2:-}
-progs="lazy_2000_kernels startup_modules"
+progs=${PROGS:-"lazy_2000_kernels startup_modules"}
+modes_new=${MODES:-"lazy eager"}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -48,7 +49,7 @@ for p in $progs; do
       [ -n "$base" ] || continue
       cub=$base/bin/cubridge modes=default
     else
-      cub=$build/bin/cubridge modes="lazy eager"
+      cub=$build/bin/cubridge modes=$modes_new
     fi
     for mode in $modes; do
       cache=$tmp/cache-$p-$side-$mode

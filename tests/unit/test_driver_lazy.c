@@ -211,6 +211,48 @@ static void test_mixed(void)
     CHECK(cuModuleUnload(mod) == CUDA_SUCCESS);
 }
 
+/* A module of many kernels, all asked for in reverse order: the first 8
+ * one at a time, then growing batches (taking the kernels before the one
+ * asked for), the larger ones in parallel parts; each kernel runs right. */
+#define MANY 100
+static void test_many(void)
+{
+    size_t cap = 64 + MANY * 512, n = 0;
+    char *ptx = malloc(cap);
+    CHECK(ptx != NULL);
+    if (!ptx)
+        return;
+    n += (size_t)snprintf(ptx + n, cap - n, HEAD);
+    for (int k = 0; k < MANY; k++)
+        n += (size_t)snprintf(ptx + n, cap - n,
+                              ".visible .entry many%d(.param .u64 p)\n{\n.reg .b32 %%r<3>;\n.reg .b64 %%rd<3>;\n"
+                              "ld.param.u64 %%rd1, [p];\ncvta.to.global.u64 %%rd2, %%rd1;\nmov.u32 %%r1, %%tid.x;\n"
+                              "add.s32 %%r2, %%r1, %d;\nst.global.u32 [%%rd2], %%r2;\nret;\n}\n", k, k * 7);
+    uint64_t c0 = compiled();
+    CUmodule mod = NULL;
+    CHECK(cuModuleLoadData(&mod, ptx) == CUDA_SUCCESS);
+    CUdeviceptr d = 0;
+    CHECK(cuMemAlloc_v2(&d, 4) == CUDA_SUCCESS);
+    int ok = 1;
+    for (int k = MANY - 1; k >= 0; k--) {
+        char name[32];
+        snprintf(name, sizeof name, "many%d", k);
+        CUfunction f = NULL;
+        void *args[] = {&d};
+        unsigned v = 0;
+        ok &= cuModuleGetFunction(&f, mod, name) == CUDA_SUCCESS &&
+              cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL) == CUDA_SUCCESS &&
+              cuMemcpyDtoH_v2(&v, d, 4) == CUDA_SUCCESS && v == (unsigned)k * 7;
+        if (lazy() && k == MANY - 8)
+            CHECK(compiled() - c0 == 8);   /* the first 8: one each */
+    }
+    CHECK(ok);
+    CHECK(compiled() - c0 == MANY);
+    CHECK(cuMemFree_v2(d) == CUDA_SUCCESS);
+    CHECK(cuModuleUnload(mod) == CUDA_SUCCESS);
+    free(ptx);
+}
+
 int main(void)
 {
     test_cut();
@@ -221,6 +263,7 @@ int main(void)
     CHECK(cuCtxCreate_v2(&ctx, 0, dev) == CUDA_SUCCESS);
     test_good();
     test_mixed();
+    test_many();
     CHECK(cuCtxDestroy_v2(ctx) == CUDA_SUCCESS);
     if (failures) {
         fprintf(stderr, "test_driver_lazy: %d failures\n", failures);
