@@ -98,8 +98,9 @@ CUresult cb_ctx_sticky(const cb_context *ctx);
 typedef struct cb_module {
     uint32_t magic;
     cb_context *ctx;
-    cb_translation *tr;             /* owned */
-    void *backend_module;
+    cb_translation *tr;             /* owned: the whole module (eager), or its globals only (lazy) */
+    void *backend_module;           /* eager: the whole module's; lazy: NULL (each function has its own) */
+    uint32_t nkernels;              /* its kernels (.entry), translated or not */
     uint64_t *global_addrs;         /* device address of each cb_global_info */
     struct CUfunc_st **functions;   /* one per kernel, created lazily */
     CUresult unavailable;           /* CUDA_SUCCESS, or why its kernels cannot run (cb_module_create_unavailable) */
@@ -110,8 +111,10 @@ typedef struct cb_module {
 struct CUfunc_st {
     uint32_t magic;
     cb_module *module;
-    uint32_t index;                 /* into module->tr->kernels */
-    const cb_kernel_info *info;
+    uint32_t index;                 /* the module's kernel number (cb_module_function_at) */
+    const cb_kernel_info *info;     /* in the translation that holds it */
+    void *backend_module;           /* the backend module it runs from, and its kernel number there */
+    uint32_t backend_kernel;
     int max_dynamic_smem;           /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
     int preferred_carveout;
     uint32_t cluster_dims[3];       /* CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_*: the cluster shape, 0 if unset */

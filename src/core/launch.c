@@ -254,7 +254,7 @@ CUresult cb_function_execute(cb_function *f, const cb_launch_config *cfg, cb_lau
         cb_launch_cluster_shape(f, cfg, with_cluster.cluster);
         cfg = &with_cluster;
     }
-    CUresult r = b->launch(b, m->backend_module, f->index, cfg, err);
+    CUresult r = b->launch(b, f->backend_module, f->backend_kernel, cfg, err);
     if (err->warnings) {
         cb_stats_add(CB_STAT_LAUNCH_WARNINGS, 1);
         cb_log(CB_LOG_INFO, "kernel %s: warning: %s; %u warp collective(s) of this launch named exited lanes",

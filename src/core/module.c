@@ -17,16 +17,52 @@
 #include "core/stats.h"
 #include "fatbin/fatbin.h"
 #include "platform/dl_path.h"
+#include "platform/sysinfo.h"
+#include "platform/thread.h"
+#include "ptxlink/ptx_split.h"
+
+/* A translation loaded into the backend: a lazy module's kernel (with what
+ * it names), or the whole module when a cut could not be translated. */
+typedef struct unit {
+    cb_translation *tr;
+    void *backend_module;
+    uint64_t *global_addrs;     /* the module's addresses, in tr's cb_global_info order */
+    struct unit *next;          /* the module's units */
+} unit;
 
 typedef struct module_impl {
     cb_module pub;
     uint64_t globals_block;     /* one device allocation holding every global, 0 if none */
     char name[128];
     struct module_impl *next_live;
+    /* lazy loading (docs/cpu-backend.md): the PTX, its index, a unit per
+     * kernel made at first use, and the whole module if a cut fails */
+    int lazy;
+    char *ptx;
+    size_t ptx_len;
+    cb_ptx_index *ix;
+    unit *units;                /* every unit loaded */
+    unit **kernel_unit;         /* the unit of each kernel, NULL until its first use */
+    CUresult *kernel_failed;    /* why a kernel cannot be loaded (kept: asked once), or CUDA_SUCCESS */
+    unit *whole;                /* the whole module, when a cut did not translate */
+    int whole_tried;
+    uint32_t compiles;          /* units made: after LAZY_SINGLES, kernels come in growing batches */
+    cb_mutex compile_lock;      /* one compile at a time per module */
+    int failure_noted;          /* a kernel failed to load: counted once for the summary */
 } module_impl;
 
 static cb_mutex module_lock = CB_MUTEX_INIT;
 static module_impl *module_live;
+
+int cb_module_lazy_loading(void)
+{
+    static int mode = -1;   /* decided once: CUDA's variable, default LAZY as CUDA 12.2 and later */
+    if (mode < 0) {
+        const char *e = getenv("CUDA_MODULE_LOADING");
+        mode = !(e && !strcmp(e, "EAGER"));
+    }
+    return mode;
+}
 
 /* ---- stage 1: the PTX in the image ------------------------------------ */
 
@@ -191,15 +227,34 @@ static CUresult module_place_globals(module_impl *m)
 
 /* ---- load / unload ----------------------------------------------------- */
 
+static void unit_free(cb_backend *b, unit *u)
+{
+    if (!u)
+        return;
+    if (u->backend_module)
+        b->module_unload(b, u->backend_module);
+    free(u->global_addrs);
+    cb_translation_free(u->tr);
+    free(u);
+}
+
 static void module_free(module_impl *m)
 {
     cb_module *pub = &m->pub;
+    cb_backend *b = pub->ctx->device->backend;
     if (pub->backend_module)
-        pub->ctx->device->backend->module_unload(pub->ctx->device->backend, pub->backend_module);
+        b->module_unload(b, pub->backend_module);
+    while (m->units) {
+        unit *u = m->units;
+        m->units = u->next;
+        unit_free(b, u);
+    }
+    free(m->kernel_unit);
+    free(m->kernel_failed);
     if (m->globals_block)
         cb_mem_free(pub->ctx, m->globals_block);
-    if (pub->functions && pub->tr) {
-        for (uint32_t i = 0; i < pub->tr->nkernels; i++) {
+    if (pub->functions) {
+        for (uint32_t i = 0; i < pub->nkernels; i++) {
             if (pub->functions[i]) {
                 pub->functions[i]->magic = CB_MAGIC_DEAD;
                 free(pub->functions[i]->legacy_launch);
@@ -210,6 +265,10 @@ static void module_free(module_impl *m)
     free(pub->functions);
     free(pub->global_addrs);
     cb_translation_free(pub->tr);
+    cb_ptx_index_free(m->ix);
+    free(m->ptx);
+    if (m->lazy)
+        cb_mutex_destroy(&m->compile_lock);
     pub->magic = CB_MAGIC_DEAD;
     free(m);
 }
@@ -218,7 +277,8 @@ static void module_free(module_impl *m)
 static CUresult module_instantiate(module_impl *m, char *msg, size_t msgcap)
 {
     cb_module *pub = &m->pub;
-    pub->functions = calloc(pub->tr->nkernels ? pub->tr->nkernels : 1, sizeof *pub->functions);
+    pub->nkernels = pub->tr->nkernels;
+    pub->functions = calloc(pub->nkernels ? pub->nkernels : 1, sizeof *pub->functions);
     if (!pub->functions)
         return CUDA_ERROR_OUT_OF_MEMORY;
     CUresult r = module_place_globals(m);
@@ -231,7 +291,9 @@ static CUresult module_instantiate(module_impl *m, char *msg, size_t msgcap)
         pub->backend_module = NULL;
         module_error(msg, msgcap, "%s: the %s backend could not load the module: %s", m->name, b->name,
                err[0] ? err : "no reason given");
+        return r;
     }
+    cb_stats_add(CB_STAT_KERNELS_COMPILED, pub->nkernels);
     return r;
 }
 
@@ -277,14 +339,108 @@ CUresult cb_module_load_msg(cb_context *ctx, const void *image, size_t size, con
     return r;
 }
 
+static void module_go_live(module_impl *m)
+{
+    cb_mutex_lock(&module_lock);
+    m->next_live = module_live;
+    module_live = m;
+    cb_mutex_unlock(&module_lock);
+}
+
+/* Lazy registration: index the PTX, translate and place its globals, and
+ * nothing else. CUDA_ERROR_NOT_SUPPORTED when this module must load eagerly
+ * (the scan cannot cut it, its globals hold addresses, or its variables do
+ * not translate alone: the eager path then reports what is wrong); on
+ * success the module owns ptx. */
+static CUresult module_load_lazy(cb_context *ctx, char *ptx, size_t len, const char *name, cb_module **out)
+{
+    cb_ptx_index *ix = cb_ptx_index_build(ptx, len);
+    if (!ix)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    const char *why = NULL;
+    if (cb_ptx_index_whole_only(ix, &why)) {
+        cb_log(CB_LOG_DEBUG, "%s: loaded eagerly: %s", name, why);
+        cb_ptx_index_free(ix);
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    size_t glen = 0;
+    char *gtext = cb_ptx_index_globals_text(ix, &glen);
+    if (!gtext) {
+        cb_ptx_index_free(ix);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    cb_translation *tr = NULL;
+    char err[512] = "";
+    int rc = cb_translate_ptx(gtext, glen, name, (cb_dialect)ctx->device->backend->dialect, &tr, err, sizeof err);
+    free(gtext);
+    if (rc != 0 || !tr || tr->nrelocs) {
+        cb_log(CB_LOG_DEBUG, "%s: loaded eagerly: %s", name,
+               rc != 0 ? "its variables do not translate alone" : "its globals hold addresses");
+        cb_translation_free(tr);
+        cb_ptx_index_free(ix);
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    module_impl *m = calloc(1, sizeof *m);
+    if (!m) {
+        cb_translation_free(tr);
+        cb_ptx_index_free(ix);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    m->pub.magic = CB_MAGIC_MODULE;
+    m->pub.ctx = ctx;
+    m->pub.tr = tr;
+    m->pub.nkernels = cb_ptx_index_kernels(ix);
+    m->lazy = 1;
+    m->ix = ix;
+    cb_mutex_init(&m->compile_lock);
+    snprintf(m->name, sizeof m->name, "%s", name);
+    uint32_t n = m->pub.nkernels ? m->pub.nkernels : 1;
+    m->pub.functions = calloc(n, sizeof *m->pub.functions);
+    m->kernel_unit = calloc(n, sizeof *m->kernel_unit);
+    m->kernel_failed = calloc(n, sizeof *m->kernel_failed);
+    CUresult r = m->pub.functions && m->kernel_unit && m->kernel_failed ? module_place_globals(m)
+                                                                        : CUDA_ERROR_OUT_OF_MEMORY;
+    if (r != CUDA_SUCCESS) {
+        module_free(m);
+        return r;
+    }
+    m->ptx = ptx;
+    m->ptx_len = len;
+    cb_stats_add(CB_STAT_MODULES_LOADED, 1);
+    cb_stats_add(CB_STAT_KERNELS_REGISTERED, m->pub.nkernels);
+    module_go_live(m);
+    cb_log(CB_LOG_INFO, "%s: registered %u kernels, %u globals (lazy loading: each kernel is translated at its first use)",
+           name, m->pub.nkernels, tr->nglobals);
+    *out = &m->pub;
+    return CUDA_SUCCESS;
+}
+
 static CUresult module_load(cb_context *ctx, const void *image, size_t size, const char *name, cb_module **out,
                             char *msg, size_t msgcap, unsigned progress)
 {
-    cb_translation *tr = NULL;
-    CUresult r = module_translate(image, size, cb_device_sm(ctx->device), ctx->device->backend->dialect, name, &tr,
-                                  msg, msgcap, progress);
+    char *ptx = NULL;
+    size_t len = 0;
+    CUresult r = module_extract_ptx(cb_device_sm(ctx->device), image, size, name, &ptx, &len, msg, msgcap);
     if (r != CUDA_SUCCESS)
         return r;
+    if (cb_module_lazy_loading()) {
+        cb_progress_stage(progress, "indexing the PTX", 0);
+        r = module_load_lazy(ctx, ptx, len, name, out);
+        if (r != CUDA_ERROR_NOT_SUPPORTED) {
+            if (r != CUDA_SUCCESS)
+                free(ptx);
+            return r;
+        }
+    }
+    cb_progress_stage(progress, "translating the PTX", 0);
+    cb_translation *tr = NULL;
+    char err[1024] = "";
+    int rc = cb_translate_ptx(ptx, len, name, (cb_dialect)ctx->device->backend->dialect, &tr, err, sizeof err);
+    free(ptx);
+    if (rc != 0 || !tr) {
+        module_error(msg, msgcap, "PTX translation failed: %s", err[0] ? err : name);
+        return CUDA_ERROR_INVALID_PTX;
+    }
     module_impl *m = calloc(1, sizeof *m);
     if (!m) {
         cb_translation_free(tr);
@@ -301,14 +457,231 @@ static CUresult module_load(cb_context *ctx, const void *image, size_t size, con
         return r;
     }
     cb_stats_add(CB_STAT_MODULES_LOADED, 1);
+    cb_stats_add(CB_STAT_KERNELS_REGISTERED, tr->nkernels);
     cb_stats_add(CB_STAT_KERNELS_TRANSLATED, tr->nkernels);
-    cb_mutex_lock(&module_lock);
-    m->next_live = module_live;
-    module_live = m;
-    cb_mutex_unlock(&module_lock);
+    module_go_live(m);
     cb_log(CB_LOG_INFO, "%s: loaded %u kernels, %u globals", name, tr->nkernels, tr->nglobals);
     *out = &m->pub;
     return CUDA_SUCCESS;
+}
+
+/* ---- lazy loading: a kernel at its first use ------------------------------- */
+
+/* Translates text and loads it into the backend as a new unit for m (*out,
+ * not yet in m's list: unit_adopt). Reads m only: several may run at once.
+ * CUDA_SUCCESS, or why not, with the reason in msg. */
+static CUresult unit_load(module_impl *m, const char *text, size_t len, unit **out, char *msg, size_t msgcap)
+{
+    cb_module *pub = &m->pub;
+    cb_backend *b = pub->ctx->device->backend;
+    char err[1024] = "";
+    unit *u = calloc(1, sizeof *u);
+    if (!u)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    CUresult r = CUDA_SUCCESS;
+    if (cb_translate_ptx(text, len, m->name, (cb_dialect)b->dialect, &u->tr, err, sizeof err) != 0 || !u->tr) {
+        snprintf(msg, msgcap, "PTX translation failed: %s", err[0] ? err : m->name);
+        r = CUDA_ERROR_INVALID_PTX;
+        goto fail;
+    }
+    cb_stats_add(CB_STAT_KERNELS_TRANSLATED, u->tr->nkernels);
+    if (u->tr->nglobals && !(u->global_addrs = calloc(u->tr->nglobals, sizeof *u->global_addrs))) {
+        r = CUDA_ERROR_OUT_OF_MEMORY;
+        goto fail;
+    }
+    for (uint32_t g = 0; g < u->tr->nglobals; g++) {
+        int j = cb_translation_find_global(pub->tr, u->tr->globals[g].name);
+        if (j < 0) {
+            snprintf(msg, msgcap, "%s: global %s has no storage", m->name, u->tr->globals[g].name);
+            r = CUDA_ERROR_INVALID_PTX;
+            goto fail;
+        }
+        u->global_addrs[g] = pub->global_addrs[j];
+    }
+    r = b->module_load(b, u->tr, u->global_addrs, &u->backend_module, err, sizeof err);
+    if (r != CUDA_SUCCESS) {
+        u->backend_module = NULL;
+        snprintf(msg, msgcap, "%s: the %s backend could not load the module: %s", m->name, b->name,
+                 err[0] ? err : "no reason given");
+        goto fail;
+    }
+    cb_stats_add(CB_STAT_KERNELS_COMPILED, u->tr->nkernels);
+    *out = u;
+    return CUDA_SUCCESS;
+fail:
+    unit_free(b, u);
+    return r;
+}
+
+static void unit_adopt(module_impl *m, unit *u)
+{
+    m->compiles++;
+    u->next = m->units;
+    m->units = u;
+}
+
+/* One part of a batch compiled on a thread of its own. */
+typedef struct part_job {
+    module_impl *m;
+    const uint32_t *ks;
+    uint32_t n;
+    unit *u;
+    CUresult r;
+    cb_thread_handle thread;
+    char msg[512];
+} part_job;
+
+static void *part_run(void *arg)
+{
+    part_job *j = arg;
+    size_t len = 0;
+    char *text = cb_ptx_index_kernels_text(j->m->ix, j->ks, j->n, &len);
+    j->r = text ? unit_load(j->m, text, len, &j->u, j->msg, sizeof j->msg) : CUDA_ERROR_OUT_OF_MEMORY;
+    free(text);
+    return NULL;
+}
+
+/* A large batch is compiled in parts at once, one per CPU (up to
+ * LAZY_PARTS_MAX, each of at least LAZY_PART_MIN kernels): parts 1.. on
+ * threads of their own, kernels ks[n1..n) with n1 returned; the caller
+ * compiles ks[0..n1) meanwhile and then calls parts_finish. */
+enum { LAZY_PART_MIN = 16, LAZY_PARTS_MAX = 8 };
+
+static uint32_t parts_start(module_impl *m, const uint32_t *ks, uint32_t n, part_job *jobs, uint32_t *njobs)
+{
+    uint32_t cpus = (uint32_t)cb_sys_cpu_count();
+    uint32_t parts = n / LAZY_PART_MIN;
+    if (parts > cpus)
+        parts = cpus;
+    if (parts > LAZY_PARTS_MAX)
+        parts = LAZY_PARTS_MAX;
+    *njobs = 0;
+    if (parts < 2)
+        return n;
+    uint32_t per = (n + parts - 1) / parts;
+    for (uint32_t p = 1; p < parts; p++) {
+        part_job *j = &jobs[*njobs];
+        memset(j, 0, sizeof *j);
+        j->m = m;
+        j->ks = ks + p * per;
+        j->n = p * per + per <= n ? per : n - p * per;
+        if (j->n == 0 || cb_thread_start(&j->thread, part_run, j) != 0)
+            break;
+        (*njobs)++;
+    }
+    return *njobs ? per : n;
+}
+
+/* Waits for the parts; gives each compiled kernel its unit. A part that
+ * failed leaves its kernels for their own first use. */
+static void parts_finish(module_impl *m, part_job *jobs, uint32_t njobs)
+{
+    for (uint32_t p = 0; p < njobs; p++) {
+        part_job *j = &jobs[p];
+        cb_thread_join(j->thread);
+        if (j->r != CUDA_SUCCESS) {
+            cb_log(CB_LOG_DEBUG, "%s: a batch of %u kernels did not compile (%s); each will on its own", m->name,
+                   j->n, j->msg);
+            continue;
+        }
+        unit_adopt(m, j->u);
+        for (uint32_t k = 0; k < j->n; k++)
+            m->kernel_unit[j->ks[k]] = j->u;
+    }
+}
+
+/* The first kernels of a module are compiled one at a time; after
+ * LAZY_SINGLES of them, a program evidently runs many, and each compile
+ * takes the kernel asked for and the next ones not yet compiled (in module
+ * order, then the ones before it), twice as many each time up to
+ * LAZY_BATCH_MAX: a module whose every kernel runs costs a few compiles,
+ * not one per kernel. */
+enum { LAZY_SINGLES = 8, LAZY_BATCH_MAX = 256 };
+
+static uint32_t lazy_batch(module_impl *m, uint32_t i, uint32_t *ks)
+{
+    uint32_t want = 1;
+    if (m->compiles >= LAZY_SINGLES) {
+        uint32_t shift = m->compiles - LAZY_SINGLES + 1;
+        want = shift >= 8 ? LAZY_BATCH_MAX : 1u << shift;
+    }
+    uint32_t n = 0;
+    ks[n++] = i;
+    for (uint32_t k = i + 1; k < m->pub.nkernels && n < want; k++)
+        if (!m->kernel_unit[k] && !m->kernel_failed[k])
+            ks[n++] = k;
+    for (uint32_t k = i; k-- > 0 && n < want;)   /* then back: the program may run them in reverse */
+        if (!m->kernel_unit[k] && !m->kernel_failed[k])
+            ks[n++] = k;
+    return n;
+}
+
+/* The unit that runs kernel i of lazy module m, made now if it is the
+ * first use; the caller holds m->compile_lock. A batch whose cut does not
+ * translate is retried as the kernel alone; if the kernel's own cut does
+ * not translate, the whole module is tried once: when that works the cut
+ * was at fault (logged) and the whole module serves; when it fails too, the
+ * cut's reason is the kernel's (it names this kernel's statement). */
+static CUresult module_kernel_unit(module_impl *m, uint32_t i, unit **out)
+{
+    if (m->kernel_failed[i])
+        return m->kernel_failed[i];
+    if (m->kernel_unit[i]) {
+        *out = m->kernel_unit[i];
+        return CUDA_SUCCESS;
+    }
+    const char *kname = cb_ptx_index_kernel_name(m->ix, i);
+    uint32_t ks[LAZY_BATCH_MAX];
+    uint32_t n = lazy_batch(m, i, ks);
+    char msg[1536] = "";
+    CUresult r;
+    unit *u = NULL;
+    part_job jobs[LAZY_PARTS_MAX];
+    uint32_t njobs = 0;
+    n = parts_start(m, ks, n, jobs, &njobs);
+    for (;;) {
+        size_t len = 0;
+        char *text = cb_ptx_index_kernels_text(m->ix, ks, n, &len);
+        r = text ? unit_load(m, text, len, &u, msg, sizeof msg) : CUDA_ERROR_OUT_OF_MEMORY;
+        free(text);
+        if (njobs) {
+            parts_finish(m, jobs, njobs);
+            njobs = 0;
+        }
+        if (r == CUDA_SUCCESS || n == 1 || r == CUDA_ERROR_OUT_OF_MEMORY)
+            break;
+        n = 1;   /* a batch-mate may be the one that fails: the kernel alone */
+    }
+    if (r == CUDA_SUCCESS) {
+        unit_adopt(m, u);
+        for (uint32_t k = 0; k < n; k++)
+            m->kernel_unit[ks[k]] = u;
+        cb_log(CB_LOG_DEBUG, "%s: kernel %s translated and compiled at its first use (%u in the batch)", m->name,
+               kname, n);
+        *out = u;
+        return CUDA_SUCCESS;
+    }
+    if (r == CUDA_ERROR_INVALID_PTX && !m->whole_tried) {
+        m->whole_tried = 1;
+        char wmsg[1536] = "";
+        if (unit_load(m, m->ptx, m->ptx_len, &m->whole, wmsg, sizeof wmsg) == CUDA_SUCCESS) {
+            unit_adopt(m, m->whole);
+            cb_log(CB_LOG_WARN, "%s: kernel %s did not translate alone (%s); the whole module serves it", m->name,
+                   kname, msg);
+        }
+    }
+    if (r == CUDA_ERROR_INVALID_PTX && m->whole) {
+        m->kernel_unit[i] = m->whole;
+        *out = m->whole;
+        return CUDA_SUCCESS;
+    }
+    m->kernel_failed[i] = r;
+    cb_log(CB_LOG_ERROR, "%s", msg[0] ? msg : "out of memory");
+    if (!m->failure_noted) {
+        m->failure_noted = 1;
+        module_note_failure(m->name, r, msg);
+    }
+    return r;
 }
 
 /* Removes m from the live list; 1 if it was there. */
@@ -374,7 +747,7 @@ int cb_function_valid(const cb_function *f)
         return 0;
     cb_mutex_lock(&module_lock);
     for (module_impl *p = module_live; p && !found; p = p->next_live)
-        for (uint32_t i = 0; i < p->pub.tr->nkernels; i++)
+        for (uint32_t i = 0; i < p->pub.nkernels; i++)
             if (p->pub.functions[i] == f)
                 found = 1;
     cb_mutex_unlock(&module_lock);
@@ -383,11 +756,42 @@ int cb_function_valid(const cb_function *f)
 
 CUresult cb_module_function_at(cb_module *m, uint32_t i, cb_function **out)
 {
-    if (i >= m->tr->nkernels)
+    if (i >= m->nkernels)
         return CUDA_ERROR_NOT_FOUND;
-    CUresult r = CUDA_SUCCESS;
     cb_mutex_lock(&module_lock);
     cb_function *f = m->functions[i];
+    cb_mutex_unlock(&module_lock);
+    if (f) {
+        *out = f;
+        return CUDA_SUCCESS;
+    }
+    const cb_kernel_info *info = NULL;
+    void *bmod = m->backend_module;
+    uint32_t bkernel = i;
+    module_impl *mi = (module_impl *)m;
+    if (mi->lazy) {
+        cb_mutex_lock(&mi->compile_lock);
+        unit *u = NULL;
+        CUresult r = module_kernel_unit(mi, i, &u);
+        if (r == CUDA_SUCCESS) {
+            int k = cb_translation_find_kernel(u->tr, cb_ptx_index_kernel_name(mi->ix, i));
+            if (k < 0)
+                r = CUDA_ERROR_NOT_FOUND;
+            else {
+                info = &u->tr->kernels[k];
+                bmod = u->backend_module;
+                bkernel = (uint32_t)k;
+            }
+        }
+        cb_mutex_unlock(&mi->compile_lock);
+        if (r != CUDA_SUCCESS)
+            return r;
+    } else {
+        info = &m->tr->kernels[i];
+    }
+    CUresult r = CUDA_SUCCESS;
+    cb_mutex_lock(&module_lock);
+    f = m->functions[i];
     if (!f) {
         f = calloc(1, sizeof *f);
         if (f) {
@@ -395,7 +799,9 @@ CUresult cb_module_function_at(cb_module *m, uint32_t i, cb_function **out)
             f->magic = CB_MAGIC_FUNCTION;
             f->module = m;
             f->index = i;
-            f->info = &m->tr->kernels[i];
+            f->info = info;
+            f->backend_module = bmod;
+            f->backend_kernel = bkernel;
             int room = in->max_shared_per_block - (int)f->info->static_smem;
             f->max_dynamic_smem = room > 0 ? room : 0;
             f->preferred_carveout = -1;
@@ -414,7 +820,8 @@ CUresult cb_module_get_function(cb_module *m, const char *name, cb_function **ou
 {
     if (m->unavailable)   /* every name is the one placeholder kernel */
         return cb_module_function_at(m, 0, out);
-    int i = cb_translation_find_kernel(m->tr, name);
+    module_impl *mi = (module_impl *)m;
+    int i = mi->lazy ? cb_ptx_index_find_kernel(mi->ix, name) : cb_translation_find_kernel(m->tr, name);
     if (i < 0)
         return CUDA_ERROR_NOT_FOUND;
     return cb_module_function_at(m, (uint32_t)i, out);
@@ -472,16 +879,14 @@ CUresult cb_module_create_unavailable(cb_context *ctx, const char *name, CUresul
     m->pub.ctx = ctx;
     m->pub.tr = tr;
     m->pub.unavailable = why;
+    m->pub.nkernels = 1;
     snprintf(m->name, sizeof m->name, "%s", name);
     m->pub.functions = calloc(1, sizeof *m->pub.functions);
     if (!m->pub.functions) {
         module_free(m);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
-    cb_mutex_lock(&module_lock);
-    m->next_live = module_live;
-    module_live = m;
-    cb_mutex_unlock(&module_lock);
+    module_go_live(m);
     cb_log(CB_LOG_INFO, "%s: loaded as unavailable, its kernels fail when used: %s", name, reason ? reason : "");
     *out = &m->pub;
     return CUDA_SUCCESS;

@@ -2,9 +2,11 @@
  * (src/core/module.c).
  *
  * An image is anything cb_fatbin_extract_ptx accepts: a fatbin wrapper,
- * a fatbin, PTX text, or cubridge's own container. Loading runs the whole
- * pipeline: extract PTX -> translate -> place globals in device memory ->
- * backend->module_load.
+ * a fatbin, PTX text, or cubridge's own container. Eager loading runs the
+ * whole pipeline: extract PTX -> translate -> place globals in device
+ * memory -> backend->module_load. Lazy loading (the default) extracts and
+ * indexes the PTX and places the globals; each kernel goes through
+ * translate -> backend->module_load at its first use (docs/cpu-backend.md).
  */
 #ifndef CB_CORE_MODULE_H
 #define CB_CORE_MODULE_H
@@ -29,6 +31,13 @@ CUresult cb_module_load_msg(cb_context *ctx, const void *image, size_t size, con
 CUresult cb_module_translate(const void *image, size_t size, int sm, int dialect, const char *name,
                              cb_translation **out, char *msg, size_t msgcap);
 
+/* 1 when modules load lazily (CUDA_MODULE_LOADING unset or LAZY, as CUDA
+ * 12.2 and later): loading indexes the PTX and places the globals, and a
+ * kernel is translated and compiled at its first use (cb_module_function_at:
+ * cuModuleGetFunction, cuLibraryGetKernel, a launch). 0 with
+ * CUDA_MODULE_LOADING=EAGER: the whole module at load time. Read once. */
+int cb_module_lazy_loading(void);
+
 /* Unloads m: frees its globals, backend module and function handles. */
 void cb_module_unload(cb_module *m);
 /* Unloads every module of ctx (context destruction). */
@@ -40,7 +49,11 @@ int cb_function_valid(const cb_function *f);
 
 /* The kernel named name (PTX name); CUDA_ERROR_NOT_FOUND if none. */
 CUresult cb_module_get_function(cb_module *m, const char *name, cb_function **out);
-/* The kernel with index i in the module's translation. */
+/* Kernel number i of the module (0 .. nkernels-1), made on first use: in a
+ * lazily loaded module this translates and compiles the kernel and what it
+ * names; a failure then returns what eager loading would have returned at
+ * load time (CUDA_ERROR_INVALID_PTX, ...), logged and counted as a module
+ * that failed to load. */
 CUresult cb_module_function_at(cb_module *m, uint32_t i, cb_function **out);
 /* The device address and size of global name; CUDA_ERROR_NOT_FOUND if none. */
 CUresult cb_module_get_global(cb_module *m, const char *name, uint64_t *dptr, size_t *bytes);

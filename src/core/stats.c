@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/module.h"
 #include "core/stats.h"
 #include "platform/process.h"
 #include "platform/thread.h"
@@ -167,6 +168,9 @@ void cb_stats_summary(char *buf, size_t len, const char *backend, const char *de
                  (unsigned long long)cb_stats_get(CB_STAT_KERNELS_TRANSLATED),
                  (unsigned long long)cb_stats_get(CB_STAT_MODULES_LOADED),
                  (unsigned long long)cb_stats_get(CB_STAT_MODULES_CACHED));
+    stats_append(buf, len, &pos, " | %llu of %llu kernels compiled (%s loading)",
+                 (unsigned long long)cb_stats_get(CB_STAT_KERNELS_COMPILED),
+                 (unsigned long long)cb_stats_get(CB_STAT_KERNELS_REGISTERED), cb_module_lazy_loading() ? "lazy" : "eager");
     stats_append(buf, len, &pos, " | %llu launches | %llu faults",
                  (unsigned long long)cb_stats_get(CB_STAT_LAUNCHES),
                  (unsigned long long)cb_stats_get(CB_STAT_FAULTS));

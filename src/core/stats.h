@@ -10,13 +10,15 @@
 #include <stdint.h>
 
 typedef enum cb_stat {
-    CB_STAT_MODULES_LOADED,     /* modules loaded (module.c) */
-    CB_STAT_KERNELS_TRANSLATED, /* kernels in loaded modules (module.c) */
+    CB_STAT_MODULES_LOADED,     /* modules loaded or registered (module.c) */
+    CB_STAT_KERNELS_TRANSLATED, /* kernels translated from PTX (module.c; lazily: at first use) */
     CB_STAT_MODULES_CACHED,     /* of the modules, served from the backend's compile cache (read at exit) */
     CB_STAT_LAUNCHES,           /* kernel launches executed (launch.c) */
     CB_STAT_FAULTS,             /* launches that failed with a fault (launch.c) */
     CB_STAT_UNSUPPORTED_CALLS,  /* calls answered CUDA_ERROR_NOT_SUPPORTED as unimplemented */
     CB_STAT_LAUNCH_WARNINGS,    /* launches that ran with a warning (cb_launch_error.warnings; launch.c) */
+    CB_STAT_KERNELS_REGISTERED, /* kernels in the modules loaded or registered (module.c) */
+    CB_STAT_KERNELS_COMPILED,   /* kernels loaded into the backend: compiled, or served by its cache (module.c) */
     CB_STAT_COUNT
 } cb_stat;
 

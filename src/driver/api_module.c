@@ -68,8 +68,10 @@ static CUresult module_load_logged(cb_context *ctx, const void *image, const cha
     uint64_t t0 = cb_sys_monotonic_ns();
     CUresult r = cb_module_load_msg(ctx, image, 0, name, out, msg, msgcap);
     if (r == CUDA_SUCCESS)
-        cb_jit_info(log, "%s: translated %u kernels from PTX for the %s backend", name,
-                    (*out)->tr->nkernels, ctx->device->backend->name);
+        cb_jit_info(log, cb_module_lazy_loading() ? "%s: registered %u kernels for the %s backend (each is translated "
+                                                    "from PTX at its first use)"
+                                                  : "%s: translated %u kernels from PTX for the %s backend",
+                    name, (*out)->nkernels, ctx->device->backend->name);
     else
         cb_jit_error_text(log, msg[0] ? msg : "the module could not be loaded");
     cb_jit_wall_time(log, (float)(cb_sys_monotonic_ns() - t0) / 1e6f);
@@ -204,7 +206,7 @@ CB_EXPORT CUresult cuModuleGetFunctionCount(unsigned int *count, CUmodule mod)
         return r;
     if (!count)
         return CUDA_ERROR_INVALID_VALUE;
-    *count = module_of(mod)->tr->nkernels;
+    *count = module_of(mod)->nkernels;
     return CUDA_SUCCESS;
 }
 
@@ -216,7 +218,7 @@ CB_EXPORT CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned in
     if (!functions)
         return CUDA_ERROR_INVALID_VALUE;
     cb_module *m = module_of(mod);
-    for (unsigned i = 0; i < numFunctions && i < m->tr->nkernels; i++) {
+    for (unsigned i = 0; i < numFunctions && i < m->nkernels; i++) {
         r = cb_module_function_at(m, i, &functions[i]);
         if (r != CUDA_SUCCESS)
             return r;
@@ -224,12 +226,12 @@ CB_EXPORT CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned in
     return CUDA_SUCCESS;
 }
 
-/* Modules load eagerly: the whole pipeline runs at load time. */
+/* Lazy unless CUDA_MODULE_LOADING=EAGER (core/module.h). */
 CB_EXPORT CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode)
 {
     if (!mode)
         return CUDA_ERROR_INVALID_VALUE;
-    *mode = CU_MODULE_EAGER_LOADING;
+    *mode = cb_module_lazy_loading() ? CU_MODULE_LAZY_LOADING : CU_MODULE_EAGER_LOADING;
     return CUDA_SUCCESS;
 }
 

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/module.h"
+#include "core/stats.h"
 #include "driver/dispatch.h"
 #include "inspect/inspect_internal.h"
 #include "platform/process.h"
@@ -261,6 +263,12 @@ static void json_summary(FILE *f)
             r->nlaunches, c.launch[CBI_PASS] + c.launch[CBI_DRIFT], c.launch[CBI_DRIFT], c.launch[CBI_SKIPPED],
             c.launch[CBI_FAILED], (unsigned long long)r->launches_dropped);
     fprintf(f, ",\"warnings\":%zu", warned);
+    fprintf(f, ",\"modules\":{\"loading\":\"%s\",\"registered\":%llu,\"kernels\":%llu,\"translated\":%llu,"
+               "\"compiled\":%llu}",
+            cb_module_lazy_loading() ? "lazy" : "eager", (unsigned long long)cb_stats_get(CB_STAT_MODULES_LOADED),
+            (unsigned long long)cb_stats_get(CB_STAT_KERNELS_REGISTERED),
+            (unsigned long long)cb_stats_get(CB_STAT_KERNELS_TRANSLATED),
+            (unsigned long long)cb_stats_get(CB_STAT_KERNELS_COMPILED));
     fputs(",\"status_counts\":{\"launches\":", f);
     json_verdict_counts(f, c.launch);
     fprintf(f, ",\"entry_points\":{\"OK\":%zu,\"ERROR\":%zu,\"UNSUPPORTED\":%zu,\"PROBE\":%zu}", c.entries_ok,

@@ -146,7 +146,9 @@ progress)
 import os, subprocess, sys
 cli, prog, d = sys.argv[1:4]
 def run(tty):
-    env = dict(os.environ, CUBRIDGE_PROGRESS_AFTER="0", CUBRIDGE_CACHE_DIR=os.path.join(d, "cache-%d" % tty))
+    # eager: the load compiles the module (lazily it only indexes the PTX, docs/cpu-backend.md)
+    env = dict(os.environ, CUBRIDGE_PROGRESS_AFTER="0", CUBRIDGE_CACHE_DIR=os.path.join(d, "cache-%d" % tty),
+               CUDA_MODULE_LOADING="EAGER")
     if not tty:
         return subprocess.run([cli, "run", prog, "3"], capture_output=True, env=env).stderr.decode()
     master, slave = os.openpty()

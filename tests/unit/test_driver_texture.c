@@ -209,7 +209,21 @@ static void test_texture_references(CUmodule m)
     EXPECT(cuModuleGetSurfRef(&sr, m, "sr"), CUDA_ERROR_NOT_SUPPORTED);
     CUmodule bad = NULL;
     EXPECT(cuModuleLoadData(&bad, texref_ptx), CUDA_ERROR_INVALID_PTX);
-    EXPECT(cuModuleLoadData(&bad, vec_pred_ptx), CUDA_ERROR_INVALID_PTX);
+    /* An error inside a kernel: at load time when loading eagerly; lazily,
+     * the load succeeds and the kernel's first use returns what the load
+     * would have, each time it is asked. */
+    CUmoduleLoadingMode mode;
+    EXPECT(cuModuleGetLoadingMode(&mode), CUDA_SUCCESS);
+    if (mode == CU_MODULE_EAGER_LOADING) {
+        EXPECT(cuModuleLoadData(&bad, vec_pred_ptx), CUDA_ERROR_INVALID_PTX);
+    } else {
+        CUfunction f = NULL;
+        EXPECT(cuModuleLoadData(&bad, vec_pred_ptx), CUDA_SUCCESS);
+        EXPECT(cuModuleGetFunction(&f, bad, "k"), CUDA_ERROR_INVALID_PTX);
+        EXPECT(cuModuleGetFunction(&f, bad, "k"), CUDA_ERROR_INVALID_PTX);
+        EXPECT(cuModuleGetFunction(&f, bad, "no_such_kernel"), CUDA_ERROR_NOT_FOUND);
+        EXPECT(cuModuleUnload(bad), CUDA_SUCCESS);
+    }
 }
 
 /* ---- kernels ---------------------------------------------------------------------------- */
