@@ -161,14 +161,15 @@ int cb_translate_ptx(const char *ptx, size_t len, const char *source_name, cb_di
         ptx_format_error(err, errlen, source_name, 0, NULL, 0, "out of memory");
         goto done;
     }
-    if (cb_codegen_emit(&target, m, &tr->source, &tr->source_len, err, errlen) < 0)
+    rc = cb_codegen_emit(&target, m, &tr->source, &tr->source_len, err, errlen);
+    if (rc < 0)
         goto done;
     rc = 0;
 done:
     ptx_module_free(m);
     if (rc < 0) {
         cb_translation_free(tr);
-        return -1;
+        return rc == -2 ? -2 : -1;
     }
     *out = tr;
     return 0;
