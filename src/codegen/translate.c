@@ -153,6 +153,16 @@ int cb_translate_ptx(const char *ptx, size_t len, const char *source_name, cb_di
         goto done;
     }
     tr->dialect = dialect;
+    if (dialect != CB_DIALECT_C) {
+        tr->ptx = malloc(len + 1);
+        if (!tr->ptx) {
+            ptx_format_error(err, errlen, source_name, 0, NULL, 0, "out of memory");
+            goto done;
+        }
+        memcpy(tr->ptx, ptx, len);
+        tr->ptx[len] = 0;
+        tr->ptx_len = len;
+    }
     tr->ptx_version = m->version;
     tr->target_sm = m->target_sm;
     if (ptx_verify(m, err, errlen) < 0 || cb_passes_run(m, err, errlen) < 0)
@@ -180,6 +190,7 @@ void cb_translation_free(cb_translation *t)
     if (!t)
         return;
     free(t->source);
+    free(t->ptx);
     for (uint32_t i = 0; i < t->nkernels && t->kernels; i++) {
         free(t->kernels[i].name);
         free(t->kernels[i].symbol);

@@ -87,6 +87,11 @@ typedef struct cb_translation {
     uint32_t target_sm;       /* e.g. 75 for ".target sm_75" */
     uint32_t nrelocs;         /* address initialisers (see cb_reloc_info); 0 for most modules */
     cb_reloc_info *relocs;
+    /* Dialects other than C keep a copy of the PTX (NUL-terminated), so that a
+     * reference of another dialect (the inspector's CPU reference) can
+     * translate the same module; NULL for CB_DIALECT_C. */
+    char *ptx;
+    size_t ptx_len;
 } cb_translation;
 
 /* Translates PTX text (not necessarily NUL-terminated) into the dialect.
