@@ -41,6 +41,7 @@ typedef struct ocl_kernel {
 
 typedef struct ocl_module {
     cl_program prog;
+    int has_status;         /* its code may write the launch status (trap, assert) */
     uint32_t nkernels;
     ocl_kernel *kernels;
 } ocl_module;
@@ -318,6 +319,7 @@ static CUresult ocl_module_load(cb_backend *b, const cb_translation *tr, const u
         module_free(m);
         return r;
     }
+    m->has_status = strstr(tr->source, "cb_trap(cb_heap") || strstr(tr->source, "cb_assert(cb_heap");
     m->kernels = calloc(tr->nkernels ? tr->nkernels : 1, sizeof *m->kernels);
     if (!m->kernels) {
         module_free(m);
@@ -343,6 +345,49 @@ static CUresult ocl_module_load(cb_backend *b, const cb_translation *tr, const u
     return CUDA_SUCCESS;
 }
 
+/* A NUL-terminated string at device address a, at most n - 1 bytes. */
+static void device_string(ocl_backend *s, uint64_t a, char *out, size_t n)
+{
+    out[0] = 0;
+    uint64_t off = a - s->heap_base;
+    if (off >= s->alloc.size)
+        return;
+    size_t len = s->alloc.size - off < n - 1 ? (size_t)(s->alloc.size - off) : n - 1;
+    if (ocl_copy_dtoh(&s->base, out, a, len) != CUDA_SUCCESS)
+        len = 0;
+    out[len] = 0;
+}
+
+/* The launch status (prelude.c: trap, assert) after a launch: the error it
+ * says, and clears it for the next launch. */
+static CUresult launch_status(ocl_backend *s, cb_launch_error *err)
+{
+    uint32_t st[16];
+    if (ocl_copy_dtoh(&s->base, st, s->heap_base, sizeof st) != CUDA_SUCCESS)
+        return CUDA_ERROR_LAUNCH_FAILED;
+    if (st[0] == 0)
+        return CUDA_SUCCESS;
+    uint32_t zero[16] = {0};
+    ocl_copy_htod(&s->base, s->heap_base, zero, sizeof zero);
+    if (st[0] == 1) {
+        err->result = CUDA_ERROR_LAUNCH_FAILED;
+        snprintf(err->message, sizeof err->message, "trap instruction executed (block [%u,%u,%u], thread [%u,%u,%u])",
+                 st[1], st[2], st[3], st[4], st[5], st[6]);
+        return err->result;
+    }
+    uint64_t w[3];
+    memcpy(w, &st[8], sizeof w);
+    char msg[256], file[256], fn[256];
+    device_string(s, w[0], msg, sizeof msg);
+    device_string(s, w[1], file, sizeof file);
+    device_string(s, w[2], fn, sizeof fn);
+    fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, st[7], fn,
+            st[1], st[2], st[3], st[4], st[5], st[6], msg);
+    err->result = CUDA_ERROR_ASSERT;
+    snprintf(err->message, sizeof err->message, "device-side assertion `%.200s` failed at %.200s:%u", msg, file, st[7]);
+    return err->result;
+}
+
 static CUresult ocl_launch(cb_backend *b, void *module, uint32_t kernel, const cb_launch_config *cfg,
                            cb_launch_error *err)
 {
@@ -352,12 +397,9 @@ static CUresult ocl_launch(cb_backend *b, void *module, uint32_t kernel, const c
         err->result = CUDA_ERROR_INVALID_HANDLE;
         return err->result;
     }
+    /* cooperative launches run as any other: the dialect refuses grid-wide sync, the one thing
+     * that needs every block resident */
     ocl_kernel *k = &m->kernels[kernel];
-    if (cfg->cooperative) {
-        snprintf(err->message, sizeof err->message, "cooperative launches are not supported by the OpenCL backend yet");
-        err->result = CUDA_ERROR_NOT_SUPPORTED;
-        return err->result;
-    }
     size_t pbytes = (size_t)k->words * 8;
     unsigned char stackbuf[512];
     unsigned char *pb = pbytes <= sizeof stackbuf ? stackbuf : calloc(1, pbytes);
@@ -393,8 +435,9 @@ static CUresult ocl_launch(cb_backend *b, void *module, uint32_t kernel, const c
     if (r != CUDA_SUCCESS) {
         err->result = r;
         snprintf(err->message, sizeof err->message, "the OpenCL launch failed (%d)", (int)e);
+        return r;
     }
-    return r;
+    return m->has_status ? launch_status(s, err) : CUDA_SUCCESS;
 }
 
 static void ocl_shutdown(cb_backend *b)
@@ -482,6 +525,15 @@ static cb_backend *ocl_create(const cb_backend_type *type, cb_backend *inner, ch
         return NULL;
     }
     s->heap_base = (uint64_t)(uintptr_t)s->reservation;
+    /* the first 256 bytes: the launch status (trap, assert; prelude.c), zero between launches */
+    uint64_t status_off = 1;
+    uint32_t zero[64] = {0};
+    if (ocl_heap_alloc(&s->alloc, sizeof zero, &status_off) < 0 || status_off != 0 ||
+        ocl_copy_htod(&s->base, s->heap_base, zero, sizeof zero) != CUDA_SUCCESS) {
+        snprintf(err, errlen, "the OpenCL device did not start (its heap)");
+        ocl_shutdown(&s->base);
+        return NULL;
+    }
     fill_info(s);
     s->base = (cb_backend){
         .name = "opencl",

@@ -1,6 +1,6 @@
 /* memory.c: the OpenCL C emitters of memory access, atomics, barriers and
  * calls (ld ldu st cvta isspacep atom red membar fence bar barrier call
- * exit; opencl.h).
+ * exit trap; opencl.h).
  *
  * Addresses are the PTX values (ulong): device addresses in global, const
  * and generic space, offsets in shared space, private addresses of .local
@@ -287,6 +287,15 @@ void ocl_emit_call(cg *c, const ptx_instr *in)
     if (in->ops[1].kind == PTX_OPD_reg)
         cg_unsupported(c, "indirect calls are not supported by the OpenCL dialect");
     const ptx_func *callee = &c->m->funcs[in->ops[1].sym.index];
+    const ptx_operand *args = &in->ops[2];
+    if (!callee->defined && !strcmp(callee->name, "__assertfail") && args->nelems == 5) {
+        cg_puts(c, "cb_assert(cb_heap");
+        for (int i = 0; i < 4; i++)
+            cg_printf(c, ", *(%s *)%s", i == 2 ? "uint" : "ulong", c->f->vars[args->elems[i].sym.index].cname);
+        cg_puts(c, ");\n    ");
+        cg_puts(c, c->f->is_entry ? "return;\n" : "*cb_x = 1; return;\n");
+        return;
+    }
     if (!callee->defined) {
         char msg[200];
         snprintf(msg, sizeof msg, "a call to '%.80s' (printf, assert, malloc) is not supported by the OpenCL dialect yet",
@@ -304,4 +313,11 @@ void ocl_emit_exit(cg *c, const ptx_instr *in)
 {
     (void)in;
     cg_puts(c, c->f->is_entry ? "return;\n" : "*cb_x = 1; return;\n");
+}
+
+/* trap: the launch fails (the backend reads the status that cb_trap wrote); the thread ends here */
+void ocl_emit_trap(cg *c, const ptx_instr *in)
+{
+    (void)in;
+    cg_puts(c, c->f->is_entry ? "cb_trap(cb_heap); return;\n" : "cb_trap(cb_heap); *cb_x = 1; return;\n");
 }

@@ -39,5 +39,6 @@ void ocl_emit_membar(cg *c, const ptx_instr *in);
 void ocl_emit_bar(cg *c, const ptx_instr *in);
 void ocl_emit_call(cg *c, const ptx_instr *in);
 void ocl_emit_exit(cg *c, const ptx_instr *in);
+void ocl_emit_trap(cg *c, const ptx_instr *in);
 
 #endif

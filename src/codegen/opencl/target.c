@@ -87,9 +87,10 @@ void cg_target_opencl_init(cg_target *t)
     t->op[PTX_OP_barrier] = ocl_emit_bar;
     t->op[PTX_OP_call] = ocl_emit_call;
     t->op[PTX_OP_exit] = ocl_emit_exit;
+    t->op[PTX_OP_trap] = ocl_emit_trap;
     /* not yet: warp collectives, runtime services, matrices, async copies, textures */
     static const ptx_opcode no[] = {
-        PTX_OP_trap, PTX_OP_nanosleep, PTX_OP_shfl, PTX_OP_vote, PTX_OP_activemask, PTX_OP_match,
+        PTX_OP_nanosleep, PTX_OP_shfl, PTX_OP_vote, PTX_OP_activemask, PTX_OP_match,
         PTX_OP_redux, PTX_OP_elect, PTX_OP_mma, PTX_OP_wmma, PTX_OP_ldmatrix, PTX_OP_stmatrix,
         PTX_OP_cp, PTX_OP_mbarrier, PTX_OP_tex, PTX_OP_tld4, PTX_OP_txq, PTX_OP_suld, PTX_OP_sust,
     };

@@ -47,7 +47,10 @@ int ocl_special(cg *c, const ptx_operand *o, ptx_type ty)
     case PTX_SREG_total_smem_size: cg_puts(c, "(cb_dsm + cb_dyn)"); break;
     case PTX_SREG_warpsize: cg_puts(c, "32u"); break;
     case PTX_SREG_envreg:
-        /* 1 and 2: the cooperative grid workspace, 0 outside cooperative launches (the only ones here) */
+        /* 1 and 2: the cooperative grid workspace (grid-wide sync), which this backend has none of */
+        if (o->imm == 1 || o->imm == 2)
+            cg_unsupported(c, "grid-wide synchronisation (the cooperative workspace, %envreg1/2) is not supported by "
+                              "the OpenCL dialect yet");
         cg_puts(c, "0u");
         break;
     default:
