@@ -18,9 +18,6 @@
  * text that defines the heap's and the globals' addresses; a launch passes
  * (heap, the .param buffer by value, __local shared memory, dynamic bytes).
  */
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -492,6 +489,8 @@ static cb_backend *ocl_create(const cb_backend_type *type, cb_backend *inner, ch
     (void)type, (void)inner;
     cl_platform_id plat;
     cl_device_id dev;
+    if (ocl_load(err, errlen) < 0)
+        return NULL;
     if (ocl_pick_device(getenv("CUBRIDGE_OPENCL_DEVICE"), &plat, &dev, err, errlen) < 0)
         return NULL;
     ocl_backend *s = calloc(1, sizeof *s);

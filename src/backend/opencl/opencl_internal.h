@@ -10,6 +10,50 @@
 
 #include "platform/thread.h"
 
+/* ---- cl_load.c: the ICD loader, opened with dlopen on first use ----
+ * libcuda.so.1 does not depend on libOpenCL.so.1: a system without one
+ * simply has no "opencl" device. Each OpenCL function the backend calls is
+ * a pointer ocl_<name>, and the names below call through them. */
+#define OCL_FUNCS(X)                                                                                              \
+    X(clGetPlatformIDs) X(clGetDeviceIDs) X(clGetDeviceInfo) X(clCreateContext) X(clCreateCommandQueue)          \
+    X(clCreateBuffer) X(clReleaseMemObject) X(clReleaseCommandQueue) X(clReleaseContext) X(clFinish)             \
+    X(clEnqueueWriteBuffer) X(clEnqueueReadBuffer) X(clEnqueueCopyBuffer) X(clEnqueueFillBuffer)                 \
+    X(clWaitForEvents) X(clGetEventInfo) X(clReleaseEvent) X(clCreateProgramWithSource) X(clBuildProgram)        \
+    X(clGetProgramBuildInfo) X(clReleaseProgram) X(clCreateKernel) X(clReleaseKernel) X(clSetKernelArg)          \
+    X(clEnqueueNDRangeKernel)
+#define OCL_DECLARE(f) extern __typeof__(f) *ocl_##f;
+OCL_FUNCS(OCL_DECLARE)
+#undef OCL_DECLARE
+/* Opens the loader once (CUBRIDGE_OPENCL_LIB, default libOpenCL.so.1). 0, or -1 with err. */
+int ocl_load(char *err, size_t errlen);
+#ifndef OCL_LOADER
+#define clGetPlatformIDs ocl_clGetPlatformIDs
+#define clGetDeviceIDs ocl_clGetDeviceIDs
+#define clGetDeviceInfo ocl_clGetDeviceInfo
+#define clCreateContext ocl_clCreateContext
+#define clCreateCommandQueue ocl_clCreateCommandQueue
+#define clCreateBuffer ocl_clCreateBuffer
+#define clReleaseMemObject ocl_clReleaseMemObject
+#define clReleaseCommandQueue ocl_clReleaseCommandQueue
+#define clReleaseContext ocl_clReleaseContext
+#define clFinish ocl_clFinish
+#define clEnqueueWriteBuffer ocl_clEnqueueWriteBuffer
+#define clEnqueueReadBuffer ocl_clEnqueueReadBuffer
+#define clEnqueueCopyBuffer ocl_clEnqueueCopyBuffer
+#define clEnqueueFillBuffer ocl_clEnqueueFillBuffer
+#define clWaitForEvents ocl_clWaitForEvents
+#define clGetEventInfo ocl_clGetEventInfo
+#define clReleaseEvent ocl_clReleaseEvent
+#define clCreateProgramWithSource ocl_clCreateProgramWithSource
+#define clBuildProgram ocl_clBuildProgram
+#define clGetProgramBuildInfo ocl_clGetProgramBuildInfo
+#define clReleaseProgram ocl_clReleaseProgram
+#define clCreateKernel ocl_clCreateKernel
+#define clReleaseKernel ocl_clReleaseKernel
+#define clSetKernelArg ocl_clSetKernelArg
+#define clEnqueueNDRangeKernel ocl_clEnqueueNDRangeKernel
+#endif
+
 /* ---- heap.c: first fit over the offsets of the heap buffer ---- */
 
 typedef struct ocl_block {
