@@ -316,6 +316,11 @@ static void test_dialects(void)
     const char *rz = HEADER ".visible .entry k()\n{\n\t.reg .f32 %f<4>;\n\tadd.rz.f32 %f1, %f2, %f3;\n\tret;\n}\n";
     CHECK(cb_translate_ptx(rz, strlen(rz), "d.ptx", CB_DIALECT_OPENCL, &t, err, sizeof err) == -2, "add.rz refused");
     CHECK(strstr(err, "directed rounding") != NULL, "got \"%s\"", err);
+    /* a funnel shift's helper is not a rounding helper */
+    const char *shf = HEADER ".visible .entry k()\n{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<2>;\n"
+                             "\tshf.r.wrap.b32 %r1, %r2, %r3, 3;\n\tret;\n}\n";
+    CHECK(cb_translate_ptx(shf, strlen(shf), "d.ptx", CB_DIALECT_OPENCL, &t, err, sizeof err) == 0, "shf.r: %s", err);
+    cb_translation_free(t);
     CHECK(cb_translate_ptx(src, strlen(src), "d.ptx", (cb_dialect)7, &t, err, sizeof err) == -1 && t == NULL,
           "dialect 7 must fail");
     CHECK(strstr(err, "dialect not supported") != NULL, "got \"%s\"", err);
