@@ -9,8 +9,8 @@
  * from another in a few places starts from the other's table and overrides
  * those (as a PoCL device starts from pocl_basic's ops).
  *
- * The dialects: c/ (CB_DIALECT_C, for the CPU backend) and opencl/ (a
- * skeleton that fails: not implemented).
+ * The dialects: c/ (CB_DIALECT_C, for the CPU backend) and opencl/
+ * (CB_DIALECT_OPENCL, OpenCL C 1.2 for the OpenCL backend; docs/opencl.md).
  */
 #ifndef CB_CODEGEN_H
 #define CB_CODEGEN_H
@@ -34,6 +34,7 @@ typedef struct cg {
     size_t errlen;
     jmp_buf fail;
     int block_mode;             /* C dialect: emitting a block entry's body (c/block.c) */
+    int unsupported;            /* the failure is the dialect's limit, not bad PTX (cg_unsupported) */
 } cg;
 
 /* One instruction's emitter. */
@@ -52,6 +53,14 @@ struct cg_target {
     /* Emits in when its types, rather than its opcode, pick the emitter (the C
      * dialect's half precision) and returns 1; returns 0 to use op[]. May be NULL. */
     int (*by_type)(cg *c, const ptx_instr *in);
+    /* Dialect hooks of the shared emitters (c/operands.c, c/unit.c); NULL: the C
+     * dialect's way. special emits special register o read as ty and returns 1
+     * (0: the C way); symbol emits the address of variable v as a uint64_t and
+     * returns 1 (0: the C way); locals emits a function's locals (the start of
+     * cg_emit_body). */
+    int (*special)(cg *c, const ptx_operand *o, ptx_type ty);
+    int (*symbol)(cg *c, const ptx_var *v);
+    void (*locals)(cg *c, const ptx_func *f);
     cg_emit_fn *op[PTX_NOPS];                      /* one emitter per row of ops.def */
 };
 
@@ -61,7 +70,8 @@ void cg_target_opencl_init(cg_target *t);
 
 /* Emits m (laid out by cb_passes_run) through target t. Returns 0 and a
  * malloc'd NUL-terminated text in *out (length in *outlen), or -1 with
- * "file:line: near 'tok': reason" in err. */
+ * "file:line: near 'tok': reason" in err (-2: the dialect cannot express it,
+ * cg_unsupported). */
 int cb_codegen_emit(const cg_target *t, const ptx_module *m, char **out, size_t *outlen, char *err,
                     size_t errlen);
 
@@ -74,6 +84,9 @@ void cg_puts(cg *c, const char *s);
 void cg_reserve(cg *c, size_t extra);
 /* Fails the emission at the current instruction (or function). Does not return. */
 _Noreturn void cg_fail(cg *c, const char *reason);
+/* As cg_fail, for valid PTX that the dialect cannot express: cb_codegen_emit
+ * then returns -2 (the loader answers CUDA_ERROR_NOT_SUPPORTED). */
+_Noreturn void cg_unsupported(cg *c, const char *reason);
 /* One instruction: target->by_type, else target->op[in->op]. */
 void cg_emit_instr(cg *c, const ptx_instr *in);
 

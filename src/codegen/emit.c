@@ -59,6 +59,12 @@ _Noreturn void cg_fail(cg *c, const char *reason)
     longjmp(c->fail, 1);
 }
 
+_Noreturn void cg_unsupported(cg *c, const char *reason)
+{
+    c->unsupported = 1;
+    cg_fail(c, reason);
+}
+
 void cg_emit_instr(cg *c, const ptx_instr *in)
 {
     if (c->target->by_type && c->target->by_type(c, in))
@@ -97,10 +103,11 @@ int cb_codegen_emit(const cg_target *t, const ptx_module *m, char **out, size_t 
     c->err = err;
     c->errlen = errlen;
     if (setjmp(c->fail)) {
+        int rc = c->unsupported ? -2 : -1;
         free(c->buf);
         free(c);
         *out = NULL;
-        return -1;
+        return rc;
     }
     emit_module(c);
     *out = c->buf;

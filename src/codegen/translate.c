@@ -153,6 +153,16 @@ int cb_translate_ptx(const char *ptx, size_t len, const char *source_name, cb_di
         goto done;
     }
     tr->dialect = dialect;
+    if (dialect != CB_DIALECT_C) {
+        tr->ptx = malloc(len + 1);
+        if (!tr->ptx) {
+            ptx_format_error(err, errlen, source_name, 0, NULL, 0, "out of memory");
+            goto done;
+        }
+        memcpy(tr->ptx, ptx, len);
+        tr->ptx[len] = 0;
+        tr->ptx_len = len;
+    }
     tr->ptx_version = m->version;
     tr->target_sm = m->target_sm;
     if (ptx_verify(m, err, errlen) < 0 || cb_passes_run(m, err, errlen) < 0)
@@ -161,14 +171,15 @@ int cb_translate_ptx(const char *ptx, size_t len, const char *source_name, cb_di
         ptx_format_error(err, errlen, source_name, 0, NULL, 0, "out of memory");
         goto done;
     }
-    if (cb_codegen_emit(&target, m, &tr->source, &tr->source_len, err, errlen) < 0)
+    rc = cb_codegen_emit(&target, m, &tr->source, &tr->source_len, err, errlen);
+    if (rc < 0)
         goto done;
     rc = 0;
 done:
     ptx_module_free(m);
     if (rc < 0) {
         cb_translation_free(tr);
-        return -1;
+        return rc == -2 ? -2 : -1;
     }
     *out = tr;
     return 0;
@@ -179,6 +190,7 @@ void cb_translation_free(cb_translation *t)
     if (!t)
         return;
     free(t->source);
+    free(t->ptx);
     for (uint32_t i = 0; i < t->nkernels && t->kernels; i++) {
         free(t->kernels[i].name);
         free(t->kernels[i].symbol);

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 /* Output dialects. CB_DIALECT_C is C for the CPU backend; CB_DIALECT_OPENCL is
- * a skeleton whose translation fails ("the OpenCL dialect is not implemented"). */
+ * OpenCL C 1.2 for the OpenCL backend (src/codegen/opencl/, docs/opencl.md). */
 typedef enum cb_dialect {
     CB_DIALECT_C = 0,
     CB_DIALECT_OPENCL = 1,
@@ -87,13 +87,19 @@ typedef struct cb_translation {
     uint32_t target_sm;       /* e.g. 75 for ".target sm_75" */
     uint32_t nrelocs;         /* address initialisers (see cb_reloc_info); 0 for most modules */
     cb_reloc_info *relocs;
+    /* Dialects other than C keep a copy of the PTX (NUL-terminated), so that a
+     * reference of another dialect (the inspector's CPU reference) can
+     * translate the same module; NULL for CB_DIALECT_C. */
+    char *ptx;
+    size_t ptx_len;
 } cb_translation;
 
 /* Translates PTX text (not necessarily NUL-terminated) into the dialect.
  * source_name names the input in messages ("prog.cu.ptx", "<fatbin>").
  * Returns 0 and sets *out on success. On failure returns -1, sets *out to
- * NULL and writes "file:line: token: reason" into err (truncated to errlen).
- * Never crashes on bad input. */
+ * NULL and writes "file:line: token: reason" into err (truncated to errlen);
+ * returns -2 instead when the PTX is valid but the dialect cannot express it
+ * (the loader answers CUDA_ERROR_NOT_SUPPORTED). Never crashes on bad input. */
 int cb_translate_ptx(const char *ptx, size_t len, const char *source_name, cb_dialect dialect,
                      cb_translation **out, char *err, size_t errlen);
 

@@ -163,6 +163,10 @@ static CUresult module_translate(const void *image, size_t size, int sm, int dia
     char err[1024] = "";
     int rc = cb_translate_ptx(ptx, len, name, (cb_dialect)dialect, out, err, sizeof err);
     free(ptx);
+    if (rc == -2) {   /* valid PTX that the device's dialect cannot express */
+        module_error(msg, msgcap, "not supported on this device: %s", err[0] ? err : name);
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
     if (rc != 0 || !*out) {
         module_error(msg, msgcap, "PTX translation failed: %s", err[0] ? err : name);
         return CUDA_ERROR_INVALID_PTX;

@@ -54,7 +54,8 @@ int cb_inspect_reference_dialect(void)
 }
 
 struct cb_inspect_reference {
-    const cb_translation *tr;
+    const cb_translation *tr;   /* the device's, or own when the reference has another dialect */
+    cb_translation *own;        /* the same PTX in the reference's dialect, or NULL */
     cb_mutex lock;
     int tried;
     char note[200];             /* why it did not load */
@@ -83,6 +84,7 @@ void cb_inspect_reference_free(cb_inspect_reference *r)
     if (b && r->block.addr)
         b->mem_free(b, &r->block);
     free(r->globals);
+    cb_translation_free(r->own);
     cb_mutex_destroy(&r->lock);
     free(r);
 }
@@ -123,6 +125,23 @@ static int reference_globals(cb_inspect_reference *r, cb_backend *b)
     return 0;
 }
 
+/* The device's module in the reference's dialect, from the PTX its
+ * translation kept (other dialects keep it): same kernels, globals and
+ * relocations in the same order, so the device's indices hold. 1 on success. */
+static int translate_for(cb_inspect_reference *r, cb_backend *b, char *err, size_t errlen)
+{
+    if (!r->tr->ptx)
+        return 0;
+    if (cb_translate_ptx(r->tr->ptx, r->tr->ptx_len, "<reference>", (cb_dialect)b->dialect, &r->own, err, errlen) != 0)
+        return 0;
+    if (r->own->nkernels != r->tr->nkernels || r->own->nglobals != r->tr->nglobals) {
+        snprintf(err, errlen, "the two translations differ");
+        return 0;
+    }
+    r->tr = r->own;
+    return 1;
+}
+
 /* Loads r on the reference backend once. Lock held. Returns the backend or NULL. */
 static cb_backend *reference_load(cb_inspect_reference *r)
 {
@@ -132,9 +151,9 @@ static cb_backend *reference_load(cb_inspect_reference *r)
         char err[512] = "";
         if (!b)
             snprintf(r->note, sizeof r->note, "no reference: the %s backend did not start", ref.name);
-        else if ((int)r->tr->dialect != b->dialect)
-            snprintf(r->note, sizeof r->note, "no reference: the translation is not in the %s backend's dialect",
-                     b->name);
+        else if ((int)r->tr->dialect != b->dialect && !translate_for(r, b, err, sizeof err))
+            snprintf(r->note, sizeof r->note, "no reference: the translation is not in the %s backend's dialect%s%.120s",
+                     b->name, err[0] ? ": " : "", err);
         else if (reference_globals(r, b) != 0)
             snprintf(r->note, sizeof r->note, "out of memory for the reference's globals");
         else if (b->module_load(b, r->tr, r->globals, &r->module, err, sizeof err) != CUDA_SUCCESS)

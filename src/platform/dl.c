@@ -71,6 +71,24 @@ cb_dl *cb_dl_open_image(const void *bytes, size_t len, char *err, size_t errlen)
     return dl;
 }
 
+cb_dl *cb_dl_open_system(const char *name, char *err, size_t errlen)
+{
+    cb_dl *dl = calloc(1, sizeof *dl);
+    if (!dl) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    dl->fd = -1;
+    dl->handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!dl->handle) {
+        const char *why = dlerror();
+        snprintf(err, errlen, "dlopen %s: %s", name, why ? why : "unknown error");
+        free(dl);
+        return NULL;
+    }
+    return dl;
+}
+
 void *cb_dl_sym(cb_dl *dl, const char *name) { return dlsym(dl->handle, name); }
 
 void cb_dl_close(cb_dl *dl)
@@ -81,7 +99,8 @@ void cb_dl_close(cb_dl *dl)
         dlclose(dl->handle);
     if (dl->unlink_path)
         unlink(dl->path);
-    close(dl->fd);
+    if (dl->fd >= 0)
+        close(dl->fd);
     free(dl);
 }
 

@@ -1,4 +1,4 @@
-/* dl.h: loading shared objects (the compiled kernels). */
+/* dl.h: loading shared objects (the compiled kernels, system libraries). */
 #ifndef CB_PLATFORM_DL_H
 #define CB_PLATFORM_DL_H
 
@@ -11,6 +11,9 @@ typedef struct cb_dl cb_dl;
  * process can swap the file between a check of the bytes and the load.
  * Returns NULL and writes the loader's message into err on failure. */
 cb_dl *cb_dl_open_image(const void *bytes, size_t len, char *err, size_t errlen);
+/* Loads a shared library of the system by its name ("libOpenCL.so.1"), as
+ * dlopen finds it. Returns NULL and writes the loader's message into err. */
+cb_dl *cb_dl_open_system(const char *name, char *err, size_t errlen);
 /* The address of symbol name, or NULL. */
 void *cb_dl_sym(cb_dl *dl, const char *name);
 /* Unloads. NULL is allowed. */

@@ -1,5 +1,6 @@
 /* fuzz_translate.c: libFuzzer harness for the whole translation, PTX -> IR
- * -> C (cb_translate_ptx), without compiling or running the result. The
+ * -> C and -> OpenCL C (cb_translate_ptx, both dialects), without compiling
+ * or running the result. The
  * text sits in a buffer of exactly its size with no terminating NUL. On
  * success the translation must be self-consistent; on failure err must say
  * why. */
@@ -37,14 +38,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!src)
         return 0;
     memcpy(src, data, size);
-    cb_translation *t = NULL;
-    char err[256] = "";
-    if (cb_translate_ptx(src, size, "fuzz.ptx", CB_DIALECT_C, &t, err, sizeof err) == 0) {
-        require(t != NULL);
-        check_translation(t);
-        cb_translation_free(t);
-    } else {
-        require(t == NULL && err[0] != 0);
+    /* every dialect: C, and OpenCL C (which may also refuse with -2, "not supported") */
+    static const cb_dialect dialects[] = {CB_DIALECT_C, CB_DIALECT_OPENCL};
+    for (size_t d = 0; d < sizeof dialects / sizeof dialects[0]; d++) {
+        cb_translation *t = NULL;
+        char err[256] = "";
+        int rc = cb_translate_ptx(src, size, "fuzz.ptx", dialects[d], &t, err, sizeof err);
+        if (rc == 0) {
+            require(t != NULL && t->dialect == dialects[d]);
+            check_translation(t);
+            cb_translation_free(t);
+        } else {
+            require(t == NULL && err[0] != 0 && (rc == -1 || (rc == -2 && dialects[d] == CB_DIALECT_OPENCL)));
+        }
     }
     free(src);
     return 0;

@@ -293,16 +293,34 @@ static void test_layout(void)
     cb_translation_free(t);
 }
 
-/* Only the C dialect emits code: the OpenCL one is a skeleton that says so,
- * an unknown one is refused, and bad PTX is reported before either. */
+/* The C and OpenCL dialects emit code; what OpenCL C cannot express is
+ * refused with -2 (NOT_SUPPORTED at load) and a reason; an unknown dialect is
+ * refused, and bad PTX is reported before either. */
 static void test_dialects(void)
 {
     const char *src = HEADER ".visible .entry k()\n{\n\tret;\n}\n";
     char err[512];
     cb_translation *t = (cb_translation *)1;
-    CHECK(cb_translate_ptx(src, strlen(src), "d.ptx", CB_DIALECT_OPENCL, &t, err, sizeof err) == -1 && t == NULL,
-          "OpenCL must fail");
-    CHECK(strstr(err, "d.ptx:0: the OpenCL dialect is not implemented") != NULL, "got \"%s\"", err);
+    CHECK(cb_translate_ptx(src, strlen(src), "d.ptx", CB_DIALECT_OPENCL, &t, err, sizeof err) == 0 && t, "OpenCL: %s",
+          err);
+    CHECK(t && strstr(t->source, "__kernel void cbk_0(") != NULL, "an OpenCL kernel");
+    cb_translation_free(t);
+    const char *shfl = HEADER ".visible .entry k()\n{\n\t.reg .b32 %r<3>;\n"
+                              "\tshfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;\n\tret;\n}\n";
+    t = (cb_translation *)1;
+    CHECK(cb_translate_ptx(shfl, strlen(shfl), "d.ptx", CB_DIALECT_OPENCL, &t, err, sizeof err) == -2 && t == NULL,
+          "shfl must be refused as not supported");
+    CHECK(strstr(err, "'shfl' is not supported by the OpenCL dialect") != NULL, "got \"%s\"", err);
+    CHECK(cb_translate_ptx(shfl, strlen(shfl), "d.ptx", CB_DIALECT_C, &t, err, sizeof err) == 0, "C: %s", err);
+    cb_translation_free(t);
+    const char *rz = HEADER ".visible .entry k()\n{\n\t.reg .f32 %f<4>;\n\tadd.rz.f32 %f1, %f2, %f3;\n\tret;\n}\n";
+    CHECK(cb_translate_ptx(rz, strlen(rz), "d.ptx", CB_DIALECT_OPENCL, &t, err, sizeof err) == -2, "add.rz refused");
+    CHECK(strstr(err, "directed rounding") != NULL, "got \"%s\"", err);
+    /* a funnel shift's helper is not a rounding helper */
+    const char *shf = HEADER ".visible .entry k()\n{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<2>;\n"
+                             "\tshf.r.wrap.b32 %r1, %r2, %r3, 3;\n\tret;\n}\n";
+    CHECK(cb_translate_ptx(shf, strlen(shf), "d.ptx", CB_DIALECT_OPENCL, &t, err, sizeof err) == 0, "shf.r: %s", err);
+    cb_translation_free(t);
     CHECK(cb_translate_ptx(src, strlen(src), "d.ptx", (cb_dialect)7, &t, err, sizeof err) == -1 && t == NULL,
           "dialect 7 must fail");
     CHECK(strstr(err, "dialect not supported") != NULL, "got \"%s\"", err);

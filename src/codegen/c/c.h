@@ -41,8 +41,11 @@ void c_unit_tables(cg *c);
 void c_unit_function(cg *c, const ptx_func *f);
 /* A kernel: for one that needs no fibers, its block entry first (block.c). */
 void c_unit_kernel(cg *c, const ptx_func *f);
-/* Emits f's locals and instructions (the inside of its braces). */
+/* Emits f's locals (target->locals, else the C dialect's) and instructions
+ * (the inside of its braces). */
 void cg_emit_body(cg *c, const ptx_func *f);
+/* 1 when f uses the carry flag (cb_cf: .cc or a carry-in instruction). */
+int cg_uses_carry(const ptx_func *f);
 /* Emits, for kernel f (cname cbk_<k>), the thread-loop block entry
  * cbk_<k>_block around an inlined copy of its body (block.c). */
 void cg_emit_plain_entry(cg *c, const ptx_func *f);

@@ -148,6 +148,8 @@ static void read_special(cg *c, const ptx_operand *o, ptx_type ty)
 {
     static const char comps[] = "?xyz";
     char comp = comps[o->comp & 3];
+    if (c->target->special && c->target->special(c, o, ty))
+        return;
     cg_printf(c, "((%s)", cg_ctype(ty));
     if (c->block_mode && read_special_block(c, o, comp)) {
         cg_puts(c, ")");
@@ -234,6 +236,8 @@ static void emit_symbol_address(cg *c, const ptx_symref *s)
         return;
     }
     uint32_t off;
+    if (c->target->symbol && c->target->symbol(c, v))
+        return;
     if (v->space == PTX_SPACE_shared) {
         if (v->is_extern)
             cg_puts(c, "(uint64_t)cb_dyn_smem(t)");

@@ -51,7 +51,7 @@ static void emit_signature(cg *c, const ptx_func *f)
     cg_puts(c, ")");
 }
 
-static int uses_carry(const ptx_func *f)
+int cg_uses_carry(const ptx_func *f)
 {
     for (uint32_t i = 0; i < f->ninstrs; i++) {
         const ptx_instr *in = &f->instrs[i];
@@ -84,7 +84,7 @@ static void emit_locals(cg *c, const ptx_func *f)
                   v->cname, (unsigned long long)(v->size ? v->size : 1),
                   v->space == PTX_SPACE_local ? ".local" : ".param", v->name);
     }
-    if (uses_carry(f))
+    if (cg_uses_carry(f))
         cg_puts(c, "    uint32_t cb_cf = 0; /* CC.CF */\n");
     if (f->is_entry)
         cg_puts(c, "    int cb_exited = 0, *cb_x = &cb_exited; /* set by exit in a callee */\n");
@@ -107,7 +107,10 @@ void cg_emit_body(cg *c, const ptx_func *f)
 {
     c->f = f;
     c->in = NULL;
-    emit_locals(c, f);
+    if (c->target->locals)
+        c->target->locals(c, f);
+    else
+        emit_locals(c, f);
     c_conv_begin(c, f);
     for (uint32_t k = 0; k < f->ninstrs; k++) {
         const ptx_instr *in = &f->instrs[k];

@@ -1,22 +1,102 @@
-/* target.c: the OpenCL C dialect (CB_DIALECT_OPENCL) -- a skeleton.
+/* target.c: the OpenCL C dialect's table (CB_DIALECT_OPENCL, opencl.h).
  *
- * OpenCL C is C with address spaces, work-item built-ins and its own kernel
- * ABI, so this dialect will start from the C dialect's table and override
- * what differs, the way a PoCL device starts from pocl_basic's ops. Nothing
- * is overridden yet; until it is, its unit fails at once, and
- * cb_translate_ptx reports "the OpenCL dialect is not implemented" rather
- * than return C under another name.
+ * It starts from the C dialect's table, the way a PoCL device starts from
+ * pocl_basic's ops, and overrides what differs: the unit and kernels
+ * (unit.c), memory, atomics, barriers and calls (memory.c), and the rows it
+ * cannot express yet, which refuse (cg_unsupported: NOT_SUPPORTED at load).
+ * Every instruction goes through by_type below, which refuses half
+ * precision, emits the row, and then checks the text the shared emitters
+ * wrote for what has no OpenCL C form (directed rounding, the CPU runtime):
+ * such an instruction is refused with the reason, never emitted as
+ * different code.
  */
-#include "codegen/c/c.h"
+#include "codegen/opencl/opencl.h"
 
-static void opencl_begin(cg *c)
+#include <stdio.h>
+#include <string.h>
+
+static void refuse(cg *c, const ptx_instr *in)
 {
-    cg_fail(c, "the OpenCL dialect is not implemented");
+    char msg[200];
+    snprintf(msg, sizeof msg, "'%s' is not supported by the OpenCL dialect yet", ptx_ops[in->op].name);
+    cg_unsupported(c, msg);
+}
+
+/* What the shared emitters may write that OpenCL C cannot run, and why. */
+static const struct {
+    const char *text, *why;
+} denied[] = {
+    {"t->", "needs the CPU runtime (no OpenCL form yet)"},
+    {"_r32(", "a directed rounding mode: OpenCL C has no rounding-mode arithmetic"},
+    {"_r64(", "a directed rounding mode: OpenCL C has no rounding-mode arithmetic"},
+    {"cb_cvt_f32_s64_r(", "a directed rounding mode: OpenCL C has no rounding-mode arithmetic"},
+    {"cb_cvt_f32_u64_r(", "a directed rounding mode: OpenCL C has no rounding-mode arithmetic"},
+    {"cb_cvt_f64_s64_r(", "a directed rounding mode: OpenCL C has no rounding-mode arithmetic"},
+    {"cb_cvt_f64_u64_r(", "a directed rounding mode: OpenCL C has no rounding-mode arithmetic"},
+    {"cb_cvt_f32_f64_r(", "a directed rounding mode: OpenCL C has no rounding-mode arithmetic"},
+    {"fpclassify", "testp.normal/subnormal is not supported by the OpenCL dialect yet"},
+    {"cb_prmt_mode", "prmt with a mode is not supported by the OpenCL dialect yet"},
+    {"cb_fminmax32x", "min/max.xorsign.abs is not supported by the OpenCL dialect yet"},
+    {"cb_conv", "a warp convergence point is not supported by the OpenCL dialect yet"},
+    {"memcpy", "needs memcpy (no OpenCL form)"},
+};
+
+static int is_half(ptx_type t)
+{
+    return t == PTX_TYPE_f16 || t == PTX_TYPE_bf16 || ptx_type_kind(t) == 'h';
+}
+
+static int opencl_by_type(cg *c, const ptx_instr *in)
+{
+    unsigned flags = ptx_ops[in->op].flags;
+    if (!(flags & (PTX_OPF_BITS | PTX_OPF_FRAGMENT)))
+        for (int i = 0; i < in->ntypes; i++)
+            if (is_half(in->types[i]))
+                cg_unsupported(c, "half precision (f16/bf16) is not supported by the OpenCL dialect yet");
+    size_t start = c->len;
+    c->target->op[in->op](c, in);
+    for (size_t i = 0; i < sizeof denied / sizeof denied[0]; i++)
+        if (c->buf && strstr(c->buf + start, denied[i].text)) {
+            c->len = start;
+            c->buf[start] = 0;
+            cg_unsupported(c, denied[i].why);
+        }
+    return 1;
 }
 
 void cg_target_opencl_init(cg_target *t)
 {
     cg_target_c_init(t);
     t->name = "opencl";
-    t->begin = opencl_begin;
+    t->begin = ocl_unit_begin;
+    t->declare = ocl_unit_declare;
+    t->tables = ocl_unit_tables;
+    t->function = ocl_unit_function;
+    t->kernel = ocl_unit_kernel;
+    t->by_type = opencl_by_type;
+    t->special = ocl_special;
+    t->symbol = ocl_symbol;
+    t->locals = ocl_locals;
+    t->op[PTX_OP_ld] = ocl_emit_ld;
+    t->op[PTX_OP_ldu] = ocl_emit_ld;
+    t->op[PTX_OP_st] = ocl_emit_st;
+    t->op[PTX_OP_cvta] = ocl_emit_cvta;
+    t->op[PTX_OP_isspacep] = ocl_emit_isspacep;
+    t->op[PTX_OP_atom] = ocl_emit_atom;
+    t->op[PTX_OP_red] = ocl_emit_red;
+    t->op[PTX_OP_membar] = ocl_emit_membar;
+    t->op[PTX_OP_fence] = ocl_emit_membar;
+    t->op[PTX_OP_bar] = ocl_emit_bar;
+    t->op[PTX_OP_barrier] = ocl_emit_bar;
+    t->op[PTX_OP_call] = ocl_emit_call;
+    t->op[PTX_OP_exit] = ocl_emit_exit;
+    t->op[PTX_OP_trap] = ocl_emit_trap;
+    /* not yet: warp collectives, runtime services, matrices, async copies, textures */
+    static const ptx_opcode no[] = {
+        PTX_OP_nanosleep, PTX_OP_shfl, PTX_OP_vote, PTX_OP_activemask, PTX_OP_match,
+        PTX_OP_redux, PTX_OP_elect, PTX_OP_mma, PTX_OP_wmma, PTX_OP_ldmatrix, PTX_OP_stmatrix,
+        PTX_OP_cp, PTX_OP_mbarrier, PTX_OP_tex, PTX_OP_tld4, PTX_OP_txq, PTX_OP_suld, PTX_OP_sust,
+    };
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+        t->op[no[i]] = refuse;
 }

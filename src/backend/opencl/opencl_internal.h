@@ -1,0 +1,85 @@
+/* opencl_internal.h: the parts of the OpenCL backend (src/backend/opencl/), private to it. */
+#ifndef CB_OPENCL_INTERNAL_H
+#define CB_OPENCL_INTERNAL_H
+
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "platform/thread.h"
+
+/* ---- cl_load.c: the ICD loader, opened with dlopen on first use ----
+ * libcuda.so.1 does not depend on libOpenCL.so.1: a system without one
+ * simply has no "opencl" device. Each OpenCL function the backend calls is
+ * a pointer ocl_<name>, and the names below call through them. */
+#define OCL_FUNCS(X)                                                                                              \
+    X(clGetPlatformIDs) X(clGetDeviceIDs) X(clGetDeviceInfo) X(clCreateContext) X(clCreateCommandQueue)          \
+    X(clCreateBuffer) X(clReleaseMemObject) X(clReleaseCommandQueue) X(clReleaseContext) X(clFinish)             \
+    X(clEnqueueWriteBuffer) X(clEnqueueReadBuffer) X(clEnqueueCopyBuffer) X(clEnqueueFillBuffer)                 \
+    X(clWaitForEvents) X(clGetEventInfo) X(clReleaseEvent) X(clCreateProgramWithSource) X(clBuildProgram)        \
+    X(clGetProgramBuildInfo) X(clReleaseProgram) X(clCreateKernel) X(clReleaseKernel) X(clSetKernelArg)          \
+    X(clEnqueueNDRangeKernel)
+#define OCL_DECLARE(f) extern __typeof__(f) *ocl_##f;
+OCL_FUNCS(OCL_DECLARE)
+#undef OCL_DECLARE
+/* Opens the loader once (CUBRIDGE_OPENCL_LIB, default libOpenCL.so.1). 0, or -1 with err. */
+int ocl_load(char *err, size_t errlen);
+#ifndef OCL_LOADER
+#define clGetPlatformIDs ocl_clGetPlatformIDs
+#define clGetDeviceIDs ocl_clGetDeviceIDs
+#define clGetDeviceInfo ocl_clGetDeviceInfo
+#define clCreateContext ocl_clCreateContext
+#define clCreateCommandQueue ocl_clCreateCommandQueue
+#define clCreateBuffer ocl_clCreateBuffer
+#define clReleaseMemObject ocl_clReleaseMemObject
+#define clReleaseCommandQueue ocl_clReleaseCommandQueue
+#define clReleaseContext ocl_clReleaseContext
+#define clFinish ocl_clFinish
+#define clEnqueueWriteBuffer ocl_clEnqueueWriteBuffer
+#define clEnqueueReadBuffer ocl_clEnqueueReadBuffer
+#define clEnqueueCopyBuffer ocl_clEnqueueCopyBuffer
+#define clEnqueueFillBuffer ocl_clEnqueueFillBuffer
+#define clWaitForEvents ocl_clWaitForEvents
+#define clGetEventInfo ocl_clGetEventInfo
+#define clReleaseEvent ocl_clReleaseEvent
+#define clCreateProgramWithSource ocl_clCreateProgramWithSource
+#define clBuildProgram ocl_clBuildProgram
+#define clGetProgramBuildInfo ocl_clGetProgramBuildInfo
+#define clReleaseProgram ocl_clReleaseProgram
+#define clCreateKernel ocl_clCreateKernel
+#define clReleaseKernel ocl_clReleaseKernel
+#define clSetKernelArg ocl_clSetKernelArg
+#define clEnqueueNDRangeKernel ocl_clEnqueueNDRangeKernel
+#endif
+
+/* ---- heap.c: first fit over the offsets of the heap buffer ---- */
+
+typedef struct ocl_block {
+    uint64_t off, size;
+} ocl_block;
+
+typedef struct ocl_heap {
+    cb_mutex lock;
+    uint64_t size;          /* bytes of the heap */
+    ocl_block *used;        /* live blocks, sorted by offset */
+    size_t n, cap;
+    size_t in_use, peak;
+    int ready;
+} ocl_heap;
+
+int ocl_heap_init(ocl_heap *h, uint64_t size);
+void ocl_heap_destroy(ocl_heap *h);
+/* 256-byte aligned; 0 and *off, or -1 when no gap is large enough. */
+int ocl_heap_alloc(ocl_heap *h, size_t bytes, uint64_t *off);
+void ocl_heap_free(ocl_heap *h, uint64_t off);
+void ocl_heap_usage(ocl_heap *h, size_t *used, size_t *peak);
+
+/* ---- device.c: finding the device ---- */
+
+/* spec: NULL (the first GPU, else the first device), "P:D" (platform P, its
+ * device D) or a substring of the device's name. 0, or -1 with err. */
+int ocl_pick_device(const char *spec, cl_platform_id *plat, cl_device_id *dev, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,44 @@
+/* opencl.h: the OpenCL C dialect (CB_DIALECT_OPENCL), internal to src/codegen/opencl.
+ *
+ * One OpenCL C 1.2 program per module, which the OpenCL backend builds with
+ * clBuildProgram. The dialect starts from the C dialect's table (c/target.c)
+ * and overrides what differs (target.c):
+ *   unit.c      the program: prelude, functions, one __kernel per .entry,
+ *               locals; special registers as work-item built-ins
+ *   memory.c    ld st ldu cvta isspacep atom red membar fence bar call exit
+ *   prelude.c   the helpers, under the C dialect's names
+ * Everything it cannot express fails at translation through cg_unsupported
+ * (the loader answers CUDA_ERROR_NOT_SUPPORTED), never as different code.
+ * docs/opencl.md says what works.
+ */
+#ifndef CB_CODEGEN_OPENCL_H
+#define CB_CODEGEN_OPENCL_H
+
+#include "codegen/c/c.h"
+
+extern const char cb_codegen_opencl_prelude[];
+
+/* unit.c */
+void ocl_unit_begin(cg *c);
+void ocl_unit_declare(cg *c, const ptx_func *f);
+void ocl_unit_tables(cg *c);
+void ocl_unit_function(cg *c, const ptx_func *f);
+void ocl_unit_kernel(cg *c, const ptx_func *f);
+void ocl_locals(cg *c, const ptx_func *f);
+int ocl_special(cg *c, const ptx_operand *o, ptx_type ty);
+int ocl_symbol(cg *c, const ptx_var *v);
+
+/* memory.c: the overridden rows */
+void ocl_emit_ld(cg *c, const ptx_instr *in);
+void ocl_emit_st(cg *c, const ptx_instr *in);
+void ocl_emit_cvta(cg *c, const ptx_instr *in);
+void ocl_emit_isspacep(cg *c, const ptx_instr *in);
+void ocl_emit_atom(cg *c, const ptx_instr *in);
+void ocl_emit_red(cg *c, const ptx_instr *in);
+void ocl_emit_membar(cg *c, const ptx_instr *in);
+void ocl_emit_bar(cg *c, const ptx_instr *in);
+void ocl_emit_call(cg *c, const ptx_instr *in);
+void ocl_emit_exit(cg *c, const ptx_instr *in);
+void ocl_emit_trap(cg *c, const ptx_instr *in);
+
+#endif

@@ -1,0 +1,238 @@
+/* unit.c: the OpenCL C dialect's program, functions and kernels (opencl.h).
+ *
+ * Layout of the output: the prelude (prelude.c), forward declarations of
+ * every .func, the functions, then per .entry its parameter struct and its
+ * __kernel. The backend puts a text before it all that defines CB_HEAP_BASE,
+ * CB_HEAP_SIZE, CB_SHARED_WIN and CB_G<i>, the device address of module
+ * global i (docs/opencl.md).
+ *
+ * A kernel cbk_<k> takes (cb_heap, cb_pbv, cb_smem, cb_dyn): the heap
+ * buffer, the packed .param buffer by value (a struct of ulongs), the
+ * block's shared memory (__local, static then dynamic, the dynamic part at
+ * cb_dsm, 16-byte aligned as in the C dialect) and the dynamic bytes. A .func
+ * takes (cb_heap, cb_smem, cb_dsm, cb_dyn, cb_x) and then its return and
+ * parameter buffers as private byte pointers, as in the C dialect. Bodies
+ * are the shared cg_emit_body with this dialect's locals.
+ */
+#include "codegen/opencl/opencl.h"
+#include "passes/passes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- operands: special registers and symbol addresses --------------------------------- */
+
+int ocl_special(cg *c, const ptx_operand *o, ptx_type ty)
+{
+    static const char comps[] = "?xyz";
+    int d = (o->comp & 3) ? (o->comp & 3) - 1 : 0;
+    (void)comps;
+    cg_printf(c, "((%s)", cg_ctype(ty));
+    switch (o->special) {
+    case PTX_SREG_tid: cg_printf(c, "(uint)get_local_id(%d)", d); break;
+    case PTX_SREG_ntid: cg_printf(c, "(uint)get_local_size(%d)", d); break;
+    case PTX_SREG_ctaid: cg_printf(c, "(uint)get_group_id(%d)", d); break;
+    case PTX_SREG_nctaid: cg_printf(c, "(uint)get_num_groups(%d)", d); break;
+    case PTX_SREG_laneid: cg_puts(c, "(CB_FLAT & 31u)"); break;
+    case PTX_SREG_warpid: cg_puts(c, "(CB_FLAT >> 5)"); break;
+    case PTX_SREG_nwarpid:
+        cg_puts(c, "(((uint)(get_local_size(0) * get_local_size(1) * get_local_size(2)) + 31u) / 32u)");
+        break;
+    case PTX_SREG_lanemask_eq: cg_puts(c, "(1u << (CB_FLAT & 31u))"); break;
+    case PTX_SREG_lanemask_lt: cg_puts(c, "((1u << (CB_FLAT & 31u)) - 1u)"); break;
+    case PTX_SREG_lanemask_le: cg_puts(c, "((2u << (CB_FLAT & 31u)) - 1u)"); break;
+    case PTX_SREG_lanemask_ge: cg_puts(c, "(~((1u << (CB_FLAT & 31u)) - 1u))"); break;
+    case PTX_SREG_lanemask_gt: cg_puts(c, "(~((2u << (CB_FLAT & 31u)) - 1u))"); break;
+    case PTX_SREG_dynamic_smem_size: cg_puts(c, "cb_dyn"); break;
+    case PTX_SREG_total_smem_size: cg_puts(c, "(cb_dsm + cb_dyn)"); break;
+    case PTX_SREG_warpsize: cg_puts(c, "32u"); break;
+    case PTX_SREG_envreg:
+        /* 1 and 2: the cooperative grid workspace (grid-wide sync), which this backend has none of */
+        if (o->imm == 1 || o->imm == 2)
+            cg_unsupported(c, "grid-wide synchronisation (the cooperative workspace, %envreg1/2) is not supported by "
+                              "the OpenCL dialect yet");
+        cg_puts(c, "0u");
+        break;
+    default:
+        cg_unsupported(c, "this special register (clock, timer, SM or grid id) is not supported by the OpenCL dialect yet");
+    }
+    cg_puts(c, ")");
+    return 1;
+}
+
+int ocl_symbol(cg *c, const ptx_var *v)
+{
+    uint32_t off;
+    if (v->space == PTX_SPACE_shared) {
+        if (v->is_extern) {
+            cg_puts(c, "(uint64_t)cb_dsm");
+            return 1;
+        }
+        if (!c->f->is_entry)
+            cg_unsupported(c, "shared variables named in .func code are not supported by the OpenCL dialect yet");
+        if (pass_shared_offset(c->f->kernel, v, &off) < 0)
+            cg_fail(c, "internal error: a shared variable outside the kernel's layout");
+        cg_printf(c, "(uint64_t)%uu", off);
+        return 1;
+    }
+    if (v->role == PTX_ROLE_module) {
+        cg_printf(c, "(uint64_t)CB_G%u", v->index);
+        return 1;
+    }
+    if (c->f->is_entry && v->role == PTX_ROLE_param) {
+        cg_printf(c, "(uint64_t)(uintptr_t)(cb_pb + %llu)", (unsigned long long)v->offset);
+        return 1;
+    }
+    return 0;   /* a .local depot or a call's .param buffer: a private array, as in C */
+}
+
+/* ---- locals ------------------------------------------------------------------------- */
+
+void ocl_locals(cg *c, const ptx_func *f)
+{
+    if (f->conv)
+        cg_unsupported(c, "warp convergence points (volatile shared accesses, warp collectives without .sync) "
+                          "are not supported by the OpenCL dialect yet");
+    for (uint32_t i = 0; i < f->nregs; i++) {
+        const char *ct = cg_ctype(f->regs[i].type);
+        int same = i > 0 && !strcmp(ct, cg_ctype(f->regs[i - 1].type));
+        if (same && i % 8 != 0)
+            cg_printf(c, ", %s = 0", f->regs[i].cname);
+        else
+            cg_printf(c, "%s    %s %s = 0", i ? ";\n" : "", ct, f->regs[i].cname);
+    }
+    if (f->nregs)
+        cg_puts(c, ";\n");
+    for (uint32_t i = f->nrets + f->nparams; i < f->nvars; i++) {
+        const ptx_var *v = &f->vars[i];
+        if (v->space == PTX_SPACE_shared)
+            continue;
+        if (v->space != PTX_SPACE_local && v->space != PTX_SPACE_param)
+            cg_fail(c, "unsupported variable in a function body");
+        cg_printf(c, "    uchar %s[%llu] __attribute__((aligned(%u))); /* %s %s */\n", v->cname,
+                  (unsigned long long)(v->size ? v->size : 1), v->align < 8 ? 8 : v->align,
+                  v->space == PTX_SPACE_local ? ".local" : ".param", v->name);
+    }
+    if (cg_uses_carry(f))
+        cg_puts(c, "    uint cb_cf = 0; /* CC.CF */\n");
+    if (f->is_entry)
+        cg_puts(c, "    int cb_exited = 0; int *cb_x = &cb_exited; /* set by exit in a callee */\n");
+    cg_puts(c, "    (void)cb_heap; (void)cb_smem; (void)cb_dsm; (void)cb_dyn; (void)cb_x;\n");
+}
+
+/* ---- the unit ------------------------------------------------------------------------ */
+
+/* 1 when function i can call itself (state: 0 unseen, 1 on the path, 2 done). */
+static int reaches_cycle(const ptx_module *m, uint32_t i, unsigned char *state)
+{
+    if (state[i] == 1)
+        return 1;
+    if (state[i] == 2)
+        return 0;
+    state[i] = 1;
+    const ptx_func *f = &m->funcs[i];
+    for (uint32_t k = 0; k < f->ninstrs; k++) {
+        const ptx_instr *in = &f->instrs[k];
+        if (in->op == PTX_OP_call && in->nops > 1 && in->ops[1].kind == PTX_OPD_sym &&
+            in->ops[1].sym.kind == PTX_SYM_func && in->ops[1].sym.index >= 0 &&
+            (uint32_t)in->ops[1].sym.index < m->nfuncs && reaches_cycle(m, (uint32_t)in->ops[1].sym.index, state))
+            return 1;
+    }
+    state[i] = 2;
+    return 0;
+}
+
+/* OpenCL C has no recursion: a module whose calls form a cycle is refused. */
+static void refuse_recursion(cg *c)
+{
+    const ptx_module *m = c->m;
+    unsigned char *state = calloc(m->nfuncs ? m->nfuncs : 1, 1);
+    if (!state)
+        cg_fail(c, "out of memory");
+    int cyc = 0;
+    for (uint32_t i = 0; i < m->nfuncs && !cyc; i++)
+        cyc = reaches_cycle(m, i, state);
+    free(state);
+    if (cyc)
+        cg_unsupported(c, "recursive calls are not allowed in OpenCL C");
+}
+
+void ocl_unit_begin(cg *c)
+{
+    const ptx_module *m = c->m;
+    refuse_recursion(c);
+    if (m->nfunc_slots)
+        cg_unsupported(c, "shared variables named in .func code are not supported by the OpenCL dialect yet");
+    cg_printf(c, "/* Generated by cubridge from %s (PTX %u.%u, sm_%u), OpenCL C. */\n", m->file, m->version / 10,
+              m->version % 10, m->target_sm);
+    cg_puts(c, "#ifndef CB_HEAP_BASE\n#error \"the OpenCL backend defines CB_HEAP_BASE, CB_HEAP_SIZE, CB_SHARED_WIN "
+               "and CB_G<i>\"\n#endif\n");
+    cg_puts(c, cb_codegen_opencl_prelude);
+    for (uint32_t i = 0; i < m->nvars; i++) {
+        const ptx_var *v = &m->vars[i];
+        if (v->space == PTX_SPACE_global || v->space == PTX_SPACE_const)
+            cg_printf(c, "/* CB_G%u: %s %s, %llu bytes */\n", v->index, v->space == PTX_SPACE_const ? ".const" : ".global",
+                      v->name, (unsigned long long)v->size);
+    }
+    cg_puts(c, "\n");
+}
+
+static void emit_signature(cg *c, const ptx_func *f)
+{
+    cg_printf(c, "static void %s(__global uchar *cb_heap, __local uchar *cb_smem, uint cb_dsm, uint cb_dyn, int *cb_x",
+              f->cname);
+    for (uint32_t i = 0; i < f->nrets + f->nparams; i++)
+        cg_printf(c, ", uchar *%s", f->vars[i].cname);
+    cg_puts(c, ")");
+}
+
+void ocl_unit_declare(cg *c, const ptx_func *f)
+{
+    c->f = f;
+    emit_signature(c, f);
+    cg_puts(c, ";\n");
+}
+
+/* isspacep.const: the module's .const variables */
+void ocl_unit_tables(cg *c)
+{
+    const ptx_module *m = c->m;
+    cg_puts(c, "CB_INL int cb_in_const(ulong a)\n{\n    (void)a;\n");
+    for (uint32_t i = 0; i < m->nvars; i++)
+        if (m->vars[i].space == PTX_SPACE_const)
+            cg_printf(c, "    if (a - (ulong)CB_G%u < %lluul) return 1;\n", m->vars[i].index,
+                      (unsigned long long)m->vars[i].size);
+    cg_puts(c, "    return 0;\n}\n");
+}
+
+void ocl_unit_function(cg *c, const ptx_func *f)
+{
+    c->f = f;
+    c->in = NULL;
+    cg_printf(c, "\n/* line %u: .func %s */\n", f->line, f->name);
+    emit_signature(c, f);
+    cg_puts(c, "\n{\n");
+    cg_emit_body(c, f);
+    cg_puts(c, "}\n");
+}
+
+void ocl_unit_kernel(cg *c, const ptx_func *f)
+{
+    c->f = f;
+    c->in = NULL;
+    const ptx_kernel *k = f->kernel;
+    uint32_t words = (k->param_bytes + 7) / 8;
+    cg_printf(c, "\n/* line %u: .entry %s */\n", f->line, f->name);
+    cg_printf(c, "typedef struct { ulong w[%u]; } %s_params;\n", words ? words : 1, f->cname);
+    cg_puts(c, "__kernel ");
+    if (f->reqntid[0])
+        cg_printf(c, "__attribute__((reqd_work_group_size(%u, %u, %u))) ", f->reqntid[0],
+                  f->reqntid[1] ? f->reqntid[1] : 1, f->reqntid[2] ? f->reqntid[2] : 1);
+    cg_printf(c, "void %s(__global uchar *cb_heap, %s_params cb_pbv, __local uchar *cb_smem, uint cb_dyn)\n{\n",
+              f->cname, f->cname);
+    cg_printf(c, "    uchar *cb_pb = (uchar *)&cb_pbv; (void)cb_pb;\n    const uint cb_dsm = %lluu;\n",
+              (unsigned long long)((k->static_smem + 15) & ~15ull));
+    cg_emit_body(c, f);
+    cg_puts(c, "}\n");
+}
