@@ -30,6 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backend/backend_dnn.h"
+
 struct cb_backend;
 
 /* Element types. The first four are BLAS's S, D, C, Z. */
@@ -250,6 +252,9 @@ typedef struct cb_backend_lib {
      * as getrf's (C undefined when singular). */
     CUresult (*matinv)(struct cb_backend *b, cb_blas_type t, int64_t n, uint64_t a, int64_t lda, uint64_t c,
                        int64_t ldc, int *info);
+
+    /* ---- DNN (backend_dnn.h; cuDNN): one convolution in any direction. */
+    CUresult (*dnn_conv)(struct cb_backend *b, const cb_dnn_conv *c);
 } cb_backend_lib;
 
 #endif

@@ -6,6 +6,7 @@
  * Process-wide state: the OpenBLAS table, filled once (blas_once).
  */
 #include "backend/cpu/cpu_blas.h"
+#include "backend/cpu/cpu_dnn.h"
 
 #include <string.h>
 
@@ -749,6 +750,7 @@ static const cb_backend_lib cpu_lib = {
     .getrs = cpu_blas_getrs,
     .getri = cpu_blas_getri,
     .matinv = cpu_blas_matinv,
+    .dnn_conv = cpu_dnn_conv,
 };
 
 const cb_backend_lib *cb_cpu_blas_lib(void) { return &cpu_lib; }
