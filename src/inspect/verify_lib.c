@@ -243,6 +243,12 @@ static CUresult wl_matinv(cb_backend *b, cb_blas_type t, int64_t n, uint64_t a, 
     return i ? i->lib->matinv(i, t, n, a, lda, c, ldc, info) : CUDA_ERROR_NOT_SUPPORTED;
 }
 
+static CUresult wl_dnn_conv(cb_backend *b, const cb_dnn_conv *c)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, dnn_conv));
+    return i ? i->lib->dnn_conv(i, c) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
 static const cb_backend_lib forward_lib = {
     .size = sizeof(cb_backend_lib),
     .axpy = wl_axpy,
@@ -281,6 +287,7 @@ static const cb_backend_lib forward_lib = {
     .getrs = wl_getrs,
     .getri = wl_getri,
     .matinv = wl_matinv,
+    .dnn_conv = wl_dnn_conv,
 };
 
 const cb_backend_lib *cbi_wrapper_lib(void) { return &forward_lib; }
