@@ -138,21 +138,34 @@ int cudnn_same_dims(const cudnn_tensor *a, const cudnn_tensor *b);
 
 /* ---- host staging of strided tensors (cudnn_op.c) ------------------------ */
 
+typedef struct cudnn_op cudnn_op;
+
 /* Reads every element of t (laid out from host base, as on the device) into
  * packed row-major doubles. */
 void cudnn_gather(const cudnn_tensor *t, const void *base, double *out);
 /* out = alpha * vals + beta * out for every element of t at host base,
  * rounded once to t's type; out not read when beta == 0. */
 void cudnn_blend(const cudnn_tensor *t, void *base, const double *vals, double alpha, double beta);
+/* Element e (logical, row-major) of t laid out from host base, found
+ * through its strides (the references' way in). */
+double cudnn_ref_load(const cudnn_tensor *t, const void *base, size_t e);
+/* The packed index into src of element e of dst, where each of src's dims
+ * equals dst's or is 1 (broadcast); src and dst of the same rank. */
+size_t cudnn_broadcast_index(const cudnn_tensor *src, const cudnn_tensor *dst, size_t e);
+/* 1 when every dim of src equals dst's or is 1 (and the ranks agree). */
+int cudnn_broadcastable(const cudnn_tensor *src, const cudnn_tensor *dst);
+/* Packed doubles of tensor i of o read from the device (worker); NULL on
+ * failure. *host (may be NULL) receives the raw host copy, else freed. */
+double *cudnn_op_values(cudnn_op *o, int i, void **host);
+/* out (tensor i) = alpha * vals + beta * out on the device (worker). */
+CUresult cudnn_op_store(cudnn_op *o, int i, const double *vals, double alpha, double beta);
 /* The scaling factor at p: a float for every data type but double, whose
  * factors are double (cuDNN's rule). */
 double cudnn_scalar(const void *p, cudnnDataType_t data_type);
 
 /* ---- one computing call (cudnn_op.c) ------------------------------------- */
 
-enum { CUDNN_MAX_OPERANDS = 10, CUDNN_MAX_TENSORS = 8 };
-
-typedef struct cudnn_op cudnn_op;
+enum { CUDNN_MAX_OPERANDS = 14, CUDNN_MAX_TENSORS = 14 };
 
 typedef struct cudnn_routine {
     /* Computes on the stream's worker (after the operands were checked). */

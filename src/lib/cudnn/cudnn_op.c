@@ -69,6 +69,40 @@ void cudnn_blend(const cudnn_tensor *t, void *base, const double *vals, double a
     });
 }
 
+double cudnn_ref_load(const cudnn_tensor *t, const void *base, size_t e)
+{
+    size_t off = 0;
+    for (int d = t->nd - 1; d >= 0; d--) {
+        off += (e % (size_t)t->dim[d]) * (size_t)t->stride[d];
+        e /= (size_t)t->dim[d];
+    }
+    return cb_blas_load((cb_blas_type)cudnn_blas_type(t->dtype), (const char *)base + off * cudnn_type_size(t->dtype),
+                        0).re;
+}
+
+int cudnn_broadcastable(const cudnn_tensor *src, const cudnn_tensor *dst)
+{
+    if (src->nd != dst->nd)
+        return 0;
+    for (int d = 0; d < src->nd; d++)
+        if (src->dim[d] != dst->dim[d] && src->dim[d] != 1)
+            return 0;
+    return 1;
+}
+
+size_t cudnn_broadcast_index(const cudnn_tensor *src, const cudnn_tensor *dst, size_t e)
+{
+    size_t idx = 0, mul = 1;
+    for (int d = dst->nd - 1; d >= 0; d--) {
+        size_t i = e % (size_t)dst->dim[d];
+        e /= (size_t)dst->dim[d];
+        if (src->dim[d] != 1)
+            idx += i * mul;
+        mul *= (size_t)src->dim[d];
+    }
+    return idx;
+}
+
 /* ---- operands ----------------------------------------------------------------- */
 
 static cb_inspect_elem cmp_of(cudnnDataType_t t, unsigned *elem_bytes)
@@ -105,6 +139,31 @@ void *cudnn_op_read(cudnn_op *o, int i)
 CUresult cudnn_op_write(cudnn_op *o, int i, const void *host)
 {
     return cbl_write(&o->base, o->addr[i], host, cudnn_tensor_extent(&o->t[i]));
+}
+
+double *cudnn_op_values(cudnn_op *o, int i, void **host)
+{
+    void *h = cudnn_op_read(o, i);
+    size_t n = cudnn_tensor_count(&o->t[i]);
+    double *v = h ? malloc((n ? n : 1) * sizeof(double)) : NULL;
+    if (v)
+        cudnn_gather(&o->t[i], h, v);
+    if (host && v)
+        *host = h;
+    else
+        free(h);
+    return v;
+}
+
+CUresult cudnn_op_store(cudnn_op *o, int i, const double *vals, double alpha, double beta)
+{
+    void *h = cudnn_op_read(o, i);
+    if (!h)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    cudnn_blend(&o->t[i], h, vals, alpha, beta);
+    CUresult r = cudnn_op_write(o, i, h);
+    free(h);
+    return r;
 }
 
 /* ---- the stream operation --------------------------------------------------------- */
