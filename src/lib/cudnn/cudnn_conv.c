@@ -503,7 +503,7 @@ static cudnnStatus_t workspace(cudnnHandle_t h, const char *fn, cudnnStatus_t ge
     if (!size)
         return cudnn_fail(CUDNN_STATUS_BAD_PARAM_NULL_POINTER, fn, "NULL size");
     if (algo < 0 || algo >= count)
-        return cudnn_fail(CUDNN_STATUS_BAD_PARAM, fn, "algorithm %d", algo);
+        return cudnn_fail(CUDNN_STATUS_NOT_SUPPORTED, fn, "no algorithm %d (NVIDIA's status)", algo);
     if (algo == bad_algo)
         return cudnn_fail(CUDNN_STATUS_NOT_SUPPORTED, fn, "algorithm %d is not implemented (nor by cuDNN)", algo);
     *size = 0;   /* no algorithm of cubridge's needs device workspace */

@@ -146,7 +146,7 @@ static cudnnStatus_t conv_prepare(cudnnHandle_t h, const char *fn, int dir, cons
 static cudnnStatus_t algo_check(const char *fn, int algo, int count, int bad)
 {
     if (algo < 0 || algo >= count)
-        return cudnn_fail(CUDNN_STATUS_BAD_PARAM, fn, "algorithm %d", algo);
+        return cudnn_fail(CUDNN_STATUS_NOT_SUPPORTED, fn, "no algorithm %d (NVIDIA's status)", algo);
     if (algo == bad)
         return cudnn_fail(CUDNN_STATUS_NOT_SUPPORTED, fn, "algorithm %d is not implemented (nor by cuDNN)", algo);
     return CUDNN_STATUS_SUCCESS;

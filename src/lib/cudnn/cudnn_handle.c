@@ -239,7 +239,7 @@ int cudnn_backend_ok(cudnnHandle_t h, const char *function)
 cudnnStatus_t cudnnCreate(cudnnHandle_t *handle)
 {
     if (!handle)
-        return cudnn_fail(CUDNN_STATUS_BAD_PARAM_NULL_POINTER, "cudnnCreate", "handle is NULL");
+        return cudnn_fail(CUDNN_STATUS_BAD_PARAM, "cudnnCreate", "handle is NULL");   /* NVIDIA's status */
     const cb_lib_services *s = cbl_services();
     if (!s)
         return cudnn_fail(CUDNN_STATUS_NOT_INITIALIZED, "cudnnCreate", "cubridge's libcuda.so.1 is not loaded");
@@ -257,6 +257,8 @@ cudnnStatus_t cudnnCreate(cudnnHandle_t *handle)
 
 cudnnStatus_t cudnnDestroy(cudnnHandle_t h)
 {
+    if (!h)
+        return CUDNN_STATUS_SUCCESS;   /* as NVIDIA's (cudnn_status_probe) */
     cudnnStatus_t st = cudnn_handle_check(h);
     if (st != CUDNN_STATUS_SUCCESS)
         return cudnn_fail(st, "cudnnDestroy", "not a handle");

@@ -204,7 +204,8 @@ cudnnStatus_t cudnnGetTensor4dDescriptor(const cudnnTensorDescriptor_t d, cudnnD
                                          int *h, int *w, int *nStride, int *cStride, int *hStride, int *wStride)
 {
     const cudnn_tensor *t = cudnn_tensor_of(d);
-    if (!t || t->nd != 4)
+    /* NVIDIA's answers SUCCESS for a 5-D descriptor too: its first four dims. */
+    if (!t || t->nd < 4)
         return cudnn_fail(CUDNN_STATUS_BAD_PARAM, "cudnnGetTensor4dDescriptor", "not a 4-D tensor descriptor");
     if (!dataType || !n || !c || !h || !w || !nStride || !cStride || !hStride || !wStride)
         return cudnn_fail(CUDNN_STATUS_BAD_PARAM_NULL_POINTER, "cudnnGetTensor4dDescriptor", "NULL output");
