@@ -27,7 +27,7 @@ cb_install_missing() {
   command -v cmake >/dev/null || tools+=(cmake)
   command -v pkg-config >/dev/null || tools+=(pkg-config)
   command -v python3 >/dev/null || tools+=(python3)
-  cb_apt_install "${tools[@]}" libzstd-dev liblz4-dev libopenblas-dev
+  cb_apt_install "${tools[@]}" libzstd-dev liblz4-dev libopenblas-dev libdnnl-dev
   # the OpenCL backend: the headers (build), the ICD loader it dlopens, and PoCL, the CPU OpenCL
   # device its tests run on
   cb_apt_install opencl-headers ocl-icd-libopencl1 pocl-opencl-icd

@@ -3,7 +3,7 @@
 #
 # The dispatch inspector on library calls (docs/libraries.md, "Verify and
 # strict"), over the tests/lib programs:
-#   verify       cublas_level3 and cublaslt_matmul under `inspect --verify`:
+#   verify       cublas_level3, cublaslt_matmul and cudnn_conv under `inspect --verify`:
 #                every library row PASS with its drift, the report PASS
 #   trace        trace.jsonl has a "libcall" line per call, with its arguments
 #   break        CUBRIDGE_TEST_BREAK_LIB=cublasSgemm_v2: verify reports DRIFT
@@ -15,6 +15,11 @@
 #   rpath        lib_rpath pins "NVIDIA's" libcublas.so.13 (the mock) by
 #                DT_RPATH: run plainly it gets the mock, under `cubridge run`
 #                cubridge's (the LD_AUDIT module)
+#   dnn-break    CUBRIDGE_TEST_BREAK_LIB=cudnnConvolutionForward: verify reports
+#                DRIFT for it in cudnn_conv (and the program's own check fails)
+#   dnn-strict   cudnn_conv under --verify --strict: every cuDNN call passes
+#   dnn-unsupported  dnn_unsupported_v9 and _v8 (graph API and RNN stubs): the
+#                status is cuDNN 9's or 8's NOT_SUPPORTED, the rows UNSUPPORTED
 #   passthrough  under CUBRIDGE_BACKEND=cuda, lib_passthrough's calls reach
 #                "NVIDIA's" libcublas.so.13 (a mock, in mock/), traced
 set -u
@@ -26,7 +31,7 @@ field() { python3 -c "import json,sys; r=json.load(open('$out/report.json')); pr
 
 case $case_ in
 verify)
-  for prog in cublas_level3 cublaslt_matmul; do
+  for prog in cublas_level3 cublaslt_matmul cudnn_conv; do
     [ -x "$dir/$prog" ] || continue
     "$cubridge" inspect --verify --report "$out/$prog" -- "$dir/$prog" > "$out/$prog.out" 2> "$out/$prog.err" \
       || fail "$prog exited with $? under verify"
@@ -82,6 +87,37 @@ rpath)
   CUBRIDGE_AUDIT_LOG=1 "$cubridge" run -- "$dir/lib_rpath" > "$out/out" 2> "$out/err" || fail "exit $?"
   grep -qx "libcublas: cubridge" "$out/out" || fail "cubridge's libcublas did not win: $(cat "$out/out")"
   grep -q "cubridge: audit: libcublas.so.13 -> .*/lib/libcublas.so.13" "$out/err" || fail "no redirect logged"
+  ;;
+dnn-break)
+  CUBRIDGE_TEST_BREAK_LIB=cudnnConvolutionForward "$cubridge" inspect --verify --report "$out" -- "$dir/cudnn_conv" \
+    > "$out/out" 2> "$out/err" && fail "cudnn_conv passed with a broken cudnnConvolutionForward"
+  grep -q "DRIFT in cudnn cudnnConvolutionForward" "$out/err" || fail "no DRIFT logged"
+  [ "$(field 'r["summary"]["status"]')" = DRIFT ] || fail "report status is not DRIFT"
+  [ "$(field 'sorted(set(c["entry"] for c in r["calls"] if c["kind"] == "library" and c["status"] == "DRIFT"))')" = \
+    "['cudnnConvolutionForward']" ] || fail "another row than cudnnConvolutionForward is DRIFT"
+  ;;
+dnn-strict)
+  "$cubridge" inspect --verify --strict --report "$out" -- "$dir/cudnn_conv" > "$out/out" 2> "$out/err" \
+    || fail "exit $? under strict"
+  grep -qx "PASS cudnn_conv" "$out/out" || fail "no PASS"
+  [ "$(field 'r["summary"]["status"]')" = PASS ] || fail "report status $(field 'r["summary"]["status"]')"
+  ;;
+dnn-unsupported)
+  for v in 9 8; do
+    rc=0
+    "$cubridge" inspect --strict --report "$out/v$v" -- "$dir/dnn_unsupported_v$v" > "$out/out$v" 2> "$out/err$v" || rc=$?
+    [ $rc = 3 ] || fail "v$v: exit $rc, want 3"
+    grep -qx "PASS dnn_unsupported" "$out/out$v" || fail "v$v: no PASS: $(cat "$out/out$v")"
+    grep -q "strict: cudnn cudnnBackendCreateDescriptor is UNSUPPORTED" "$out/err$v" || fail "v$v: strict did not log it"
+    python3 - "$out/v$v/report.json" <<'EOF' || fail "v$v: report"
+import json, sys
+r = json.load(open(sys.argv[1]))
+st = {c["entry"]: c["status"] for c in r["calls"]}
+assert st.get("cudnnBackendCreateDescriptor") == "UNSUPPORTED", st
+assert st.get("cudnnCreateRNNDescriptor") == "UNSUPPORTED", st
+assert r["summary"]["status"] == "UNSUPPORTED", r["summary"]["status"]
+EOF
+  done
   ;;
 passthrough)
   CUBRIDGE_BACKEND=cuda CUBRIDGE_REAL_LIB_DIR="$dir/mock" CUBRIDGE_INSPECT=trace CUBRIDGE_INSPECT_DIR="$out" \

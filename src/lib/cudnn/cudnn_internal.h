@@ -1,4 +1,6 @@
-/* cudnn_internal.h: what the files of the cuDNN facade share (docs/cudnn.md).
+/* cudnn_internal.h: what the files of the cuDNN facade share (docs/cudnn.md:
+ * also cudnn_activation.c, cudnn_pointwise.c, cudnn_bn.c, cudnn_pool.c and
+ * cudnn_softmax.c, the descriptors and calls their names say).
  *
  *   cudnn_handle.c     handles, streams, versions (8 or 9, by the soname
  *                      loaded), status codes and texts, callbacks, checks
