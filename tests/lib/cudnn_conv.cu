@@ -8,13 +8,17 @@
  * cross-correlation fails), NCHW, NHWC and padded strides, groups
  * (depthwise too), dilation, asymmetric padding and stride, 3-D, alpha and
  * beta other than 1 and 0, float/double/half/bfloat16, and every math type.
- * Padded strides (gaps between rows, channels and images) are a separate
- * case that NVIDIA's cuDNN 9.19 on an H200 refuses: its heuristics report
- * no algorithm that succeeds. Where the heuristics refuse a case marked
- * may_refuse, the program still calls the convolution with
- * IMPLICIT_GEMM / ALGO_0: if that returns SUCCESS the result is checked as
- * usual, else the call must answer NOT_SUPPORTED and the case prints
- * "refused <case> <direction>". cubridge computes it (and is checked).
+ * Each direction takes the heuristics' algorithms in their order until a
+ * call succeeds (a heuristic is not a promise: on an H200, cuDNN 9.14's
+ * first backward-data algorithm for half data answered BAD_PARAM; the
+ * statuses go to stderr). Padded strides (gaps between rows, channels and
+ * images) are a separate case, marked may_refuse: NVIDIA's cuDNN 9.14 and
+ * 9.19 compute its forward but find no algorithm for its backward
+ * directions. Where the heuristics refuse such a case the program still
+ * calls the convolution with IMPLICIT_GEMM / ALGO_0: if that returns
+ * SUCCESS the result is checked as usual, else the call must answer
+ * NOT_SUPPORTED and the case prints "refused <case> <direction>".
+ * cubridge computes every case (and is checked).
  * Tolerances (x sqrt(terms summed)): fp32 under FMA_MATH 3e-5; fp32 under
  * DEFAULT_MATH and TENSOR_OP_MATH 3e-3 (an A100 or later may use TF32
  * there); double 1e-12; half 4e-3; bfloat16 3e-2.
@@ -121,42 +125,49 @@ static void set_tensor(cudnnTensorDescriptor_t d, const HT &t) {
   CHECK_DNN(cudnnSetTensorNdDescriptor(d, t.type, t.nd, t.dim, t.stride));
 }
 
-/* The heuristics' first algorithm that succeeds; else (statuses to
- * stderr) fallback, or FAIL when the case may not be refused. *refused is
- * set when none succeeds. */
-template <class P, class A>
-static A first_ok(const Case &c, const char *dir, const P *perf, int n, A fallback, bool *refused) {
-  *refused = false;
-  for (int i = 0; i < n; i++)
-    if (perf[i].status == CUDNN_STATUS_SUCCESS) return perf[i].algo;
+/* Runs one direction: each algorithm the heuristics report SUCCESS for,
+ * in their order, until a call returns SUCCESS (a call that fails anyway is
+ * reported on stderr and its output restored before the next); true when
+ * one did. When none does, a case that may be refused calls the fallback
+ * algorithm once: SUCCESS is checked as usual, NOT_SUPPORTED prints
+ * "refused <case> <direction>" (false); anything else FAILs. */
+template <class P, class A, class WS, class CALL>
+static bool run_direction(const Case &c, const char *dir, const P *perf, int n, A fallback, HT &out, WS ws_query,
+                          CALL call) {
+  for (int i = 0; i < n; i++) {
+    if (perf[i].status != CUDNN_STATUS_SUCCESS) continue;
+    size_t bytes = 0;
+    cudnnStatus_t st = ws_query(perf[i].algo, &bytes);
+    if (st == CUDNN_STATUS_SUCCESS) {
+      void *work = NULL;
+      if (bytes) CHECK(cudaMalloc(&work, bytes));
+      st = call(perf[i].algo, work, bytes);
+      cudaFree(work);
+      if (st == CUDNN_STATUS_SUCCESS) return true;
+    }
+    fprintf(stderr, "%s %s: algorithm %d (heuristics: SUCCESS) answers %s\n", c.name, dir, (int)perf[i].algo,
+            cudnnGetErrorString(st));
+    out.up();
+  }
   for (int i = 0; i < n; i++)
     fprintf(stderr, "%s %s: algorithm %d: %s\n", c.name, dir, (int)perf[i].algo, cudnnGetErrorString(perf[i].status));
   if (!c.may_refuse) {
     printf("FAIL %s %s: no algorithm succeeds\n", c.name, dir);
     exit(1);
   }
-  *refused = true;
-  return fallback;
-}
-
-/* After the heuristics refused: the call's own status. SUCCESS: go on and
- * check; NOT_SUPPORTED: print the refusal, skip the check; else FAIL. */
-static bool call_refused(const Case &c, const char *dir, cudnnStatus_t st) {
-  if (st == CUDNN_STATUS_SUCCESS) return false;
+  size_t bytes = 0;
+  if (ws_query(fallback, &bytes) != CUDNN_STATUS_SUCCESS) bytes = 0;
+  void *work = NULL;
+  if (bytes) CHECK(cudaMalloc(&work, bytes));
+  cudnnStatus_t st = call(fallback, work, bytes);
+  cudaFree(work);
+  if (st == CUDNN_STATUS_SUCCESS) return true;
   if (st != CUDNN_STATUS_NOT_SUPPORTED) {
     printf("FAIL %s %s: refused by the heuristics, the call answers %s\n", c.name, dir, cudnnGetErrorString(st));
     exit(1);
   }
   printf("refused %s %s\n", c.name, dir);
-  return true;
-}
-
-/* The workspace for algo (0 bytes when the query refuses a refused case). */
-static size_t query_ok(const Case &c, bool refused, cudnnStatus_t st, size_t bytes, const char *call) {
-  if (st == CUDNN_STATUS_SUCCESS) return bytes;
-  if (refused) return 0;
-  printf("FAIL %s: %s: %s\n", c.name, call, cudnnGetErrorString(st));
-  exit(1);
+  return false;
 }
 
 static void run_case(cudnnHandle_t h, const Case &c) {
@@ -205,27 +216,23 @@ static void run_case(cudnnHandle_t h, const Case &c) {
   const void *beta = c.type == CUDNN_DATA_DOUBLE ? (const void *)&c.beta : (const void *)&bf;
   char what[128];
 
-  /* forward: the heuristic's first algorithm that works */
+  /* forward: the heuristics' first algorithm that works */
   cudnnConvolutionFwdAlgoPerf_t fperf[8];
   int nf = 0;
   CHECK_DNN(cudnnGetConvolutionForwardAlgorithm_v7(h, xdesc, wdesc, conv, ydesc, 8, &nf, fperf));
-  bool refused;
-  cudnnConvolutionFwdAlgo_t fa = first_ok(c, "forward", fperf, nf, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, &refused);
-  size_t ws_bytes = 0;
-  ws_bytes = query_ok(c, refused, cudnnGetConvolutionForwardWorkspaceSize(h, xdesc, wdesc, conv, ydesc, fa, &ws_bytes),
-                      ws_bytes, "forward workspace");
-  void *work = NULL;
-  if (ws_bytes) CHECK(cudaMalloc(&work, ws_bytes));
-  cudnnStatus_t st =
-      cudnnConvolutionForward(h, alpha, xdesc, x.d, wdesc, w.d, conv, fa, work, ws_bytes, beta, ydesc, y.d);
-  if (!refused) CHECK_DNN(st);
   std::vector<double> want(y.count);
-  if (!refused || !call_refused(c, "forward", st)) {
+  if (run_direction(c, "forward", fperf, nf, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, y,
+                    [&](cudnnConvolutionFwdAlgo_t a, size_t *b) {
+                      return cudnnGetConvolutionForwardWorkspaceSize(h, xdesc, wdesc, conv, ydesc, a, b);
+                    },
+                    [&](cudnnConvolutionFwdAlgo_t a, void *work, size_t b) {
+                      return cudnnConvolutionForward(h, alpha, xdesc, x.d, wdesc, w.d, conv, a, work, b, beta, ydesc,
+                                                     y.d);
+                    })) {
     for (size_t i = 0; i < y.count; i++) want[i] = c.alpha * fy[i] + c.beta * y.v[i];
     snprintf(what, sizeof what, "%s forward", c.name);
     dnn_compare(what, y.down(what), want, tol * sqrt(terms_f));
   }
-  cudaFree(work);
 
   /* backward data: dy is y's original contents (y.v; the device copy is restored) */
   y.up();
@@ -233,23 +240,19 @@ static void run_case(cudnnHandle_t h, const Case &c) {
   cudnnConvolutionBwdDataAlgoPerf_t dperf[8];
   int ndp = 0;
   CHECK_DNN(cudnnGetConvolutionBackwardDataAlgorithm_v7(h, wdesc, ydesc, conv, xdesc, 8, &ndp, dperf));
-  cudnnConvolutionBwdDataAlgo_t da =
-      first_ok(c, "backward data", dperf, ndp, CUDNN_CONVOLUTION_BWD_DATA_ALGO_0, &refused);
-  ws_bytes = 0;
-  ws_bytes = query_ok(c, refused,
-                      cudnnGetConvolutionBackwardDataWorkspaceSize(h, wdesc, ydesc, conv, xdesc, da, &ws_bytes),
-                      ws_bytes, "backward data workspace");
-  work = NULL;
-  if (ws_bytes) CHECK(cudaMalloc(&work, ws_bytes));
-  st = cudnnConvolutionBackwardData(h, alpha, wdesc, w.d, ydesc, y.d, conv, da, work, ws_bytes, beta, xdesc, x.d);
-  if (!refused) CHECK_DNN(st);
-  if (!refused || !call_refused(c, "backward data", st)) {
+  if (run_direction(c, "backward data", dperf, ndp, CUDNN_CONVOLUTION_BWD_DATA_ALGO_0, x,
+                    [&](cudnnConvolutionBwdDataAlgo_t a, size_t *b) {
+                      return cudnnGetConvolutionBackwardDataWorkspaceSize(h, wdesc, ydesc, conv, xdesc, a, b);
+                    },
+                    [&](cudnnConvolutionBwdDataAlgo_t a, void *work, size_t b) {
+                      return cudnnConvolutionBackwardData(h, alpha, wdesc, w.d, ydesc, y.d, conv, a, work, b, beta,
+                                                          xdesc, x.d);
+                    })) {
     want.assign(x.count, 0);
     for (size_t i = 0; i < x.count; i++) want[i] = c.alpha * dx[i] + c.beta * x.v[i];
     snprintf(what, sizeof what, "%s backward data", c.name);
     dnn_compare(what, x.down(what), want, tol * sqrt(terms_d));
   }
-  cudaFree(work);
 
   /* backward filter, on fresh x values */
   HT x2(c.type, nd, xd, xs);
@@ -261,23 +264,19 @@ static void run_case(cudnnHandle_t h, const Case &c) {
   cudnnConvolutionBwdFilterAlgoPerf_t wperf[8];
   int nw = 0;
   CHECK_DNN(cudnnGetConvolutionBackwardFilterAlgorithm_v7(h, xdesc, ydesc, conv, wdesc, 8, &nw, wperf));
-  cudnnConvolutionBwdFilterAlgo_t wa =
-      first_ok(c, "backward filter", wperf, nw, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_0, &refused);
-  ws_bytes = 0;
-  ws_bytes = query_ok(c, refused,
-                      cudnnGetConvolutionBackwardFilterWorkspaceSize(h, xdesc, ydesc, conv, wdesc, wa, &ws_bytes),
-                      ws_bytes, "backward filter workspace");
-  work = NULL;
-  if (ws_bytes) CHECK(cudaMalloc(&work, ws_bytes));
-  st = cudnnConvolutionBackwardFilter(h, alpha, xdesc, x2.d, ydesc, y.d, conv, wa, work, ws_bytes, beta, wdesc, w.d);
-  if (!refused) CHECK_DNN(st);
-  if (!refused || !call_refused(c, "backward filter", st)) {
+  if (run_direction(c, "backward filter", wperf, nw, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_0, w,
+                    [&](cudnnConvolutionBwdFilterAlgo_t a, size_t *b) {
+                      return cudnnGetConvolutionBackwardFilterWorkspaceSize(h, xdesc, ydesc, conv, wdesc, a, b);
+                    },
+                    [&](cudnnConvolutionBwdFilterAlgo_t a, void *work, size_t b) {
+                      return cudnnConvolutionBackwardFilter(h, alpha, xdesc, x2.d, ydesc, y.d, conv, a, work, b, beta,
+                                                            wdesc, w.d);
+                    })) {
     want.assign(w.count, 0);
     for (size_t i = 0; i < w.count; i++) want[i] = c.alpha * dw2[i] + c.beta * w.v[i];
     snprintf(what, sizeof what, "%s backward filter", c.name);
     dnn_compare(what, w.down(what), want, tol * sqrt(terms_w));
   }
-  cudaFree(work);
 
   cudnnDestroyConvolutionDescriptor(conv);
   cudnnDestroyFilterDescriptor(wdesc);
