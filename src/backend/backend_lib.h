@@ -1,4 +1,4 @@
-/* backend_lib.h: the library interface of a backend (BLAS, LAPACK pieces).
+/* backend_lib.h: the library interface of a backend (BLAS, LAPACK, sparse kernels).
  *
  * The library facades (src/lib: cuBLAS, cuBLASLt, later cuSOLVER ...)
  * compute through this table, found at cb_backend.lib (NULL: the backend has
@@ -33,6 +33,8 @@
 #include "backend/backend_dnn.h"
 
 struct cb_backend;
+struct cb_sparse;
+struct cb_dense;
 
 /* Element types. The first four are BLAS's S, D, C, Z. */
 typedef enum cb_blas_type {
@@ -255,6 +257,131 @@ typedef struct cb_backend_lib {
 
     /* ---- DNN (backend_dnn.h; cuDNN): one convolution in any direction. */
     CUresult (*dnn_conv)(struct cb_backend *b, const cb_dnn_conv *c);
+
+    /* ---- LAPACK (cuSOLVER's dense API; the CPU backend: cpu_lapack.c).
+     * S/D/C/Z only. Every *info (host) is LAPACK's: 0, or the routine's
+     * positive failure index (never negative: the facade validated). The
+     * backend finds its own workspace; A, B ... are device addresses. */
+    /* LU with partial pivoting of the m x n matrix a: pivots (device,
+     * min(m, n) integers of piv_bytes = 4 or 8, 1-based; 0: no pivoting);
+     * *info: the first zero pivot U(i, i), 1-based. */
+    CUresult (*lapack_getrf)(struct cb_backend *b, cb_blas_type t, int64_t m, int64_t n, uint64_t a, int64_t lda,
+                             uint64_t pivots, int piv_bytes, int64_t *info);
+    /* op(A) X = B with getrf's factors of the n x n A (pivots 0: none). */
+    CUresult (*lapack_getrs)(struct cb_backend *b, cb_blas_type t, int trans, int64_t n, int64_t nrhs, uint64_t a,
+                             int64_t lda, uint64_t pivots, int piv_bytes, uint64_t bb, int64_t ldb);
+    /* Cholesky A = L L^H (uplo lower) or U^H U in the uplo triangle; *info:
+     * the order of the first leading minor that is not positive definite. */
+    CUresult (*lapack_potrf)(struct cb_backend *b, cb_blas_type t, int uplo, int64_t n, uint64_t a, int64_t lda,
+                             int64_t *info);
+    CUresult (*lapack_potrs)(struct cb_backend *b, cb_blas_type t, int uplo, int64_t n, int64_t nrhs, uint64_t a,
+                             int64_t lda, uint64_t bb, int64_t ldb);
+    /* A^-1 from potrf's factor, into the uplo triangle; *info: the first
+     * zero on the factor's diagonal (A then unchanged). */
+    CUresult (*lapack_potri)(struct cb_backend *b, cb_blas_type t, int uplo, int64_t n, uint64_t a, int64_t lda,
+                             int64_t *info);
+    /* Householder QR (LAPACK's reflectors): R and the vectors in a, tau
+     * (min(m, n) elements). */
+    CUresult (*lapack_geqrf)(struct cb_backend *b, cb_blas_type t, int64_t m, int64_t n, uint64_t a, int64_t lda,
+                             uint64_t tau);
+    /* The first n columns of Q = H(1) ... H(k) into a (orgqr/ungqr). */
+    CUresult (*lapack_orgqr)(struct cb_backend *b, cb_blas_type t, int64_t m, int64_t n, int64_t k, uint64_t a,
+                             int64_t lda, uint64_t tau);
+    /* C = op(Q) C (side left) or C op(Q), op N, T (real) or C (complex). */
+    CUresult (*lapack_ormqr)(struct cb_backend *b, cb_blas_type t, int side, int trans, int64_t m, int64_t n,
+                             int64_t k, uint64_t a, int64_t lda, uint64_t tau, uint64_t c, int64_t ldc);
+    /* A = U S V^H: jobu / jobvt 'A', 'S', 'O' or 'N' as LAPACK's; s, the
+     * real singular values (descending); superb (0: none): min(m, n) - 1
+     * reals, the unconverged superdiagonal when *info > 0. */
+    CUresult (*lapack_gesvd)(struct cb_backend *b, cb_blas_type t, char jobu, char jobvt, int64_t m, int64_t n,
+                             uint64_t a, int64_t lda, uint64_t s, uint64_t u, int64_t ldu, uint64_t vt, int64_t ldvt,
+                             uint64_t superb, int64_t *info);
+    /* Eigenvalues (ascending, real, into w) and with vectors set the
+     * orthonormal eigenvectors (into a) of the symmetric / Hermitian A. */
+    CUresult (*lapack_syevd)(struct cb_backend *b, cb_blas_type t, int vectors, int uplo, int64_t n, uint64_t a,
+                             int64_t lda, uint64_t w, int64_t *info);
+
+    /* ---- sparse kernels (cuSPARSE; the CPU backend: cpu_sparse*.c), on
+     * the cb_sparse / cb_dense views below. Scalars are host values of
+     * the compute type; beta == 0 means the output is not read. The
+     * facade validated sizes, types and index ranges' extents. */
+    /* y = alpha op(A) x + beta y (x, y: vectors). */
+    CUresult (*sparse_mv)(struct cb_backend *b, int trans, const void *alpha, const struct cb_sparse *a,
+                          const struct cb_dense *x, const void *beta, const struct cb_dense *y, cb_blas_type compute);
+    /* C = alpha op(A) op(B) + beta C, every batch entry. */
+    CUresult (*sparse_mm)(struct cb_backend *b, int trans_a, int trans_b, const void *alpha, const struct cb_sparse *a,
+                          const struct cb_dense *bm, const void *beta, const struct cb_dense *c, cb_blas_type compute);
+    /* One of CB_SPVEC_* on the sparse vector x and the dense vector y. */
+    CUresult (*sparse_vec)(struct cb_backend *b, int kind, const struct cb_sparse *x, const struct cb_dense *y,
+                           const void *alpha, const void *beta, void *result, cb_blas_type compute);
+    /* D = A, zeros elsewhere. */
+    CUresult (*sparse_to_dense)(struct cb_backend *b, const struct cb_sparse *a, const struct cb_dense *d);
+    /* A = the nonzeros of D. count_only: only *nnz and (CSR, CSC) A's
+     * offsets are written; else A's indices and values, in order. */
+    CUresult (*sparse_from_dense)(struct cb_backend *b, const struct cb_dense *d, const struct cb_sparse *a,
+                                  int count_only, int64_t *nnz);
+    /* CSR (rowptr, colind, val) of an m x n matrix -> CSC (cscptr,
+     * cscrow, cscval; with values unset only the structure), 32-bit. */
+    CUresult (*sparse_csr2csc)(struct cb_backend *b, cb_blas_type t, int64_t m, int64_t n, int64_t nnz, uint64_t val,
+                               uint64_t rowptr, uint64_t colind, uint64_t cscval, uint64_t cscptr, uint64_t cscrow,
+                               int values, int base);
+    /* Sorts 32-bit indices, carrying perm (0: none) along: CB_SPSORT_CSR
+     * sorts ind within each row of the offsets ptr (m rows), CSC the
+     * same by columns (n), COO_ROW sorts the pairs (ptr, ind) = (rows,
+     * cols) by row then column, COO_COL by column then row. */
+    CUresult (*sparse_sort)(struct cb_backend *b, int kind, int64_t m, int64_t n, int64_t nnz, uint64_t ptr,
+                            uint64_t ind, uint64_t perm, int base);
+    /* Sorted COO row indices -> CSR offsets (m + 1), or back with expand. */
+    CUresult (*sparse_compress)(struct cb_backend *b, int expand, int64_t m, int64_t nnz, uint64_t rows,
+                                uint64_t offsets, int base);
+    /* p[i] = i, 32-bit. */
+    CUresult (*sparse_identity)(struct cb_backend *b, int64_t n, uint64_t p);
+    /* SpGEMM, C = alpha A B of CSR matrices: the number of products
+     * (an upper bound of C's nnz); the product into scratch (device,
+     * cb_spgemm_scratch_bytes), *nnz; then its copy into C, whose nnz is
+     * the product's. */
+    CUresult (*spgemm_products)(struct cb_backend *b, const struct cb_sparse *a, const struct cb_sparse *bm,
+                                int64_t *products);
+    CUresult (*spgemm_compute)(struct cb_backend *b, const void *alpha, const struct cb_sparse *a,
+                               const struct cb_sparse *bm, cb_blas_type compute, uint64_t scratch, int64_t *nnz);
+    CUresult (*spgemm_copy)(struct cb_backend *b, uint64_t scratch, const struct cb_sparse *c);
 } cb_backend_lib;
+
+/* ---- sparse views (cuSPARSE's descriptors, as the backend sees them) ---- */
+
+/* cusparseFormat_t's values, and a sparse vector. */
+enum { CB_SP_CSR = 1, CB_SP_CSC = 2, CB_SP_COO = 3, CB_SP_BELL = 5, CB_SP_VEC = 100 };
+enum { CB_SPVEC_AXPBY, CB_SPVEC_GATHER, CB_SPVEC_SCATTER, CB_SPVEC_ROT, CB_SPVEC_DOT, CB_SPVEC_DOTC };
+enum { CB_SPSORT_CSR, CB_SPSORT_CSC, CB_SPSORT_COO_ROW, CB_SPSORT_COO_COL };
+
+typedef struct cb_sparse {
+    int format;                  /* CB_SP_* */
+    int64_t rows, cols, nnz;     /* a vector: rows is its size */
+    uint64_t offsets;            /* CSR: rows + 1 row offsets; CSC: cols + 1 column offsets */
+    uint64_t rowind;             /* COO, CSC: row indices */
+    uint64_t colind;             /* COO, CSR: column indices; BELL: block columns; a vector: its indices */
+    uint64_t values;
+    int off_bytes, idx_bytes;    /* 4 or 8 */
+    int base;                    /* 0 or 1 */
+    cb_blas_type type;
+    int64_t ell_block, ell_cols; /* blocked ELL: block size, ELL columns (elements) */
+    int64_t batch;               /* >= 1; entries at the strides (elements) below */
+    int64_t off_stride, idx_stride, val_stride;
+} cb_sparse;
+
+typedef struct cb_dense {
+    int64_t rows, cols, ld;      /* a vector: cols = 1, ld = rows */
+    int row_major;
+    uint64_t values;
+    cb_blas_type type;
+    int64_t batch, stride;       /* batch >= 1, stride in elements */
+} cb_dense;
+
+/* The scratch an SpGEMM product of rows rows and products products of
+ * elements of vbytes needs: int64 offsets, int64 columns, the values. */
+static inline size_t cb_spgemm_scratch_bytes(int64_t rows, int64_t products, size_t vbytes)
+{
+    return (size_t)(rows + 1) * 8 + (size_t)products * (8 + vbytes) + 64;
+}
 
 #endif

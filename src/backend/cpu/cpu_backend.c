@@ -14,6 +14,7 @@
 
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/cpu_internal.h"
+#include "backend/cpu/cpu_lib.h"
 #include "platform/sysinfo.h"
 
 #define CPU_MAX_THREADS_PER_BLOCK 1024
@@ -379,7 +380,7 @@ cb_backend *cb_backend_cpu_create(void)
     cpu->base.launch = cpu_launch_kernel;
     cpu->base.shutdown = cpu_shutdown;
     cpu->base.module_cache_stats = cpu_module_cache_stats;
-    cpu->base.lib = cb_cpu_blas_lib();
+    cpu->base.lib = cb_cpu_lib();
     return &cpu->base;
 }
 

@@ -1,0 +1,1 @@
+/* sparse_check.h: placeholder, filled in by the cuSPARSE tests */
