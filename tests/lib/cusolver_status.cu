@@ -8,11 +8,25 @@
  * with NVIDIA's libcusolver (cusolver_status.expected); under cubridge the
  * same program must print the same lines. Buffer sizes go to stderr (they
  * are NVIDIA's implementation details, not compared). A call that crashes
- * NVIDIA's library (a host fault) prints CRASH and the program goes on.
+ * NVIDIA's library (a host fault) prints CRASH.
+ *
+ * Each case may leave the device broken (cuSOLVER's getrf with m = -1
+ * makes the GPU fault, and cudaErrorIllegalAddress is sticky), so the
+ * cases run in child processes: the parent never touches CUDA; it starts
+ * `cusolver_status --from K`, which initialises CUDA and runs cases K, K+1,
+ * ... (the ones before K are skipped, their set-up still done), announcing
+ * each on a pipe before it runs it. When a child dies in a case (a signal,
+ * a device fault, a hang past 60 s), the parent prints that case's line
+ * (CRASH for SIGSEGV/SIGBUS, "FAULT signal N", or the child's own "then the
+ * device failed" line) and starts the next child after it.
  *
  * Build: nvcc -I tests/lib tests/lib/cusolver_status.cu -o cusolver_status -lcusolver -lcublas */
-#include <setjmp.h>
 #include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <string>
 
 #include "lib_check.h"
 #include "solver_api.h"
@@ -37,20 +51,34 @@ static const char *status_name(cusolverStatus_t s) {
   }
 }
 
-static sigjmp_buf crash_jump;
-static void on_crash(int sig) { siglongjmp(crash_jump, sig); }
-
 static const int SENTINEL = -7777;
 static int *d_info;
 static int lines = 0;
+static int case_no = -1;     /* the current case's number */
+static int from_case = 0;    /* the first case this child runs */
+static int announce_fd = -1; /* the pipe to the parent */
 
 static void set_sentinel() { CHECK(cudaMemcpy(d_info, &SENTINEL, sizeof(int), cudaMemcpyHostToDevice)); }
+
+/* Tells the parent that case number case_no ("label") starts (or, with
+ * label NULL, that every case is done). */
+static void announce(const char *prefix, const char *fn, const char *what) {
+  char buf[512];
+  int n = what ? snprintf(buf, sizeof buf, "S %d %s%s %s\n", case_no, prefix, fn, what) : snprintf(buf, sizeof buf, "Z\n");
+  fflush(stdout);
+  if (announce_fd >= 0 && write(announce_fd, buf, (size_t)n) != n) exit(3);
+  alarm(60);
+}
+
+/* Whether the next case runs in this process. */
+static bool next_case() { return ++case_no >= from_case; }
 
 static void report(const char *prefix, const char *fn, const char *what, cusolverStatus_t s, bool info) {
   cudaError_t e = cudaDeviceSynchronize();
   if (e != cudaSuccess) {
     printf("%s%s %s: %s, then the device failed: %s\n", prefix, fn, what, status_name(s), cudaGetErrorName(e));
-    exit(1);
+    fflush(stdout);
+    exit(4);
   }
   printf("%s%s %s: %s", prefix, fn, what, status_name(s));
   if (info) {
@@ -62,18 +90,18 @@ static void report(const char *prefix, const char *fn, const char *what, cusolve
       printf(" info=%d", v);
   }
   printf("\n");
+  fflush(stdout);
   lines++;
 }
 
 /* One call: its status (and devInfo when info is true). */
 #define CASE(prefix, fn, what, info, call)                                                        \
   do {                                                                                            \
-    set_sentinel();                                                                               \
-    if (sigsetjmp(crash_jump, 1) == 0) {                                                          \
+    if (next_case()) {                                                                            \
+      set_sentinel();                                                                             \
+      announce(prefix, fn, what);                                                                 \
       cusolverStatus_t s_ = (call);                                                               \
       report(prefix, fn, what, s_, info);                                                         \
-    } else {                                                                                      \
-      printf("%s%s %s: CRASH\n", prefix, fn, what);                                               \
     }                                                                                             \
   } while (0)
 
@@ -81,7 +109,7 @@ static void report(const char *prefix, const char *fn, const char *what, cusolve
 #define SIZE(prefix, fn, what, call, lw)                                                          \
   do {                                                                                            \
     cusolverStatus_t s_ = (call);                                                                 \
-    fprintf(stderr, "size %s%s %s: %s lwork=%lld\n", prefix, fn, what, status_name(s_), (long long)(lw)); \
+    if (case_no + 1 >= from_case) fprintf(stderr, "size %s%s %s: %s lwork=%lld\n", prefix, fn, what, status_name(s_), (long long)(lw)); \
   } while (0)
 
 static cusolverDnHandle_t h;
@@ -552,17 +580,15 @@ static void handles() {
   cusolverDnHandle_t h2;
   CHECK_SOLVER(cusolverDnCreate(&h2));
   CHECK_SOLVER(cusolverDnGetStream(h2, &s));
-  printf("cusolverDnGetStream new handle: stream %s\n", s == 0 ? "NULL" : "not NULL");
+  if (next_case()) {
+    printf("cusolverDnGetStream new handle: stream %s\n", s == 0 ? "NULL" : "not NULL");
+    fflush(stdout);
+  }
   CHECK_SOLVER(cusolverDnDestroy(h2));
 }
 
-int main() {
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_crash;
-  sa.sa_flags = SA_NODEFER;
-  sigaction(SIGSEGV, &sa, NULL);
-  sigaction(SIGBUS, &sa, NULL);
+/* A child: cases from from_case on. */
+static int child_main() {
   CHECK(cudaMalloc((void **)&d_info, sizeof(int)));
   CHECK_SOLVER(cusolverDnCreate(&h));
   handles();
@@ -574,6 +600,78 @@ int main() {
   CHECK_SOLVER(cusolverDnDestroy(h));
   cudaFree(d_info);
   fprintf(stderr, "%d calls\n", lines);
-  printf("PASS cusolver_status\n");
+  announce("", "", NULL);
   return 0;
+}
+
+/* The parent: one child after another until one announces the end. */
+static int parent_main(const char *self) {
+  int from = 0;
+  for (int children = 0; children < 1000; children++) {
+    int fds[2];
+    if (pipe(fds) != 0) return 2;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) return 2;
+    if (pid == 0) {
+      close(fds[0]);
+      char a[16], fd[16];
+      snprintf(a, sizeof a, "%d", from);
+      snprintf(fd, sizeof fd, "%d", fds[1]);
+      execl(self, self, "--from", a, "--fd", fd, (char *)NULL);
+      _exit(127);
+    }
+    close(fds[1]);
+    /* The announcements: the last case started, whether all were done. */
+    std::string got, last;
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(fds[0], buf, sizeof buf)) > 0) got.append(buf, (size_t)n);
+    close(fds[0]);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    bool done = false;
+    int last_no = -1;
+    size_t pos = 0;
+    while (pos < got.size()) {
+      size_t e = got.find('\n', pos);
+      if (e == std::string::npos) break;
+      std::string l = got.substr(pos, e - pos);
+      pos = e + 1;
+      if (l == "Z") done = true;
+      else if (l.size() > 2 && l[0] == 'S') {
+        size_t sp = l.find(' ', 2);
+        last_no = atoi(l.c_str() + 2);
+        last = l.substr(sp + 1);
+      }
+    }
+    if (done && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+      printf("PASS cusolver_status\n");
+      return 0;
+    }
+    if (last_no < from) {
+      fprintf(stderr, "cusolver_status: the child from case %d died before its first case (status %d)\n", from, st);
+      return 1;
+    }
+    if (WIFSIGNALED(st)) {
+      int sig = WTERMSIG(st);
+      if (sig == SIGSEGV || sig == SIGBUS) printf("%s: CRASH\n", last.c_str());
+      else printf("%s: FAULT signal %d\n", last.c_str(), sig);
+    } else if (!(WIFEXITED(st) && WEXITSTATUS(st) == 4)) {
+      /* exit 4: the child printed the device failure itself */
+      printf("%s: FAULT exit %d\n", last.c_str(), WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    }
+    fflush(stdout);
+    from = last_no + 1;
+  }
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  if (argc == 5 && strcmp(argv[1], "--from") == 0 && strcmp(argv[3], "--fd") == 0) {
+    from_case = atoi(argv[2]);
+    announce_fd = atoi(argv[4]);
+    return child_main();
+  }
+  return parent_main("/proc/self/exe");
 }
