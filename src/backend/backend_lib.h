@@ -378,10 +378,11 @@ typedef struct cb_dense {
 } cb_dense;
 
 /* The scratch an SpGEMM product of rows rows and products products of
- * elements of vbytes needs: int64 offsets, int64 columns, the values. */
+ * elements of vbytes needs: the count of products (int64), int64 offsets,
+ * int64 columns, the values. */
 static inline size_t cb_spgemm_scratch_bytes(int64_t rows, int64_t products, size_t vbytes)
 {
-    return (size_t)(rows + 1) * 8 + (size_t)products * (8 + vbytes) + 64;
+    return 8 + (size_t)(rows + 1) * 8 + (size_t)products * (8 + vbytes) + 64;
 }
 
 #endif
