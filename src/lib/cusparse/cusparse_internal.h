@@ -131,6 +131,7 @@ void sp_scalars(cusparseHandle_t h, sp_op *o, const void *alpha, const void *bet
 void sp_add_sparse(sp_op *o, const char *name, const cb_sparse *s, int out);
 void sp_add_dense(sp_op *o, const char *name, const cb_dense *d, int out);
 void sp_add_ints(sp_op *o, const char *name, uint64_t addr, int64_t n, int out);
+void sp_add_host(sp_op *o, const char *name, void *host, size_t bytes, cb_inspect_elem cmp, unsigned elem_bytes);
 void sp_add_bytes(sp_op *o, const char *name, uint64_t addr, size_t bytes, int out);
 void sp_add_idx(sp_op *o, const char *name, uint64_t addr, int64_t n, int bytes, int out);
 void sp_add_values(sp_op *o, const char *name, uint64_t addr, int64_t n, cb_blas_type t, int out);
@@ -144,5 +145,15 @@ const cb_backend_lib *sp_backend_lib(cusparseHandle_t h, const char *function);
 
 /* On the host copies in o->ops (the layout sp_add_sparse/dense made). */
 void sp_ref_mm(void *o, cbl_operand *ops);
+void sp_ref_vec(void *o, cbl_operand *ops);
+void sp_ref_to_dense(void *o, cbl_operand *ops);
+void sp_ref_from_dense(void *o, cbl_operand *ops);
+void sp_ref_c2c(void *o, cbl_operand *ops);
+void sp_ref_sort(void *o, cbl_operand *ops);
+void sp_ref_compress(void *o, cbl_operand *ops);
+void sp_ref_identity(void *o, cbl_operand *ops);
+/* SpGEMM: the host-side counts ("products", "nnz"), C's arrays. */
+void sp_ref_spgemm_count(void *o, cbl_operand *ops);
+void sp_ref_spgemm_copy(void *o, cbl_operand *ops);
 
 #endif

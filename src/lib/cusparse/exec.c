@@ -33,6 +33,13 @@ void sp_add_ints(sp_op *o, const char *name, uint64_t addr, int64_t n, int out)
                          .cmp = CB_ELEM_INT, .elem_bytes = 4});
 }
 
+void sp_add_host(sp_op *o, const char *name, void *host, size_t bytes, cb_inspect_elem cmp, unsigned elem_bytes)
+{
+    if (o->nops < SP_MAX_OPS)
+        o->ops[o->nops++] = (cbl_operand){.name = name, .host = host, .bytes = bytes, .out = 1, .cmp = cmp,
+                                          .elem_bytes = elem_bytes};
+}
+
 void sp_add_bytes(sp_op *o, const char *name, uint64_t addr, size_t bytes, int out)
 {
     add(o, (cbl_operand){.name = name, .addr = addr, .bytes = bytes, .out = out, .cmp = CB_ELEM_BYTES,

@@ -256,6 +256,7 @@ static cusparseStatus_t vec_submit(cusparseHandle_t h, const char *fn, int kind,
     sp_scalars(h, o, alpha, beta);
     sp_add_sparse(o, "x", &o->a, x_out);
     sp_add_dense(o, "y", &o->y, y_out);
+    o->reference = sp_ref_vec;
     return sp_submit(h, o, 0);
 }
 
@@ -331,6 +332,12 @@ cusparseStatus_t cusparseSpVV(cusparseHandle_t h, cusparseOperation_t op, cuspar
         o->result_dev = (uint64_t)(uintptr_t)result;
     sp_add_sparse(o, "x", &o->a, 0);
     sp_add_dense(o, "y", &o->y, 0);
+    if (host)
+        sp_add_host(o, "result", result, cb_blas_type_size(o->compute), o->compute == CB_BLAS_F64 ||
+                    o->compute == CB_BLAS_C64 ? CB_ELEM_F64 : CB_ELEM_F32, 0);
+    else
+        sp_add_values(o, "result", o->result_dev, 1, o->compute, 1);
+    o->reference = sp_ref_vec;
     return sp_submit(h, o, host);
 }
 
@@ -381,6 +388,7 @@ cusparseStatus_t cusparseSparseToDense(cusparseHandle_t h, cusparseConstSpMatDes
     o->compute = o->a.type;
     sp_add_sparse(o, "A", &o->a, 0);
     sp_add_dense(o, "B", &o->y, 1);
+    o->reference = sp_ref_to_dense;
     return sp_submit(h, o, 0);
 }
 
@@ -424,9 +432,11 @@ static cusparseStatus_t from_dense(cusparseHandle_t h, const void *a, cusparseSp
         if (o->a.format != CB_SP_COO)
             sp_add_idx(o, "offsets", o->a.offsets, (o->a.format == CB_SP_CSR ? o->a.rows : o->a.cols) + 1,
                        o->a.off_bytes, 1);
+        sp_add_host(o, "nnz", &o->target->s.nnz, sizeof(int64_t), CB_ELEM_INT, 8);
     } else {
         sp_add_sparse(o, "B", &o->a, 1);
     }
+    o->reference = sp_ref_from_dense;
     return sp_submit(h, o, count);
 }
 

@@ -79,6 +79,7 @@ cusparseStatus_t cusparseCsr2cscEx2(cusparseHandle_t h, int m, int n, int nnz, c
     }
     sp_add_ints(o, "cscColPtr", o->p4, n + 1, 1);
     sp_add_ints(o, "cscRowInd", o->p5, nnz, 1);
+    o->reference = sp_ref_c2c;
     return sp_submit(h, o, 0);
 }
 
@@ -145,6 +146,7 @@ static cusparseStatus_t sort(cusparseHandle_t h, const char *fn, int kind, int m
         sp_add_ints(o, "offsets", o->p0, (kind == CB_SPSORT_CSR ? m : n) + 1, 0);
     sp_add_ints(o, coo ? "cols" : "indices", o->p1, nnz, 1);
     sp_add_ints(o, "P", o->p2, nnz, 1);
+    o->reference = sp_ref_sort;
     return sp_submit(h, o, 0);
 }
 
@@ -217,6 +219,7 @@ static cusparseStatus_t compress(cusparseHandle_t h, const char *fn, int expand,
     o->compute = CB_BLAS_I32;
     sp_add_ints(o, "cooRows", o->p0, nnz, expand);
     sp_add_ints(o, "csrRowPtr", o->p1, m + 1, !expand);
+    o->reference = sp_ref_compress;
     return sp_submit(h, o, 0);
 }
 
@@ -250,5 +253,6 @@ cusparseStatus_t cusparseCreateIdentityPermutation(cusparseHandle_t h, int n, in
     o->p0 = A(p);
     o->compute = CB_BLAS_I32;
     sp_add_ints(o, "p", o->p0, n, 1);
+    o->reference = sp_ref_identity;
     return sp_submit(h, o, 0);
 }

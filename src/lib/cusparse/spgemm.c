@@ -133,6 +133,18 @@ static sp_op *spgemm_op(cusparseHandle_t h, const char *fn, CUresult (*run)(sp_o
     return o;
 }
 
+/* The count of products into g (waits for it). */
+static cusparseStatus_t estimate(cusparseHandle_t h, const void *alpha, const void *a, const void *b, const void *c,
+                                 cusparseSpGEMMDescr_t g)
+{
+    sp_op *o = spgemm_op(h, "cusparseSpGEMM_workEstimation", run_products, alpha, a, b, c, g);
+    if (!o)
+        return CUSPARSE_STATUS_ALLOC_FAILED;
+    sp_add_host(o, "products", &g->products, sizeof(int64_t), CB_ELEM_INT, 8);
+    o->reference = sp_ref_spgemm_count;
+    return sp_submit(h, o, 1);
+}
+
 cusparseStatus_t cusparseSpGEMM_workEstimation(cusparseHandle_t h, cusparseOperation_t oa, cusparseOperation_t ob,
                                                const void *alpha, cusparseConstSpMatDescr_t a,
                                                cusparseConstSpMatDescr_t b, const void *beta, cusparseSpMatDescr_t c,
@@ -148,8 +160,7 @@ cusparseStatus_t cusparseSpGEMM_workEstimation(cusparseHandle_t h, cusparseOpera
         *size1 = 64;
         return CUSPARSE_STATUS_SUCCESS;
     }
-    sp_op *o = spgemm_op(h, "cusparseSpGEMM_workEstimation", run_products, alpha, a, b, c, g);
-    return o ? sp_submit(h, o, 1) : CUSPARSE_STATUS_ALLOC_FAILED;
+    return estimate(h, alpha, a, b, c, g);
 }
 
 cusparseStatus_t cusparseSpGEMM_compute(cusparseHandle_t h, cusparseOperation_t oa, cusparseOperation_t ob,
@@ -163,8 +174,7 @@ cusparseStatus_t cusparseSpGEMM_compute(cusparseHandle_t h, cusparseOperation_t 
     if (!size2)
         return CUSPARSE_STATUS_INVALID_VALUE;
     if (g->products < 0) {
-        sp_op *o = spgemm_op(h, "cusparseSpGEMM_workEstimation", run_products, alpha, a, b, c, g);
-        st = o ? sp_submit(h, o, 1) : CUSPARSE_STATUS_ALLOC_FAILED;
+        st = estimate(h, alpha, a, b, c, g);
         if (st != CUSPARSE_STATUS_SUCCESS)
             return st;
     }
@@ -180,7 +190,9 @@ cusparseStatus_t cusparseSpGEMM_compute(cusparseHandle_t h, cusparseOperation_t 
     sp_op *o = spgemm_op(h, "cusparseSpGEMM_compute", run_compute, alpha, a, b, c, g);
     if (!o)
         return CUSPARSE_STATUS_ALLOC_FAILED;
-    sp_add_bytes(o, "scratch", g->scratch, need, 1);
+    sp_add_bytes(o, "scratch", g->scratch, need, 0);
+    sp_add_host(o, "nnz", &g->nnz, sizeof(int64_t), CB_ELEM_INT, 8);
+    o->reference = sp_ref_spgemm_count;
     return sp_submit(h, o, 1);
 }
 
@@ -197,11 +209,17 @@ cusparseStatus_t cusparseSpGEMM_copy(cusparseHandle_t h, cusparseOperation_t oa,
     sp_op *o = sp_op_new("cusparseSpGEMM_copy", run_copy);
     if (!o)
         return CUSPARSE_STATUS_ALLOC_FAILED;
+    o->a = sp_mat(a)->s;
+    o->b = sp_mat(b)->s;
     o->c = sp_mat(c)->s;
     o->c.nnz = g->nnz;
     o->compute = o->c.type;
     o->g = g;
+    sp_scalars(h, o, alpha, NULL);
     sp_add_bytes(o, "scratch", g->scratch, g->scratch_bytes, 0);
+    sp_add_sparse(o, "A", &o->a, 0);
+    sp_add_sparse(o, "B", &o->b, 0);
     sp_add_sparse(o, "C", &o->c, 1);
+    o->reference = sp_ref_spgemm_copy;
     return sp_submit(h, o, 0);
 }
