@@ -99,7 +99,7 @@ cusolverStatus_t cusolverDnSetDeterministicMode(cusolverDnHandle_t h, cusolverDe
     if (st != CUSOLVER_STATUS_SUCCESS)
         return st;
     if (mode != CUSOLVER_DETERMINISTIC_RESULTS && mode != CUSOLVER_ALLOW_NON_DETERMINISTIC_RESULTS)
-        return CUSOLVER_STATUS_INVALID_VALUE;
+        return CUSOLVER_STATUS_INTERNAL_ERROR;   /* what NVIDIA's answers (the H200) */
     h->deterministic = mode;
     return CUSOLVER_STATUS_SUCCESS;
 }

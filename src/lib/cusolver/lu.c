@@ -102,9 +102,12 @@ static void ref_getrf_op(void *p, cbl_operand *ops)
 
 static const solver_routine r_getrf = {run_getrf, ops_getrf, ref_getrf_op};
 
+/* NVIDIA's legacy getrf_bufferSize does not check m, n or lda (recorded on
+ * the H200: m = -1, n = -1, lda < m all SUCCESS): only the handle. */
 static cusolverStatus_t getrf_bs(cusolverDnHandle_t h, int64_t m, int64_t n, int64_t lda, int *lwork)
 {
-    cusolverStatus_t st = check_mn(h, m, n, lda);
+    (void)lda;
+    cusolverStatus_t st = cusolver_handle_check(h);
     if (st != CUSOLVER_STATUS_SUCCESS)
         return st;
     if (!lwork)
