@@ -249,6 +249,140 @@ static CUresult wl_dnn_conv(cb_backend *b, const cb_dnn_conv *c)
     return i ? i->lib->dnn_conv(i, c) : CUDA_ERROR_NOT_SUPPORTED;
 }
 
+/* cuSOLVER's LAPACK and cuSPARSE's kernels */
+
+static CUresult wl_lapack_getrf(cb_backend *b, cb_blas_type t, int64_t m, int64_t n, uint64_t a, int64_t lda, uint64_t pivots, int piv_bytes, int64_t *info)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, lapack_getrf));
+    return i ? i->lib->lapack_getrf(i, t, m, n, a, lda, pivots, piv_bytes, info) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_lapack_getrs(cb_backend *b, cb_blas_type t, int trans, int64_t n, int64_t nrhs, uint64_t a, int64_t lda, uint64_t pivots, int piv_bytes, uint64_t bb, int64_t ldb)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, lapack_getrs));
+    return i ? i->lib->lapack_getrs(i, t, trans, n, nrhs, a, lda, pivots, piv_bytes, bb, ldb) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_lapack_potrf(cb_backend *b, cb_blas_type t, int uplo, int64_t n, uint64_t a, int64_t lda, int64_t *info)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, lapack_potrf));
+    return i ? i->lib->lapack_potrf(i, t, uplo, n, a, lda, info) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_lapack_potrs(cb_backend *b, cb_blas_type t, int uplo, int64_t n, int64_t nrhs, uint64_t a, int64_t lda, uint64_t bb, int64_t ldb)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, lapack_potrs));
+    return i ? i->lib->lapack_potrs(i, t, uplo, n, nrhs, a, lda, bb, ldb) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_lapack_potri(cb_backend *b, cb_blas_type t, int uplo, int64_t n, uint64_t a, int64_t lda, int64_t *info)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, lapack_potri));
+    return i ? i->lib->lapack_potri(i, t, uplo, n, a, lda, info) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_lapack_geqrf(cb_backend *b, cb_blas_type t, int64_t m, int64_t n, uint64_t a, int64_t lda, uint64_t tau)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, lapack_geqrf));
+    return i ? i->lib->lapack_geqrf(i, t, m, n, a, lda, tau) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_lapack_orgqr(cb_backend *b, cb_blas_type t, int64_t m, int64_t n, int64_t k, uint64_t a, int64_t lda, uint64_t tau)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, lapack_orgqr));
+    return i ? i->lib->lapack_orgqr(i, t, m, n, k, a, lda, tau) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_lapack_ormqr(cb_backend *b, cb_blas_type t, int side, int trans, int64_t m, int64_t n, int64_t k, uint64_t a, int64_t lda, uint64_t tau, uint64_t c, int64_t ldc)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, lapack_ormqr));
+    return i ? i->lib->lapack_ormqr(i, t, side, trans, m, n, k, a, lda, tau, c, ldc) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_lapack_gesvd(cb_backend *b, cb_blas_type t, char jobu, char jobvt, int64_t m, int64_t n, uint64_t a, int64_t lda, uint64_t s, uint64_t u, int64_t ldu, uint64_t vt, int64_t ldvt, uint64_t superb, int64_t *info)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, lapack_gesvd));
+    return i ? i->lib->lapack_gesvd(i, t, jobu, jobvt, m, n, a, lda, s, u, ldu, vt, ldvt, superb, info) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_lapack_syevd(cb_backend *b, cb_blas_type t, int vectors, int uplo, int64_t n, uint64_t a, int64_t lda, uint64_t w, int64_t *info)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, lapack_syevd));
+    return i ? i->lib->lapack_syevd(i, t, vectors, uplo, n, a, lda, w, info) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_sparse_mv(cb_backend *b, int trans, const void *alpha, const struct cb_sparse *a, const struct cb_dense *x, const void *beta, const struct cb_dense *y, cb_blas_type compute)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, sparse_mv));
+    return i ? i->lib->sparse_mv(i, trans, alpha, a, x, beta, y, compute) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_sparse_mm(cb_backend *b, int trans_a, int trans_b, const void *alpha, const struct cb_sparse *a, const struct cb_dense *bm, const void *beta, const struct cb_dense *c, cb_blas_type compute)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, sparse_mm));
+    return i ? i->lib->sparse_mm(i, trans_a, trans_b, alpha, a, bm, beta, c, compute) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_sparse_vec(cb_backend *b, int kind, const struct cb_sparse *x, const struct cb_dense *y, const void *alpha, const void *beta, void *result, cb_blas_type compute)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, sparse_vec));
+    return i ? i->lib->sparse_vec(i, kind, x, y, alpha, beta, result, compute) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_sparse_to_dense(cb_backend *b, const struct cb_sparse *a, const struct cb_dense *d)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, sparse_to_dense));
+    return i ? i->lib->sparse_to_dense(i, a, d) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_sparse_from_dense(cb_backend *b, const struct cb_dense *d, const struct cb_sparse *a, int count_only, int64_t *nnz)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, sparse_from_dense));
+    return i ? i->lib->sparse_from_dense(i, d, a, count_only, nnz) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_sparse_csr2csc(cb_backend *b, cb_blas_type t, int64_t m, int64_t n, int64_t nnz, uint64_t val, uint64_t rowptr, uint64_t colind, uint64_t cscval, uint64_t cscptr, uint64_t cscrow, int values, int base)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, sparse_csr2csc));
+    return i ? i->lib->sparse_csr2csc(i, t, m, n, nnz, val, rowptr, colind, cscval, cscptr, cscrow, values, base) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_sparse_sort(cb_backend *b, int kind, int64_t m, int64_t n, int64_t nnz, uint64_t ptr, uint64_t ind, uint64_t perm, int base)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, sparse_sort));
+    return i ? i->lib->sparse_sort(i, kind, m, n, nnz, ptr, ind, perm, base) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_sparse_compress(cb_backend *b, int expand, int64_t m, int64_t nnz, uint64_t rows, uint64_t offsets, int base)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, sparse_compress));
+    return i ? i->lib->sparse_compress(i, expand, m, nnz, rows, offsets, base) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_sparse_identity(cb_backend *b, int64_t n, uint64_t p)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, sparse_identity));
+    return i ? i->lib->sparse_identity(i, n, p) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_spgemm_products(cb_backend *b, const struct cb_sparse *a, const struct cb_sparse *bm, int64_t *products)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, spgemm_products));
+    return i ? i->lib->spgemm_products(i, a, bm, products) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_spgemm_compute(cb_backend *b, const void *alpha, const struct cb_sparse *a, const struct cb_sparse *bm, cb_blas_type compute, uint64_t scratch, int64_t *nnz)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, spgemm_compute));
+    return i ? i->lib->spgemm_compute(i, alpha, a, bm, compute, scratch, nnz) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult wl_spgemm_copy(cb_backend *b, uint64_t scratch, const struct cb_sparse *c)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, spgemm_copy));
+    return i ? i->lib->spgemm_copy(i, scratch, c) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
 static const cb_backend_lib forward_lib = {
     .size = sizeof(cb_backend_lib),
     .axpy = wl_axpy,
@@ -288,6 +422,28 @@ static const cb_backend_lib forward_lib = {
     .getri = wl_getri,
     .matinv = wl_matinv,
     .dnn_conv = wl_dnn_conv,
+    .lapack_getrf = wl_lapack_getrf,
+    .lapack_getrs = wl_lapack_getrs,
+    .lapack_potrf = wl_lapack_potrf,
+    .lapack_potrs = wl_lapack_potrs,
+    .lapack_potri = wl_lapack_potri,
+    .lapack_geqrf = wl_lapack_geqrf,
+    .lapack_orgqr = wl_lapack_orgqr,
+    .lapack_ormqr = wl_lapack_ormqr,
+    .lapack_gesvd = wl_lapack_gesvd,
+    .lapack_syevd = wl_lapack_syevd,
+    .sparse_mv = wl_sparse_mv,
+    .sparse_mm = wl_sparse_mm,
+    .sparse_vec = wl_sparse_vec,
+    .sparse_to_dense = wl_sparse_to_dense,
+    .sparse_from_dense = wl_sparse_from_dense,
+    .sparse_csr2csc = wl_sparse_csr2csc,
+    .sparse_sort = wl_sparse_sort,
+    .sparse_compress = wl_sparse_compress,
+    .sparse_identity = wl_sparse_identity,
+    .spgemm_products = wl_spgemm_products,
+    .spgemm_compute = wl_spgemm_compute,
+    .spgemm_copy = wl_spgemm_copy,
 };
 
 const cb_backend_lib *cbi_wrapper_lib(void) { return &forward_lib; }
