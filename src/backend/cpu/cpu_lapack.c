@@ -70,7 +70,7 @@ static void *find(const char *lib, const char *name, int *missing)
 {
     void *p = cb_dl_library_symbol(lib, name);
     if (!p) {
-        cb_cpu_log(CPU_LOG_ERROR, "OpenBLAS (%s) lacks the LAPACK routine %s", lib, name);
+        cb_log(CB_LOG_ERROR, "OpenBLAS (%s) lacks the LAPACK routine %s", lib, name);
         *missing = 1;
     }
     return p;
@@ -83,7 +83,7 @@ static void lapack_load(void)
         if (cb_dl_library_symbol(lapack_libs[i], "dgetrf_"))
             lib = lapack_libs[i];
     if (!lib) {
-        cb_cpu_log(CPU_LOG_ERROR, "cannot load OpenBLAS's LAPACK (libopenblas.so.0; Debian: apt-get install "
+        cb_log(CB_LOG_ERROR, "cannot load OpenBLAS's LAPACK (libopenblas.so.0; Debian: apt-get install "
                                   "libopenblas0-pthread): cuSOLVER calls answer NOT_SUPPORTED");
         return;
     }
