@@ -191,11 +191,17 @@ static cusolverStatus_t potri_any(const char *fn, cusolverDnHandle_t h, cb_blas_
     return solver_submit(h, o);
 }
 
-static cusolverStatus_t lwork_of(cusolverDnHandle_t h, cublasFillMode_t uplo, int64_t n, int64_t lda, int *lwork)
+/* The legacy buffer-size queries check what NVIDIA's do (recorded on the
+ * H200): potrf's the handle and uplo only, potri's nothing but lwork. */
+static cusolverStatus_t lwork_of(cusolverDnHandle_t h, cublasFillMode_t uplo, int64_t n, int64_t lda, int *lwork,
+                                 int potri)
 {
-    cusolverStatus_t st = check_un(h, uplo, n, lda);
+    (void)lda;
+    cusolverStatus_t st = potri ? CUSOLVER_STATUS_SUCCESS : cusolver_handle_check(h);
     if (st != CUSOLVER_STATUS_SUCCESS)
         return st;
+    if (!potri && !cusolver_fill_valid(uplo))
+        return CUSOLVER_STATUS_INVALID_VALUE;
     if (!lwork)
         return CUSOLVER_STATUS_INVALID_VALUE;
     *lwork = cusolver_lwork(n, n);
@@ -209,7 +215,7 @@ static cusolverStatus_t lwork_of(cusolverDnHandle_t h, cublasFillMode_t uplo, in
                                                      int lda, int *lwork)                                              \
     {                                                                                                                  \
         (void)A;                                                                                                       \
-        return lwork_of(h, uplo, n, lda, lwork);                                                                       \
+        return lwork_of(h, uplo, n, lda, lwork, 0);                                                                       \
     }                                                                                                                  \
     cusolverStatus_t cusolverDn##P##potrf(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, T *A, int lda, T *ws,  \
                                           int lwork, int *info)                                                        \
@@ -226,7 +232,7 @@ static cusolverStatus_t lwork_of(cusolverDnHandle_t h, cublasFillMode_t uplo, in
                                                      int lda, int *lwork)                                              \
     {                                                                                                                  \
         (void)A;                                                                                                       \
-        return lwork_of(h, uplo, n, lda, lwork);                                                                       \
+        return lwork_of(h, uplo, n, lda, lwork, 1);                                                                       \
     }                                                                                                                  \
     cusolverStatus_t cusolverDn##P##potri(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, T *A, int lda, T *ws,  \
                                           int lwork, int *info)                                                        \
