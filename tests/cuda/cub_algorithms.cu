@@ -14,7 +14,8 @@
 // Block- and warp-level: BlockReduce (raking, warp reductions, a partial
 // tile), BlockScan (raking, raking-memoize, warp scans; sum with aggregate,
 // max), BlockLoad/BlockStore (transpose), BlockRadixSort, WarpReduce (full
-// and 16-lane logical warps, sum and max), WarpScan.
+// and 16-lane logical warps, sum and max), WarpScan; and a grid-stride
+// BlockReduce whose grid is sized from the occupancy queries, as CUB sizes its own.
 //
 // Every result is compared exactly with a host computation (integer data, and
 // floats that are small integers); stdout has one line per group of checks.
@@ -510,11 +511,73 @@ static void block_and_warp(void) {
   printf("block and warp collectives: ok\n");
 }
 
+// A grid-stride BlockReduce sized the way CUB sizes its own grids: the SM
+// count times cudaOccupancyMaxActiveBlocksPerMultiprocessor, with and without
+// a large dynamic shared-memory buffer (which lowers the blocks per SM).  The
+// grid must be at least one block, and a launch of that size must succeed.
+template <int BLOCK>
+__global__ void grid_stride_sum_kernel(const int *in, int n, unsigned long long *total) {
+  using BlockReduce = cub::BlockReduce<long long, BLOCK>;
+  __shared__ typename BlockReduce::TempStorage temp;
+  extern __shared__ int staging[];  // the dynamic buffer: each thread stages its first item there
+  long long acc = 0;
+  int first = blockIdx.x * BLOCK + threadIdx.x;
+  staging[threadIdx.x] = first < n ? in[first] : 0;
+  for (int i = first + gridDim.x * BLOCK; i < n; i += gridDim.x * BLOCK) acc += in[i];
+  long long sum = BlockReduce(temp).Sum(acc + staging[threadIdx.x]);
+  if (threadIdx.x == 0) atomicAdd(total, (unsigned long long)sum);
+}
+
+template <int BLOCK>
+static void occupancy_sized_reduce(const std::vector<int> &h, const int *d, size_t dyn_smem) {
+  int device = 0, sms = 0, per_sm = 0;
+  CHECK(cudaGetDevice(&device));
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  if (dyn_smem > 48 * 1024)
+    CHECK(cudaFuncSetAttribute(grid_stride_sum_kernel<BLOCK>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               (int)dyn_smem));
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, grid_stride_sum_kernel<BLOCK>, BLOCK,
+                                                      dyn_smem));
+  int grid = sms * per_sm;
+  fprintf(stderr, "cub_algorithms: BlockReduce<%d> with %zu bytes dynamic: %d SMs x %d blocks\n", BLOCK,
+          dyn_smem, sms, per_sm);
+  if (grid <= 0) {
+    printf("FAIL occupancy-sized grid for BlockReduce<%d> (%zu bytes dynamic) is %d\n", BLOCK, dyn_smem, grid);
+    exit(1);
+  }
+  unsigned long long *d_total = device_zeros<unsigned long long>(1);
+  grid_stride_sum_kernel<BLOCK><<<grid, BLOCK, dyn_smem>>>(d, (int)h.size(), d_total);
+  CHECK_LAUNCH();
+  long long want = 0;
+  for (int x : h) want += x;
+  unsigned long long got = to_host(d_total, 1)[0];
+  if ((long long)got != want) {
+    printf("FAIL occupancy-sized BlockReduce<%d> (%zu bytes dynamic): %lld, expected %lld\n", BLOCK,
+           dyn_smem, (long long)got, want);
+    exit(1);
+  }
+  CHECK(cudaFree(d_total));
+}
+
+static void occupancy_sized(void) {
+  const int n = 300007;
+  unsigned s = 77u;
+  std::vector<int> h(n);
+  for (int i = 0; i < n; i++) h[i] = (int)(test_rand(&s) % 200001u) - 100000;
+  int *d = to_device(h);
+  occupancy_sized_reduce<256>(h, d, 256 * sizeof(int));
+  occupancy_sized_reduce<128>(h, d, 96 * 1024);
+  occupancy_sized_reduce<1024>(h, d, 1024 * sizeof(int));
+  CHECK(cudaFree(d));
+  printf("occupancy-sized BlockReduce: ok\n");
+}
+
 int main() {
   const int sizes[] = {0, 1, 1000, 100000, 1 << 20};
   for (int n : sizes) radix_sorts(n);
   for (int n : sizes) scans_reductions(n);
   for (int n : sizes) selections(n);
   block_and_warp();
+  occupancy_sized();
   return pass("cub_algorithms");
 }
