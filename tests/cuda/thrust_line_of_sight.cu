@@ -19,8 +19,8 @@
 // more than one tile came back wrong past element 4095, because
 // CU_FUNC_ATTRIBUTE_PTX_VERSION answered the PTX ISA version (90), so CUB's
 // host side chose its sm_90 tuning (a few large tiles) while the kernels ran
-// their compute_80 tuning (1024-element tiles); docs/jit-clients.md, "Thrust
-// and CUB".  Rays here are up to 3000 samples long for that reason.
+// their compute_80 tuning (1024-element tiles); docs/fatbin.md, "Which PTX".
+// Rays here are up to 3000 samples long for that reason.
 #include "check.h"
 
 #include <float.h>
