@@ -867,7 +867,7 @@ CUresult cb_module_create_unavailable(cb_context *ctx, const char *name, CUresul
     module_impl *m = calloc(1, sizeof *m);
     cb_translation *tr = calloc(1, sizeof *tr);
     cb_kernel_info *k = calloc(1, sizeof *k);
-    char *kname = strdup("(a kernel of an image without code for this device)");
+    char *kname = strdup("(a kernel of an image this device cannot run)");
     if (!m || !tr || !k || !kname) {
         free(m);
         free(tr);

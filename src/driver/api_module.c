@@ -286,8 +286,10 @@ CB_EXPORT CUresult cuLibraryLoadData(CUlibrary *lib, const void *code, CUjit_opt
          * the library loads and its kernels fail when used. cudart loads
          * every image of a program this way, and one refusal here made every
          * later runtime call fail (cudaGetDevice included, which CUB turns
-         * into "invalid device ordinal"). */
-        if (r == CUDA_ERROR_NO_BINARY_FOR_GPU)
+         * into "invalid device ordinal"). PTX the translator rejects is
+         * the same case: a lazy driver compiles it at first use, so the
+         * kernels, not the load, fail (with CUDA_ERROR_INVALID_PTX). */
+        if (r == CUDA_ERROR_NO_BINARY_FOR_GPU || r == CUDA_ERROR_INVALID_PTX)
             r = cb_module_create_unavailable(ctx, name, r, msg, &l->module);
     }
     if (r != CUDA_SUCCESS) {

@@ -51,7 +51,7 @@ static CUresult et_load_module(CUmodule *out, const void *image, const char *wha
     char name[128], msg[1024];
     cb_module_image_name(image, what, name, sizeof name);
     r = cb_module_load_msg(ctx, image, 0, name, &m, msg, sizeof msg);
-    if (r == CUDA_ERROR_NO_BINARY_FOR_GPU)   /* its kernels fail when used (see cuLibraryLoadData) */
+    if (r == CUDA_ERROR_NO_BINARY_FOR_GPU || r == CUDA_ERROR_INVALID_PTX)   /* its kernels fail when used (see cuLibraryLoadData) */
         r = cb_module_create_unavailable(ctx, name, r, msg, &m);
     if (r == CUDA_SUCCESS)
         *out = (CUmodule)(void *)m;

@@ -5,6 +5,10 @@
  *     loads it as unavailable, and its kernel's launch, attributes, occupancy
  *     and globals return CUDA_ERROR_NO_BINARY_FOR_GPU;
  *   - the exit summary names the modules that failed to load;
+ *   - PTX the translator rejects: cuModuleLoadData fails with
+ *     CUDA_ERROR_INVALID_PTX; cuLibraryLoadData loads it as unavailable and
+ *     the kernel's launch returns CUDA_ERROR_INVALID_PTX (CuPy's Thrust
+ *     library once reached its users as "invalid device ordinal");
  *   - an image whose only PTX is compute_120 (add_120.fatbin) loads at the
  *     default sm_86 and reports PTX version 120;
  *   - cuOccupancyMaxActiveClusters: clusters of one, the errors;
@@ -92,6 +96,35 @@ static void test_sass_only(void)
     char name[128], reason[320];
     CHECK(cb_stats_modules_failed(name, sizeof name, reason, sizeof reason) == 2);
     CHECK(strcmp(name, "<module image>") == 0 && strncmp(reason, "no PTX for its kernels", 22) == 0);
+}
+
+/* PTX with an instruction no translator knows. */
+static const char rejected_ptx[] =
+    ".version 8.0\n.target sm_80\n.address_size 64\n"
+    ".visible .entry k(.param .u64 p)\n{\n  .reg .b32 %r<2>;\n"
+    "  frobnicate.b32 %r1, %r0;\n  ret;\n}\n";
+
+static void test_rejected_ptx(void)
+{
+    CUmodule m = NULL;
+    CHECK(cuModuleLoadData(&m, rejected_ptx) == CUDA_ERROR_INVALID_PTX);
+    CUlibrary lib = NULL;
+    CHECK(cuLibraryLoadData(&lib, rejected_ptx, NULL, NULL, 0, NULL, NULL, 0) == CUDA_SUCCESS && lib);
+    CUkernel k = NULL;
+    CUfunction f = NULL;
+    CHECK(cuLibraryGetKernel(&k, lib, "k") == CUDA_SUCCESS && k);
+    CHECK(cuKernelGetFunction(&f, k) == CUDA_SUCCESS && f);
+    int v = 0;
+    CHECK(cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_NUM_REGS, f) == CUDA_ERROR_INVALID_PTX);
+    CUdeviceptr a = 0;
+    CHECK(cuMemAlloc_v2(&a, 64) == CUDA_SUCCESS);
+    void *args[] = {&a};
+    CHECK(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL) == CUDA_ERROR_INVALID_PTX);
+    CHECK(cuCtxSynchronize() == CUDA_SUCCESS);   /* not sticky */
+    CHECK(cuLibraryUnload(lib) == CUDA_SUCCESS);
+    CHECK(cuMemFree_v2(a) == CUDA_SUCCESS);
+    char name[128], reason[320];
+    CHECK(cb_stats_modules_failed(name, sizeof name, reason, sizeof reason) == 4);
 }
 
 static void test_newer_ptx(void)
@@ -192,6 +225,7 @@ int main(void)
     CUcontext ctx = NULL;
     CHECK(cuDevicePrimaryCtxRetain(&ctx, 0) == CUDA_SUCCESS && cuCtxSetCurrent(ctx) == CUDA_SUCCESS);
     test_sass_only();
+    test_rejected_ptx();
     test_newer_ptx();
     test_relocations();
     CHECK(cuDevicePrimaryCtxRelease_v2(0) == CUDA_SUCCESS);
