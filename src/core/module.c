@@ -23,6 +23,7 @@ typedef struct module_impl {
     uint64_t globals_block;     /* one device allocation holding every global, 0 if none */
     char name[128];
     struct module_impl *next_live;
+    int suspended;              /* a library's module while its primary context is reset (under module_lock) */
 } module_impl;
 
 static cb_mutex module_lock = CB_MUTEX_INIT;
@@ -214,13 +215,10 @@ static void module_free(module_impl *m)
     free(m);
 }
 
-/* Stages 2 and 3 on a translated module. */
-static CUresult module_instantiate(module_impl *m, char *msg, size_t msgcap)
+/* Stage 3: the globals and the backend's module. */
+static CUresult module_load_backend(module_impl *m, char *msg, size_t msgcap)
 {
     cb_module *pub = &m->pub;
-    pub->functions = calloc(pub->tr->nkernels ? pub->tr->nkernels : 1, sizeof *pub->functions);
-    if (!pub->functions)
-        return CUDA_ERROR_OUT_OF_MEMORY;
     CUresult r = module_place_globals(m);
     if (r != CUDA_SUCCESS)
         return r;
@@ -233,6 +231,16 @@ static CUresult module_instantiate(module_impl *m, char *msg, size_t msgcap)
                err[0] ? err : "no reason given");
     }
     return r;
+}
+
+/* Stages 2 and 3 on a translated module. */
+static CUresult module_instantiate(module_impl *m, char *msg, size_t msgcap)
+{
+    cb_module *pub = &m->pub;
+    pub->functions = calloc(pub->tr->nkernels ? pub->tr->nkernels : 1, sizeof *pub->functions);
+    if (!pub->functions)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    return module_load_backend(m, msg, msgcap);
 }
 
 /* Counts a failed load for the exit summary, with the reason (the message
@@ -352,6 +360,71 @@ void cb_module_unload_context(cb_context *ctx)
     }
 }
 
+/* The next module of ctx in state `suspended` (0 or 1); suspend: marks it
+ * suspended when a library owns it, else unlinks it (*unlinked = 1). */
+static module_impl *module_next_of(cb_context *ctx, int suspended, int suspend, int *unlinked)
+{
+    module_impl *found = NULL;
+    *unlinked = 0;
+    cb_mutex_lock(&module_lock);
+    for (module_impl **p = &module_live; *p; p = &(*p)->next_live) {
+        if ((*p)->pub.ctx == ctx && (*p)->suspended == suspended) {
+            found = *p;
+            if (suspend && found->pub.owner) {
+                found->suspended = 1;
+            } else if (suspend) {
+                *p = found->next_live;
+                *unlinked = 1;
+            } else {
+                found->suspended = 0;
+            }
+            break;
+        }
+    }
+    cb_mutex_unlock(&module_lock);
+    return found;
+}
+
+void cb_module_suspend_context(cb_context *ctx)
+{
+    module_impl *m;
+    int unlinked;
+    while ((m = module_next_of(ctx, 0, 1, &unlinked)) != NULL) {
+        if (unlinked) {
+            module_free(m);
+            continue;
+        }
+        cb_module *pub = &m->pub;
+        if (pub->backend_module)
+            ctx->device->backend->module_unload(ctx->device->backend, pub->backend_module);
+        pub->backend_module = NULL;
+        if (m->globals_block)
+            cb_mem_free(ctx, m->globals_block);
+        m->globals_block = 0;
+        free(pub->global_addrs);
+        pub->global_addrs = NULL;
+    }
+}
+
+void cb_module_resume_context(cb_context *ctx)
+{
+    module_impl *m;
+    int unlinked;
+    while ((m = module_next_of(ctx, 1, 0, &unlinked)) != NULL) {
+        if (m->pub.unavailable != CUDA_SUCCESS)
+            continue;   /* no code for the device: nothing to load */
+        char msg[1024];
+        CUresult r = module_load_backend(m, msg, sizeof msg);
+        if (r != CUDA_SUCCESS) {
+            /* its kernels now fail with r (cb_module_create_unavailable's rule) */
+            m->pub.unavailable = r;
+            if (m->pub.backend_module)
+                ctx->device->backend->module_unload(ctx->device->backend, m->pub.backend_module);
+            m->pub.backend_module = NULL;
+        }
+    }
+}
+
 /* ---- handles ----------------------------------------------------------- */
 
 int cb_module_valid(const cb_module *m)
@@ -362,7 +435,7 @@ int cb_module_valid(const cb_module *m)
     cb_mutex_lock(&module_lock);
     for (module_impl *p = module_live; p; p = p->next_live)
         if (&p->pub == m)
-            found = 1;
+            found = !p->suspended;
     cb_mutex_unlock(&module_lock);
     return found;
 }

@@ -157,6 +157,13 @@ static void w_shutdown(cb_backend *self)
     free(self);
 }
 
+static CUresult w_host_map(cb_backend *self, const void *ptr, size_t bytes)
+{
+    return in(self)->host_map(in(self), ptr, bytes);
+}
+
+static void w_host_unmap(cb_backend *self, const void *ptr, size_t bytes) { in(self)->host_unmap(in(self), ptr, bytes); }
+
 static void w_module_cache_stats(cb_backend *self, unsigned *hits, unsigned *misses)
 {
     in(self)->module_cache_stats(in(self), hits, misses);
@@ -204,6 +211,8 @@ static cb_backend *wrapper_create(const cb_backend_type *type, cb_backend *inner
     w->base.launch = w_launch;
     w->base.shutdown = w_shutdown;
     FORWARD(module_cache_stats);
+    FORWARD(host_map);
+    FORWARD(host_unmap);
     return &w->base;
 }
 #undef FORWARD
