@@ -181,6 +181,15 @@ struct cb_backend {
     /* Releases everything. */
     void (*shutdown)(cb_backend *self);
 
+    /* Optional, for devices with host_memory_access (NULL: the device
+     * reaches host memory without being told): host memory the core pinned
+     * or registered (cuMemHostAlloc, cuMemHostRegister) becomes reachable
+     * by kernels at its host address from host_map until host_unmap, as a
+     * GPU maps it into its page tables; kernels touching other host memory
+     * fail. host_map returns CUDA_SUCCESS or CUDA_ERROR_OUT_OF_MEMORY. */
+    CUresult (*host_map)(cb_backend *self, const void *ptr, size_t bytes);
+    void (*host_unmap)(cb_backend *self, const void *ptr, size_t bytes);
+
     /* Optional (NULL if the backend keeps no compile cache): how many
      * module_load calls of this process were served from the backend's
      * compile cache (hits) and how many compiled (misses). */

@@ -45,6 +45,7 @@ typedef void cg_emit_fn(cg *c, const ptx_instr *in);
  * .entry (module order). */
 struct cg_target {
     const char *name;                              /* "c", "opencl" */
+    int checks_access;                             /* global/generic accesses go through cb_chk (c/operands.c) */
     void (*begin)(cg *c);                          /* what precedes the functions: ABI, helpers, module symbols */
     void (*declare)(cg *c, const ptx_func *f);     /* a forward declaration */
     void (*tables)(cg *c);                         /* what follows the declarations: tables naming functions */

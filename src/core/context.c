@@ -3,6 +3,15 @@
  * Process-wide state here: the list of live contexts (so that a destroyed
  * or foreign CUcontext is recognised without being dereferenced) and the
  * primary-context lock. Per-thread state: the context stack.
+ *
+ * A primary context is one object per device, as in NVIDIA's driver: a
+ * reset (cuDevicePrimaryCtxReset, cudaDeviceReset) or the last release
+ * empties it -- context-local storage destructors, work, modules, streams,
+ * memory -- and leaves it *inactive*: the handle stays valid (cudart makes it
+ * current again right after cudaDeviceReset), calls that need the context
+ * return CUDA_ERROR_CONTEXT_IS_DESTROYED (the code's documented meaning: "a
+ * primary context which has not yet been initialized"), and the next retain
+ * makes the same handle active again, with a new id.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +39,7 @@ typedef struct ctx_impl {
     cb_context *peers[CTX_MAX_PEERS];   /* contexts whose memory it may access (never dereferenced) */
     int npeers;                 /* guarded by ctx_live_lock */
     struct ctx_impl *next_live;
+    _Atomic int inactive;       /* a primary context after a reset or its last release */
 } ctx_impl;
 
 static cb_mutex ctx_live_lock = CB_MUTEX_INIT;      /* guards ctx_live */
@@ -120,6 +130,21 @@ CUresult cb_ctx_disable_peer(cb_context *ctx, cb_context *peer)
 
 /* ---- create / destroy ------------------------------------------------- */
 
+/* A fresh context's settings. */
+static void ctx_defaults(cb_context *ctx, unsigned flags)
+{
+    ctx->flags = flags;
+    atomic_store(&ctx->sticky_error, CUDA_SUCCESS);
+    memset(ctx->limits, 0, sizeof ctx->limits);
+    ctx->limits[CU_LIMIT_STACK_SIZE] = 1024;
+    ctx->limits[CU_LIMIT_PRINTF_FIFO_SIZE] = 1 << 20;
+    ctx->limits[CU_LIMIT_MALLOC_HEAP_SIZE] = 8 << 20;
+    ctx->limits[CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT] = 2048;
+    ctx->limits[CU_LIMIT_MAX_L2_FETCH_GRANULARITY] = 32;
+    ctx->cache_config = CU_FUNC_CACHE_PREFER_NONE;
+    ctx->shared_config = CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE;
+}
+
 CUresult cb_ctx_create(cb_device *d, unsigned flags, int is_primary, cb_context **out)
 {
     ctx_impl *c = calloc(1, sizeof *c);
@@ -129,16 +154,9 @@ CUresult cb_ctx_create(cb_device *d, unsigned flags, int is_primary, cb_context 
     ctx->magic = CB_MAGIC_CONTEXT;
     ctx->device = d;
     ctx->is_primary = is_primary;
-    ctx->flags = flags;
     atomic_init(&ctx->sticky_error, CUDA_SUCCESS);
     cb_mutex_init(&ctx->lock);
-    ctx->limits[CU_LIMIT_STACK_SIZE] = 1024;
-    ctx->limits[CU_LIMIT_PRINTF_FIFO_SIZE] = 1 << 20;
-    ctx->limits[CU_LIMIT_MALLOC_HEAP_SIZE] = 8 << 20;
-    ctx->limits[CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT] = 2048;
-    ctx->limits[CU_LIMIT_MAX_L2_FETCH_GRANULARITY] = 32;
-    ctx->cache_config = CU_FUNC_CACHE_PREFER_NONE;
-    ctx->shared_config = CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE;
+    ctx_defaults(ctx, flags);
     c->id = atomic_fetch_add(&ctx_next_id, 1);
     CUresult r = cb_ctx_runtime_init(ctx);
     if (r != CUDA_SUCCESS) {
@@ -245,6 +263,8 @@ CUresult cb_ctx_require(cb_context **out)
     }
     if (!ctx || !cb_ctx_valid(ctx))
         return CUDA_ERROR_INVALID_CONTEXT;
+    if (atomic_load(&((ctx_impl *)ctx)->inactive))
+        return CUDA_ERROR_CONTEXT_IS_DESTROYED;
     *out = ctx;
     return CUDA_SUCCESS;
 }
@@ -282,8 +302,18 @@ CUresult cb_primary_retain(cb_device *d, cb_context **out)
 {
     CUresult r = CUDA_SUCCESS;
     cb_mutex_lock(&ctx_primary_lock);
-    if (!d->primary)
+    ctx_impl *c = (ctx_impl *)d->primary;
+    if (!c) {
         r = cb_ctx_create(d, d->primary_flags, 1, &d->primary);
+    } else if (atomic_load(&c->inactive)) {
+        ctx_defaults(&c->pub, d->primary_flags);
+        r = cb_ctx_runtime_init(&c->pub);
+        if (r == CUDA_SUCCESS) {
+            c->id = atomic_fetch_add(&ctx_next_id, 1);
+            atomic_store(&c->inactive, 0);
+            cb_module_resume_context(&c->pub);
+        }
+    }
     if (r == CUDA_SUCCESS) {
         d->primary_refcount++;
         *out = d->primary;
@@ -292,14 +322,24 @@ CUresult cb_primary_retain(cb_device *d, cb_context **out)
     return r;
 }
 
-/* Destroys d's primary context; called with ctx_primary_lock held. */
+/* Empties d's primary context as cb_ctx_destroy would, and leaves the
+ * handle valid and inactive; called with ctx_primary_lock held. */
 static void primary_destroy_locked(cb_device *d)
 {
-    cb_context *ctx = d->primary;
-    d->primary = NULL;
+    ctx_impl *c = (ctx_impl *)d->primary;
     d->primary_refcount = 0;
-    if (ctx)
-        cb_ctx_destroy(ctx);
+    if (!c || atomic_load(&c->inactive))
+        return;
+    ctx_run_local_dtors(c);
+    cb_ctx_synchronize(&c->pub);
+    cb_module_suspend_context(&c->pub);
+    cb_ctx_runtime_fini(&c->pub);
+    cb_mutex_lock(&ctx_live_lock);
+    c->npeers = 0;
+    for (ctx_impl *o = ctx_live; o; o = o->next_live)
+        ctx_forget_peer(o, &c->pub);
+    cb_mutex_unlock(&ctx_live_lock);
+    atomic_store(&c->inactive, 1);
 }
 
 CUresult cb_primary_release(cb_device *d)
@@ -347,8 +387,11 @@ CUresult cb_primary_set_flags(cb_device *d, unsigned flags)
 
 static CUresult ctx_local_target(cb_context **ctx)
 {
-    if (*ctx)
-        return cb_ctx_valid(*ctx) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+    if (*ctx) {
+        if (!cb_ctx_valid(*ctx))
+            return CUDA_ERROR_INVALID_CONTEXT;
+        return atomic_load(&((ctx_impl *)*ctx)->inactive) ? CUDA_ERROR_CONTEXT_IS_DESTROYED : CUDA_SUCCESS;
+    }
     return cb_ctx_require(ctx);
 }
 

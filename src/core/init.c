@@ -2,8 +2,16 @@
  *
  * The process-wide state is one struct, cb_process, filled once by cb_init
  * and read-only afterwards except for each device's primary-context fields
- * (guarded by cb_process.lock, see context.c).
+ * (guarded by cb_process.lock, see context.c) and the forked flag.
+ *
+ * CUDA does not survive fork(): the child of a process that initialised
+ * CUDA has none of its threads, and locks may be held by threads that are
+ * gone. As NVIDIA's driver, every call in such a child returns
+ * CUDA_ERROR_NOT_INITIALIZED (cudart: cudaErrorInitializationError) at
+ * once, cuInit included; nothing in it waits on a lock.
  */
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +28,11 @@ static struct {
     CUresult result;            /* of the first cb_init */
     int ndevices;
     cb_device devices[CB_MAX_DEVICES];
+    volatile sig_atomic_t forked; /* this is the child of a fork after cb_init */
 } cb_process = {.once = CB_ONCE_INIT, .result = CUDA_ERROR_NOT_INITIALIZED};
+
+/* pthread_atfork's child handler: async-signal-safe, takes no lock. */
+static void init_forked_child(void) { cb_process.forked = 1; }
 
 /* Reads CUBRIDGE_SM ("86" -> 8.6, "120" -> 12.0); default 86. 8.6 is an architecture for which nvcc's defaults
  * embed PTX (compute_75 and up), so fatbins built for it hand over their PTX. */
@@ -107,20 +119,24 @@ static void init_once(void)
         cb_log(CB_LOG_INFO, "device %d: backend %s, \"%s\", compute capability %d.%d", d->ordinal, b->name,
                d->info.name, d->cc_major, d->cc_minor);
     }
-    if (cb_process.ndevices > 0)
+    if (cb_process.ndevices > 0) {
         cb_process.result = CUDA_SUCCESS;
+        pthread_atfork(NULL, NULL, init_forked_child);
+    }
 }
 
 CUresult cb_init(unsigned flags)
 {
     (void)flags;
+    if (cb_process.forked)
+        return CUDA_ERROR_NOT_INITIALIZED;
     cb_run_once(&cb_process.once, init_once);
     return cb_process.result;
 }
 
 int cb_initialized(void)
 {
-    return cb_process.result == CUDA_SUCCESS;
+    return cb_process.result == CUDA_SUCCESS && !cb_process.forked;
 }
 
 int cb_device_count(void)

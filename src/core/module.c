@@ -49,6 +49,7 @@ typedef struct module_impl {
     uint32_t compiles;          /* units made: after LAZY_SINGLES, kernels come in growing batches */
     cb_mutex compile_lock;      /* one compile at a time per module */
     int failure_noted;          /* a kernel failed to load: counted once for the summary */
+    int suspended;              /* a library's module while its primary context is reset (under module_lock) */
 } module_impl;
 
 static cb_mutex module_lock = CB_MUTEX_INIT;
@@ -277,14 +278,10 @@ static void module_free(module_impl *m)
     free(m);
 }
 
-/* Stages 2 and 3 on a translated module. */
-static CUresult module_instantiate(module_impl *m, char *msg, size_t msgcap)
+/* Stage 3: the globals and the backend's module. */
+static CUresult module_load_backend(module_impl *m, char *msg, size_t msgcap)
 {
     cb_module *pub = &m->pub;
-    pub->nkernels = pub->tr->nkernels;
-    pub->functions = calloc(pub->nkernels ? pub->nkernels : 1, sizeof *pub->functions);
-    if (!pub->functions)
-        return CUDA_ERROR_OUT_OF_MEMORY;
     CUresult r = module_place_globals(m);
     if (r != CUDA_SUCCESS)
         return r;
@@ -299,6 +296,17 @@ static CUresult module_instantiate(module_impl *m, char *msg, size_t msgcap)
     }
     cb_stats_add(CB_STAT_KERNELS_COMPILED, pub->nkernels);
     return r;
+}
+
+/* Stages 2 and 3 on a translated module. */
+static CUresult module_instantiate(module_impl *m, char *msg, size_t msgcap)
+{
+    cb_module *pub = &m->pub;
+    pub->nkernels = pub->tr->nkernels;
+    pub->functions = calloc(pub->nkernels ? pub->nkernels : 1, sizeof *pub->functions);
+    if (!pub->functions)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    return module_load_backend(m, msg, msgcap);
 }
 
 /* Counts a failed load for the exit summary, with the reason (the message
@@ -729,6 +737,119 @@ void cb_module_unload_context(cb_context *ctx)
     }
 }
 
+/* After a reset (lazy loading): the globals placed again, with their
+ * initial values, and every unit made so far loaded into the backend again
+ * at those addresses; kernels not yet used are still made at first use. */
+static CUresult module_reload_units(module_impl *m, char *msg, size_t msgcap)
+{
+    cb_module *pub = &m->pub;
+    cb_backend *b = pub->ctx->device->backend;
+    CUresult r = module_place_globals(m);
+    for (unit *u = m->units; u && r == CUDA_SUCCESS; u = u->next) {
+        for (uint32_t g = 0; g < u->tr->nglobals; g++) {
+            int j = cb_translation_find_global(pub->tr, u->tr->globals[g].name);
+            u->global_addrs[g] = j >= 0 ? pub->global_addrs[j] : 0;
+        }
+        char err[512] = "";
+        r = b->module_load(b, u->tr, u->global_addrs, &u->backend_module, err, sizeof err);
+        if (r != CUDA_SUCCESS) {
+            u->backend_module = NULL;
+            module_error(msg, msgcap, "%s: the %s backend could not load the module again: %s", m->name, b->name,
+                         err[0] ? err : "no reason given");
+        }
+    }
+    return r;
+}
+
+/* The functions of m run from the backend modules loaded now (a reset loads
+ * them again). */
+static void module_refresh_functions(module_impl *m)
+{
+    cb_module *pub = &m->pub;
+    cb_mutex_lock(&module_lock);
+    for (uint32_t i = 0; i < pub->nkernels; i++) {
+        cb_function *f = pub->functions ? pub->functions[i] : NULL;
+        if (!f)
+            continue;
+        if (!m->lazy)
+            f->backend_module = pub->backend_module;
+        else if (m->kernel_unit[i])
+            f->backend_module = m->kernel_unit[i]->backend_module;
+    }
+    cb_mutex_unlock(&module_lock);
+}
+
+/* The next module of ctx in state `suspended` (0 or 1); suspend: marks it
+ * suspended when a library owns it, else unlinks it (*unlinked = 1). */
+static module_impl *module_next_of(cb_context *ctx, int suspended, int suspend, int *unlinked)
+{
+    module_impl *found = NULL;
+    *unlinked = 0;
+    cb_mutex_lock(&module_lock);
+    for (module_impl **p = &module_live; *p; p = &(*p)->next_live) {
+        if ((*p)->pub.ctx == ctx && (*p)->suspended == suspended) {
+            found = *p;
+            if (suspend && found->pub.owner) {
+                found->suspended = 1;
+            } else if (suspend) {
+                *p = found->next_live;
+                *unlinked = 1;
+            } else {
+                found->suspended = 0;
+            }
+            break;
+        }
+    }
+    cb_mutex_unlock(&module_lock);
+    return found;
+}
+
+void cb_module_suspend_context(cb_context *ctx)
+{
+    module_impl *m;
+    int unlinked;
+    while ((m = module_next_of(ctx, 0, 1, &unlinked)) != NULL) {
+        if (unlinked) {
+            module_free(m);
+            continue;
+        }
+        cb_module *pub = &m->pub;
+        if (pub->backend_module)
+            ctx->device->backend->module_unload(ctx->device->backend, pub->backend_module);
+        pub->backend_module = NULL;
+        for (unit *u = m->units; u; u = u->next) {   /* lazy: every unit made so far */
+            if (u->backend_module)
+                ctx->device->backend->module_unload(ctx->device->backend, u->backend_module);
+            u->backend_module = NULL;
+        }
+        if (m->globals_block)
+            cb_mem_free(ctx, m->globals_block);
+        m->globals_block = 0;
+        free(pub->global_addrs);
+        pub->global_addrs = NULL;
+    }
+}
+
+void cb_module_resume_context(cb_context *ctx)
+{
+    module_impl *m;
+    int unlinked;
+    while ((m = module_next_of(ctx, 1, 0, &unlinked)) != NULL) {
+        if (m->pub.unavailable != CUDA_SUCCESS)
+            continue;   /* no code for the device: nothing to load */
+        char msg[1024];
+        CUresult r = m->lazy ? module_reload_units(m, msg, sizeof msg) : module_load_backend(m, msg, sizeof msg);
+        module_refresh_functions(m);
+        if (r != CUDA_SUCCESS) {
+            /* its kernels now fail with r (cb_module_create_unavailable's rule) */
+            m->pub.unavailable = r;
+            if (m->pub.backend_module)
+                ctx->device->backend->module_unload(ctx->device->backend, m->pub.backend_module);
+            m->pub.backend_module = NULL;
+        }
+    }
+}
+
 /* ---- handles ----------------------------------------------------------- */
 
 int cb_module_valid(const cb_module *m)
@@ -739,7 +860,7 @@ int cb_module_valid(const cb_module *m)
     cb_mutex_lock(&module_lock);
     for (module_impl *p = module_live; p; p = p->next_live)
         if (&p->pub == m)
-            found = 1;
+            found = !p->suspended;
     cb_mutex_unlock(&module_lock);
     return found;
 }

@@ -42,6 +42,15 @@ int cb_module_lazy_loading(void);
 void cb_module_unload(cb_module *m);
 /* Unloads every module of ctx (context destruction). */
 void cb_module_unload_context(cb_context *ctx);
+/* A primary context's reset: the modules a library loaded stay, with their
+ * handles and functions (CUDA's libraries outlive contexts; cudart keeps
+ * its CUkernels across cudaDeviceReset), emptied of their globals and
+ * backend modules; the others are unloaded. */
+void cb_module_suspend_context(cb_context *ctx);
+/* The primary context is active again: the suspended modules get fresh
+ * globals (initial values) and backend modules; one that fails to load
+ * makes its kernels fail with the reason. */
+void cb_module_resume_context(cb_context *ctx);
 
 /* 1 if m is a live module handle; 1 if f is a live function handle. */
 int cb_module_valid(const cb_module *m);

@@ -158,6 +158,13 @@ static void w_shutdown(cb_backend *self)
     free(self);
 }
 
+static CUresult w_host_map(cb_backend *self, const void *ptr, size_t bytes)
+{
+    return in(self)->host_map(in(self), ptr, bytes);
+}
+
+static void w_host_unmap(cb_backend *self, const void *ptr, size_t bytes) { in(self)->host_unmap(in(self), ptr, bytes); }
+
 static void w_module_cache_stats(cb_backend *self, unsigned *hits, unsigned *misses)
 {
     in(self)->module_cache_stats(in(self), hits, misses);
@@ -206,6 +213,8 @@ static cb_backend *wrapper_create(const cb_backend_type *type, cb_backend *inner
     w->base.shutdown = w_shutdown;
     FORWARD(module_cache_stats);
     w->base.lib = inner->lib ? cbi_wrapper_lib() : NULL;   /* the library facades' calls (verify_lib.c) */
+    FORWARD(host_map);
+    FORWARD(host_unmap);
     return &w->base;
 }
 #undef FORWARD

@@ -209,6 +209,7 @@ static const cb_runtime g_rt = {
     rt_assert_fail, rt_trap, rt_clock64, rt_clock64, rt_malloc, rt_free, rt_unsupported,
     rt_warp_converge, rt_warp_exchange, rt_yield, rt_spin, rt_mbar_wait, rt_mbar_signal, rt_fail, rt_converge,
     rt_cluster_arrive, rt_cluster_wait,
+    NULL,   /* check_access: the tests run on host memory, unchecked */
 };
 
 /* ---- modules -------------------------------------------------------------------- */

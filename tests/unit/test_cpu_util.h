@@ -20,6 +20,11 @@
 
 static int tu_failures;
 
+/* These tests hand the backend host buffers (stack, malloc) as device
+ * memory, with no core to map them: the backend's access checks
+ * (access_check.c) would refuse them, so they keep only the alignment test. */
+__attribute__((constructor)) static void tu_unchecked_host_memory(void) { setenv("CUBRIDGE_CHECK_ACCESS", "0", 0); }
+
 #define TU_CHECK(cond, ...)                                                  \
     do {                                                                     \
         if (!(cond)) {                                                       \

@@ -103,11 +103,33 @@ static void test_primary(void)
     CHECK(cuDevicePrimaryCtxRelease_v2(0) == CUDA_SUCCESS);
     CHECK(cuDevicePrimaryCtxRelease_v2(0) == CUDA_ERROR_INVALID_CONTEXT);
     CHECK(cuDevicePrimaryCtxGetState(0, &flags, &active) == CUDA_SUCCESS && active == 0);
-    /* The thread still names the dead primary context. */
-    CHECK(cuCtxSynchronize() == CUDA_ERROR_INVALID_CONTEXT);
+    /* The thread still names the primary context, now inactive: "a primary
+     * context which has not yet been initialized" (cuda.h on 709). */
+    CHECK(cuCtxSynchronize() == CUDA_ERROR_CONTEXT_IS_DESTROYED);
     CHECK(cuCtxSetCurrent(NULL) == CUDA_SUCCESS);
     CHECK(cuDevicePrimaryCtxReset_v2(0) == CUDA_SUCCESS);
     CHECK(cuDevicePrimaryCtxGetState(0, &flags, &active) == CUDA_SUCCESS && flags == 0);
+
+    /* A reset keeps the handle (cudart makes it current again right after
+     * cudaDeviceReset): inactive until retained, then the same handle with a
+     * new id and fresh state. */
+    CUcontext p3 = NULL;
+    unsigned long long id1 = 0, id3 = 0;
+    CHECK(cuDevicePrimaryCtxRetain(&p3, 0) == CUDA_SUCCESS && p3 == p1);
+    CHECK(cuCtxSetCurrent(p3) == CUDA_SUCCESS);
+    CHECK(cuCtxGetId(p3, &id1) == CUDA_SUCCESS);
+    CUdeviceptr d = 0;
+    CHECK(cuMemAlloc_v2(&d, 256) == CUDA_SUCCESS);
+    CHECK(cuDevicePrimaryCtxReset_v2(0) == CUDA_SUCCESS);
+    CHECK(cuCtxSetCurrent(p3) == CUDA_SUCCESS);        /* still a valid handle */
+    CHECK(cuCtxSynchronize() == CUDA_ERROR_CONTEXT_IS_DESTROYED);
+    CHECK(cuMemAlloc_v2(&d, 256) == CUDA_ERROR_CONTEXT_IS_DESTROYED);
+    CHECK(cuDevicePrimaryCtxRetain(&p3, 0) == CUDA_SUCCESS && p3 == p1);
+    CHECK(cuCtxGetId(p3, &id3) == CUDA_SUCCESS && id3 != id1);
+    CHECK(cuCtxSynchronize() == CUDA_SUCCESS);
+    CHECK(cuMemAlloc_v2(&d, 256) == CUDA_SUCCESS && cuMemFree_v2(d) == CUDA_SUCCESS);
+    CHECK(cuDevicePrimaryCtxRelease_v2(0) == CUDA_SUCCESS);
+    CHECK(cuCtxSetCurrent(NULL) == CUDA_SUCCESS);
 }
 
 static void test_stack(void)

@@ -314,6 +314,13 @@ void cb_arena_uncharge(size_t bytes)
     cb_mutex_unlock(&arena.lock);
 }
 
+void cb_arena_range(uint64_t *lo, uint64_t *span)
+{
+    cb_arena_ready();
+    *lo = arena.ok ? arena.base : 0;
+    *span = arena.ok ? (uint64_t)arena.npages * arena.page : 0;
+}
+
 int cb_arena_contains(uint64_t addr)
 {
     if (!arena.ok)

@@ -58,6 +58,8 @@ void cb_arena_uncharge(size_t bytes);
 
 /* 1 if addr is inside the arena's reservation. */
 int cb_arena_contains(uint64_t addr);
+/* The reservation: [*lo, *lo + *span) (both 0 when the arena cannot start). */
+void cb_arena_range(uint64_t *lo, uint64_t *span);
 
 typedef struct cb_arena_stats {
     size_t used;          /* charged bytes now */

@@ -168,6 +168,7 @@ static void plain_body(void *arg)
     cpu_block *b = arg;
     cpu_launch *L = b->launch;
     cb_thread *t = &b->plain;
+    b->stack_top = (uint64_t)(uintptr_t)__builtin_frame_address(0);
     if (L->block_entry) {
         plain_chunks(L, t);
         return;

@@ -111,6 +111,12 @@ static CUresult module_bind(cpu_module *m, const uint64_t *global_addrs, char *e
         for (uint32_t i = 0; i < tr->nglobals; i++)
             slots[i] = (unsigned char *)(uintptr_t)global_addrs[i];
     }
+    void (*set_range)(uint64_t, uint64_t) = (void (*)(uint64_t, uint64_t))cb_dl_sym(m->dl, "cb_module_set_device_range");
+    if (set_range) {   /* absent in hand-made C: no range checks */
+        uint64_t range[2];
+        cb_cpu_device_range(range);
+        set_range(range[0], range[1]);
+    }
     if (tr->nrelocs > 0) {
         /* Address initialisers (vtables, function tables, pointers to other
          * globals): the core has copied every global's init bytes, so the
@@ -139,6 +145,18 @@ static CUresult module_bind(cpu_module *m, const uint64_t *global_addrs, char *e
         m->blocks[i] = block_entry_of(m, &tr->kernels[i], sym);
     }
     return CUDA_SUCCESS;
+}
+
+static CUresult cpu_host_map(cb_backend *self, const void *ptr, size_t bytes)
+{
+    (void)self;
+    return cb_cpu_host_map((uint64_t)(uintptr_t)ptr, bytes) == 0 ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+static void cpu_host_unmap(cb_backend *self, const void *ptr, size_t bytes)
+{
+    (void)self;
+    cb_cpu_host_unmap((uint64_t)(uintptr_t)ptr, bytes);
 }
 
 static CUresult cpu_module_load(cb_backend *self, const cb_translation *tr, const uint64_t *global_addrs,
@@ -257,6 +275,7 @@ static CUresult cpu_launch_kernel(cb_backend *self, void *module, uint32_t kerne
     L->static_smem = static_smem;
     L->dynamic_smem = cfg->dynamic_smem;
     L->params = params;
+    L->param_bytes = pcap;
     L->nblocks = nblocks;
     L->result = CUDA_SUCCESS;
     L->cooperative = cfg->cooperative != 0;
@@ -376,6 +395,8 @@ cb_backend *cb_backend_cpu_create(void)
     cb_cpu_memory_ops(&cpu->base);
     cpu->base.dialect = CB_DIALECT_C;
     cpu->base.module_load = cpu_module_load;
+    cpu->base.host_map = cpu_host_map;
+    cpu->base.host_unmap = cpu_host_unmap;
     cpu->base.module_unload = cpu_module_unload;
     cpu->base.launch = cpu_launch_kernel;
     cpu->base.shutdown = cpu_shutdown;

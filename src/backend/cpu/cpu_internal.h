@@ -70,6 +70,7 @@ typedef struct cpu_launch {
     uint32_t static_smem;        /* rounded up to 16 */
     uint32_t dynamic_smem;
     unsigned char *params;       /* 16-aligned copy */
+    size_t param_bytes;          /* its size (access_check.c) */
     uint64_t nblocks;
     uint64_t gridid;
     _Atomic uint64_t next_block; /* the next block to hand out */
@@ -223,6 +224,7 @@ struct cpu_block {
     int aborted;
     /* Plain mode: the one thread struct, reused. */
     cb_thread plain;
+    uint64_t stack_top;          /* the frame that calls the kernel: its stack lies below (access_check.c) */
     /* Fiber mode: */
     cpu_thread *threads;
     uint32_t *runq;              /* ring of runnable thread indices */
@@ -356,6 +358,20 @@ int cb_cpu_mbar_expire(cpu_block *b);
 /* Appends the mbarriers that parked threads wait on to buf (deadlock
  * message); returns the new length used. */
 size_t cb_cpu_mbar_describe(const cpu_block *b, char *buf, size_t len, size_t used);
+
+/* ---- access checks (access_check.c) --------------------------------------- */
+
+/* cb_runtime.check_access: lets an access outside the arena through when
+ * the device reaches it, else fails the launch (ILLEGAL_ADDRESS, or
+ * MISALIGNED_ADDRESS for one not aligned to its size). */
+unsigned char *cb_cpu_check_access(cb_thread *t, uint64_t addr, uint32_t size);
+/* Host memory kernels may reach (pinned, registered, device malloc): 0, or
+ * -1 out of memory. Mapping the same range twice needs two unmaps. */
+int cb_cpu_host_map(uint64_t base, size_t bytes);
+void cb_cpu_host_unmap(uint64_t base, size_t bytes);
+/* What a module's cb_module_set_device_range gets: the arena, or everything
+ * under CUBRIDGE_CHECK_ACCESS=0. */
+void cb_cpu_device_range(uint64_t range[2]);
 
 /* ---- printf (device_printf.c) -------------------------------------------- */
 

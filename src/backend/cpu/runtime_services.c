@@ -2,6 +2,7 @@
  * clocks, device malloc) and the cb_runtime table handed to kernels. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "backend/cpu/cpu_internal.h"
 #include "platform/sysinfo.h"
@@ -62,16 +63,34 @@ static uint64_t rt_globaltimer(cb_thread *t)
     return cb_sys_realtime_ns();
 }
 
+/* Device-side malloc: host heap blocks the device may reach (access_check.c),
+ * each with its size in the 16 bytes before it. */
 static void *rt_malloc(cb_thread *t, uint64_t size)
 {
     (void)t;
-    return size ? malloc((size_t)size) : NULL;
+    if (!size || size > SIZE_MAX - 16)
+        return NULL;
+    unsigned char *p = malloc((size_t)size + 16);
+    if (!p)
+        return NULL;
+    memcpy(p, &size, sizeof size);
+    if (cb_cpu_host_map((uint64_t)(uintptr_t)p + 16, (size_t)size) != 0) {
+        free(p);
+        return NULL;
+    }
+    return p + 16;
 }
 
 static void rt_free(cb_thread *t, void *ptr)
 {
     (void)t;
-    free(ptr);
+    if (!ptr)
+        return;
+    unsigned char *p = (unsigned char *)ptr - 16;
+    uint64_t size;
+    memcpy(&size, p, sizeof size);
+    cb_cpu_host_unmap((uint64_t)(uintptr_t)ptr, (size_t)size);
+    free(p);
 }
 
 const cb_runtime cb_cpu_runtime = {
@@ -100,4 +119,5 @@ const cb_runtime cb_cpu_runtime = {
     .converge = cb_cpu_converge,
     .cluster_arrive = cb_cpu_cluster_arrive,
     .cluster_wait = cb_cpu_cluster_wait,
+    .check_access = cb_cpu_check_access,
 };

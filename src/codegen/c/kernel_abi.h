@@ -13,7 +13,8 @@
  *     and the runtime callbacks below (bar_sync, shfl, vote ...) may switch
  *     fibers before they return; other kernels run as a plain loop;
  *   - device pointers are host virtual addresses: global and generic loads and
- *     stores are plain C dereferences;
+ *     stores are plain C dereferences, after a range and alignment test
+ *     (ABI 10, cb_module_set_device_range below);
  *   - shared-space addresses are 32-bit offsets from cb_block.shared;
  *     cvta.shared adds the base, cvta.to.shared subtracts it.
  *
@@ -25,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CB_KERNEL_ABI_VERSION 9
+#define CB_KERNEL_ABI_VERSION 10
 
 typedef struct cb_dim3 {
     uint32_t x, y, z;
@@ -293,6 +294,17 @@ typedef struct cb_runtime {
      * thread of the cluster has arrived at the phase the caller arrived at
      * (it must have arrived). */
     void (*cluster_wait)(cb_thread *t);
+
+    /* ---- ABI 10 ---- */
+    /* The slow path of an access check: a global, const or generic access
+     * of size bytes (a power of two) at addr fell outside
+     * the module's device range or is not aligned to size. Returns addr when
+     * the access may go on (memory the device reaches outside the range:
+     * mapped host memory, the block's shared window, the thread's own
+     * stack, the parameters); otherwise fails the launch with
+     * CUDA_ERROR_MISALIGNED_ADDRESS or CUDA_ERROR_ILLEGAL_ADDRESS and does
+     * not return. NULL: every access goes on. */
+    unsigned char *(*check_access)(cb_thread *t, uint64_t addr, uint32_t size);
 } cb_runtime;
 
 /* Every generated translation unit defines, with default visibility:
@@ -301,6 +313,12 @@ typedef struct cb_runtime {
  *                                                 filled by the loader before any launch
  *   void cbk_<i>(cb_thread *t);                   the entry of kernel i (cb_kernel_info order)
  *   const uint32_t cb_module_abi_version = CB_KERNEL_ABI_VERSION;
+ *   void cb_module_set_device_range(uint64_t lo, uint64_t span);
+ *                                                 (ABI 10) a global, const or generic access
+ *                                                 at a with a - lo < span and aligned to its
+ *                                                 size goes on at once, others call
+ *                                                 check_access; lo 0, span ~0 (range checks
+ *                                                 off) until the loader calls it
  *
  * ---- ABI 7: block entries ----
  * and, optionally, for a kernel without barriers or warp collectives:

@@ -8,7 +8,9 @@
 #include "codegen/c/c.h"
 #include "passes/passes.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- types ------------------------------------------------------------------------ */
@@ -346,6 +348,34 @@ void cg_dst_close(cg *c, const ptx_operand *o, ptx_type ty)
         cg_puts(c, "));\n");
 }
 
+/* The bytes the current instruction accesses at once (its alignment): an
+ * ld/ldu/st's type times its vector width, an atom/red's type; 1 for the
+ * rest (range test only). */
+static uint32_t access_bytes(const cg *c)
+{
+    const ptx_instr *in = c->in;
+    if (!in || (in->op != PTX_OP_ld && in->op != PTX_OP_ldu && in->op != PTX_OP_st && in->op != PTX_OP_atom &&
+                in->op != PTX_OP_red))
+        return 1;
+    uint32_t n = ptx_type_size(in->types[0]);
+    n *= ptx_has(in, PTX_MOD_v4) ? 4 : ptx_has(in, PTX_MOD_v2) ? 2 : 1;
+    return n && !(n & (n - 1)) ? n : 1;
+}
+
+/* CUBRIDGE_CHECK_ACCESS=0: no access checks in the code (the translation,
+ * and so the JIT cache key, differs); anything else: checks. */
+static int access_checks(void)
+{
+    static _Atomic int on = -1;
+    int v = atomic_load_explicit(&on, memory_order_relaxed);
+    if (v < 0) {
+        const char *e = getenv("CUBRIDGE_CHECK_ACCESS");
+        v = !(e && !strcmp(e, "0"));
+        atomic_store_explicit(&on, v, memory_order_relaxed);
+    }
+    return v;
+}
+
 void cg_address(cg *c, const ptx_operand *o, ptx_space sp)
 {
     long long off = (long long)o->offset;
@@ -361,11 +391,18 @@ void cg_address(cg *c, const ptx_operand *o, ptx_space sp)
     }
     if (sp == PTX_SPACE_shared_cluster)
         sp = PTX_SPACE_shared;   /* a variable: the executing block's own */
+    /* global, const and generic addresses computed at run time are checked
+     * (cb_chk, prelude.c): device memory, aligned, or the runtime decides */
+    int checked = c->target->checks_access && access_checks() && (sp == PTX_SPACE_global || sp == PTX_SPACE_const || sp == PTX_SPACE_none);
     if (o->reg >= 0) {
         if (sp == PTX_SPACE_shared) {
             cg_puts(c, c->block_mode ? "(cbB_smem + (uint32_t)(" : "(t->blk->shared + (uint32_t)(");
             read_reg(c, o->reg, 0, PTX_TYPE_u64);
             cg_printf(c, " + %lldull))", off);
+        } else if (checked) {
+            cg_puts(c, "cb_chk(t, ");
+            read_reg(c, o->reg, 0, PTX_TYPE_u64);
+            cg_printf(c, " + %lldull, %u)", off, access_bytes(c));
         } else {
             cg_puts(c, "((unsigned char *)(uintptr_t)(");
             read_reg(c, o->reg, 0, PTX_TYPE_u64);
@@ -377,6 +414,8 @@ void cg_address(cg *c, const ptx_operand *o, ptx_space sp)
         if (sp == PTX_SPACE_shared)
             cg_printf(c, "(%s + (uint32_t)%lluull)", c->block_mode ? "cbB_smem" : "t->blk->shared",
                       (unsigned long long)(o->imm + (uint64_t)off));
+        else if (checked)
+            cg_printf(c, "cb_chk(t, %lluull, %u)", (unsigned long long)(o->imm + (uint64_t)off), access_bytes(c));
         else
             cg_printf(c, "((unsigned char *)(uintptr_t)%lluull)", (unsigned long long)(o->imm + (uint64_t)off));
         return;

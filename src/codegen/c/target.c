@@ -13,6 +13,7 @@ void cg_target_c_init(cg_target *t)
 {
     *t = (cg_target){
         .name = "c",
+        .checks_access = 1,   /* device memory is host memory: a kernel could reach the host's */
         .begin = c_unit_begin,
         .declare = c_unit_declare,
         .tables = c_unit_tables,

@@ -68,6 +68,7 @@ void cg_target_opencl_init(cg_target *t)
 {
     cg_target_c_init(t);
     t->name = "opencl";
+    t->checks_access = 0;   /* device addresses are offsets into the heap buffer: nothing else is reachable */
     t->begin = ocl_unit_begin;
     t->declare = ocl_unit_declare;
     t->tables = ocl_unit_tables;
