@@ -491,9 +491,11 @@ static CUresult unit_load(module_impl *m, const char *text, size_t len, unit **o
     if (!u)
         return CUDA_ERROR_OUT_OF_MEMORY;
     CUresult r = CUDA_SUCCESS;
-    if (cb_translate_ptx(text, len, m->name, (cb_dialect)b->dialect, &u->tr, err, sizeof err) != 0 || !u->tr) {
+    int rc = cb_translate_ptx(text, len, m->name, (cb_dialect)b->dialect, &u->tr, err, sizeof err);
+    if (rc != 0 || !u->tr) {
+        /* -2: valid PTX the backend's dialect cannot express (NOT_SUPPORTED, as eagerly) */
         snprintf(msg, msgcap, "PTX translation failed: %s", err[0] ? err : m->name);
-        r = CUDA_ERROR_INVALID_PTX;
+        r = rc == -2 ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_PTX;
         goto fail;
     }
     cb_stats_add(CB_STAT_KERNELS_TRANSLATED, u->tr->nkernels);

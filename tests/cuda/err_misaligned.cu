@@ -1,8 +1,10 @@
 // err_misaligned: 8- and 16-byte loads and stores at addresses that are not
 // multiples of their size.  The GPU fails each launch with
-// cudaErrorMisalignedAddress, sticky until cudaDeviceReset; the same
-// accesses at aligned addresses work.
+// cudaErrorMisalignedAddress, sticky for the context; the same accesses at
+// aligned addresses work.
 #include "check.h"
+#include <sys/wait.h>
+#include <unistd.h>
 
 __global__ void load8(const char *p, long long off, double *out) { *out = *(const double *)(p + off); }
 __global__ void store8(char *p, long long off) { *(double *)(p + off) = 1.5; }
@@ -35,28 +37,54 @@ static cudaError_t run(int which, long long off) {
   return e;
 }
 
-int main(void) {
-  for (int which = LOAD8; which <= STORE16; which++) {
-    long long size = which <= STORE8 ? 8 : 16;
-    cudaError_t e = run(which, size);            // aligned: fine
-    if (e != cudaSuccess) {
-      printf("FAIL aligned %s: %s\n", names[which], cudaGetErrorName(e));
-      return 1;
-    }
-    long long offs[] = {size / 2, 2};             // misaligned by half its size, and by 2
-    for (int k = 0; k < 2; k++) {
-      e = run(which, size + offs[k]);
-      if (e != cudaErrorMisalignedAddress) {
-        printf("FAIL %s at offset %lld: %s, expected cudaErrorMisalignedAddress\n", names[which],
-               size + offs[k], cudaGetErrorName(e));
-        return 1;
-      }
-      void *d;
-      EXPECT_ERROR(cudaMalloc(&d, 64), cudaErrorMisalignedAddress);   // sticky
-      CHECK(cudaDeviceReset());
-      cudaGetLastError();   // the thread's last error may still hold the fault
-      printf("%s at offset %lld: cudaErrorMisalignedAddress\n", names[which], size + offs[k]);
-    }
+// Each misaligned access runs in a process of its own: this program again,
+// with the case's number. After a fault and cudaDeviceReset the H200 (driver
+// 580) answers cudaErrorDevicesUnavailable to the same process's next
+// context, so a process that faulted does nothing more. The parent never
+// touches CUDA (a child forked after CUDA's initialisation could not use it).
+static int run_child(int c) {
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    char arg[16];
+    snprintf(arg, sizeof arg, "%d", c);
+    execl("/proc/self/exe", "err_misaligned", arg, (char *)NULL);
+    _exit(127);
   }
+  int st = 0;
+  if (pid < 0 || waitpid(pid, &st, 0) != pid)
+    return 1;
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+
+// Case c: access c / 2, misaligned by half its size (even c) or by 2 (odd c),
+// after the same access at an aligned address.
+static int one_case(int c) {
+  int which = c / 2;
+  long long size = which <= STORE8 ? 8 : 16;
+  long long off = size + (c % 2 ? 2 : size / 2);
+  cudaError_t e = run(which, size);            // aligned: fine
+  if (e != cudaSuccess) {
+    printf("FAIL aligned %s: %s\n", names[which], cudaGetErrorName(e));
+    return 1;
+  }
+  e = run(which, off);
+  if (e != cudaErrorMisalignedAddress) {
+    printf("FAIL %s at offset %lld: %s, expected cudaErrorMisalignedAddress\n", names[which], off,
+           cudaGetErrorName(e));
+    return 1;
+  }
+  void *d;
+  EXPECT_ERROR(cudaMalloc(&d, 64), cudaErrorMisalignedAddress);   // sticky
+  printf("%s at offset %lld: cudaErrorMisalignedAddress\n", names[which], off);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1)
+    return one_case(atoi(argv[1]));
+  for (int c = 0; c < 8; c++)
+    if (run_child(c) != 0)
+      return 1;
   return pass("err_misaligned");
 }

@@ -105,6 +105,20 @@ static int inside(uint64_t a, uint32_t size, const void *base, uint64_t bytes)
     return base && a - b < bytes && bytes - (a - b) >= size;
 }
 
+/* Another block's shared memory in the thread's cluster: a generic address
+ * mapa made (the blocks of a cluster run at the same time, kernel ABI 9). */
+static int cluster_shared(const cb_thread *t, uint64_t a, uint32_t size, uint64_t smem)
+{
+    const cb_block *blk = t->blk;
+    uint32_t n = blk->cluster_dim.x * blk->cluster_dim.y * blk->cluster_dim.z;
+    if (n <= 1 || !blk->cluster_shared)
+        return 0;
+    for (uint32_t r = 0; r < n; r++)
+        if (inside(a, size, blk->cluster_shared[r], smem))
+            return 1;
+    return 0;
+}
+
 /* The thread's own stack below its kernel's entry: a fiber's whole stack, or
  * in plain mode from here up to the frame that called the kernel. */
 static int own_stack(const cb_thread *t, const cpu_block *b, uint64_t a, uint32_t size)
@@ -130,7 +144,8 @@ unsigned char *cb_cpu_check_access(cb_thread *t, uint64_t a, uint32_t size)
     } else {
         uint64_t smem = (uint64_t)L->static_smem + L->dynamic_smem;
         if ((cb_arena_contains(a) && cb_arena_contains(a + size - 1)) ||
-            inside(a, size, t->blk->shared, smem) || inside(a, size, L->params, L->param_bytes) ||
+            inside(a, size, t->blk->shared, smem) || cluster_shared(t, a, size, smem) ||
+            inside(a, size, L->params, L->param_bytes) ||
             (L->cooperative && inside(a, size, L->grid_ws, sizeof L->grid_ws)) || own_stack(t, b, a, size) ||
             host_mapped(a, size))
             return (unsigned char *)(uintptr_t)a;
