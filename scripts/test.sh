@@ -76,7 +76,10 @@ if [ $sanitize -eq 1 ]; then
   # (docs/cpu-backend.md, "Sanitizers").  If a runtime mishandles that, run
   # with ASAN_OPTIONS=detect_leaks=0:allow_user_segv_handler=1:handle_segv=0.
   export LD_PRELOAD="$asan $ubsan${LD_PRELOAD:+ $LD_PRELOAD}"
-  export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allow_user_segv_handler=1}
+  # verify_asan_link_order=0: `cubridge run` sets an LD_AUDIT module (src/lib/audit), which the
+  # loader maps before the preloads, so the runtime is not first in the list; it still is before
+  # every instrumented library.
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allow_user_segv_handler=1:verify_asan_link_order=0}
   export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 fi
 # ---- optional step: JIT clients (tests/python; owner: jit) -----------------

@@ -19,29 +19,31 @@
 
 typedef struct { double re, im; } zd;
 
+/* Element i of a vector of type t at base. Through memcpy: a scalar the
+ * caller hands over (alpha, beta) need not be aligned to its type. */
 static zd ld_v(cb_blas_type t, uint64_t base, int64_t i)
 {
+    const unsigned char *p = PTR(base);
+    float f[2];
+    double d[2];
     switch (t) {
-    case CB_BLAS_F32: return (zd){((const float *)PTR(base))[i], 0};
-    case CB_BLAS_F64: return (zd){((const double *)PTR(base))[i], 0};
-    case CB_BLAS_C32: return (zd){((const float *)PTR(base))[2 * i], ((const float *)PTR(base))[2 * i + 1]};
-    default: return (zd){((const double *)PTR(base))[2 * i], ((const double *)PTR(base))[2 * i + 1]};
+    case CB_BLAS_F32: memcpy(f, p + 4 * i, 4); return (zd){f[0], 0};
+    case CB_BLAS_F64: memcpy(d, p + 8 * i, 8); return (zd){d[0], 0};
+    case CB_BLAS_C32: memcpy(f, p + 8 * i, 8); return (zd){f[0], f[1]};
+    default: memcpy(d, p + 16 * i, 16); return (zd){d[0], d[1]};
     }
 }
 
 static void st_v(cb_blas_type t, uint64_t base, int64_t i, zd v)
 {
+    unsigned char *p = PTR(base);
+    float f[2] = {(float)v.re, (float)v.im};
+    double d[2] = {v.re, v.im};
     switch (t) {
-    case CB_BLAS_F32: ((float *)PTR(base))[i] = (float)v.re; break;
-    case CB_BLAS_F64: ((double *)PTR(base))[i] = v.re; break;
-    case CB_BLAS_C32:
-        ((float *)PTR(base))[2 * i] = (float)v.re;
-        ((float *)PTR(base))[2 * i + 1] = (float)v.im;
-        break;
-    default:
-        ((double *)PTR(base))[2 * i] = v.re;
-        ((double *)PTR(base))[2 * i + 1] = v.im;
-        break;
+    case CB_BLAS_F32: memcpy(p + 4 * i, f, 4); break;
+    case CB_BLAS_F64: memcpy(p + 8 * i, d, 8); break;
+    case CB_BLAS_C32: memcpy(p + 8 * i, f, 8); break;
+    default: memcpy(p + 16 * i, d, 16); break;
     }
 }
 
@@ -134,6 +136,11 @@ static void mm_entry(void *p, int64_t r, int64_t c, zd v)
         if (m->trans_a == 2)
             v = zconj(v);
     }
+    /* an index outside the operands' shapes (the caller's data; on a GPU an
+     * illegal address or garbage) is left out rather than read past them */
+    int64_t brows = m->b ? (m->trans_b ? m->b->cols : m->b->rows) : 0;
+    if (r < 0 || r >= m->rows || (m->b && (c < 0 || c >= brows)))
+        return;
     /* op(A)(r, c) = v: acc(r, j) += v * op(B)(c, j) */
     for (int64_t j = 0; j < m->ncols; j++) {
         zd bv;
