@@ -479,6 +479,30 @@ static CUresult module_load(cb_context *ctx, const void *image, size_t size, con
 
 /* ---- lazy loading: a kernel at its first use ------------------------------- */
 
+/* Points u's globals at the module's storage and loads u into the backend
+ * (at load, and again after a reset). CUDA_SUCCESS, or why not in msg. */
+static CUresult unit_attach(module_impl *m, unit *u, char *msg, size_t msgcap)
+{
+    cb_module *pub = &m->pub;
+    cb_backend *b = pub->ctx->device->backend;
+    for (uint32_t g = 0; g < u->tr->nglobals; g++) {
+        int j = cb_translation_find_global(pub->tr, u->tr->globals[g].name);
+        if (j < 0) {
+            snprintf(msg, msgcap, "%s: global %s has no storage", m->name, u->tr->globals[g].name);
+            return CUDA_ERROR_INVALID_PTX;
+        }
+        u->global_addrs[g] = pub->global_addrs[j];
+    }
+    char err[1024] = "";
+    CUresult r = b->module_load(b, u->tr, u->global_addrs, &u->backend_module, err, sizeof err);
+    if (r != CUDA_SUCCESS) {
+        u->backend_module = NULL;
+        snprintf(msg, msgcap, "%s: the %s backend could not load the module: %s", m->name, b->name,
+                 err[0] ? err : "no reason given");
+    }
+    return r;
+}
+
 /* Translates text and loads it into the backend as a new unit for m (*out,
  * not yet in m's list: unit_adopt). Reads m only: several may run at once.
  * CUDA_SUCCESS, or why not, with the reason in msg. */
@@ -503,22 +527,9 @@ static CUresult unit_load(module_impl *m, const char *text, size_t len, unit **o
         r = CUDA_ERROR_OUT_OF_MEMORY;
         goto fail;
     }
-    for (uint32_t g = 0; g < u->tr->nglobals; g++) {
-        int j = cb_translation_find_global(pub->tr, u->tr->globals[g].name);
-        if (j < 0) {
-            snprintf(msg, msgcap, "%s: global %s has no storage", m->name, u->tr->globals[g].name);
-            r = CUDA_ERROR_INVALID_PTX;
-            goto fail;
-        }
-        u->global_addrs[g] = pub->global_addrs[j];
-    }
-    r = b->module_load(b, u->tr, u->global_addrs, &u->backend_module, err, sizeof err);
-    if (r != CUDA_SUCCESS) {
-        u->backend_module = NULL;
-        snprintf(msg, msgcap, "%s: the %s backend could not load the module: %s", m->name, b->name,
-                 err[0] ? err : "no reason given");
+    r = unit_attach(m, u, msg, msgcap);
+    if (r != CUDA_SUCCESS)
         goto fail;
-    }
     cb_stats_add(CB_STAT_KERNELS_COMPILED, u->tr->nkernels);
     *out = u;
     return CUDA_SUCCESS;
@@ -744,22 +755,9 @@ void cb_module_unload_context(cb_context *ctx)
  * at those addresses; kernels not yet used are still made at first use. */
 static CUresult module_reload_units(module_impl *m, char *msg, size_t msgcap)
 {
-    cb_module *pub = &m->pub;
-    cb_backend *b = pub->ctx->device->backend;
     CUresult r = module_place_globals(m);
-    for (unit *u = m->units; u && r == CUDA_SUCCESS; u = u->next) {
-        for (uint32_t g = 0; g < u->tr->nglobals; g++) {
-            int j = cb_translation_find_global(pub->tr, u->tr->globals[g].name);
-            u->global_addrs[g] = j >= 0 ? pub->global_addrs[j] : 0;
-        }
-        char err[512] = "";
-        r = b->module_load(b, u->tr, u->global_addrs, &u->backend_module, err, sizeof err);
-        if (r != CUDA_SUCCESS) {
-            u->backend_module = NULL;
-            module_error(msg, msgcap, "%s: the %s backend could not load the module again: %s", m->name, b->name,
-                         err[0] ? err : "no reason given");
-        }
-    }
+    for (unit *u = m->units; u && r == CUDA_SUCCESS; u = u->next)
+        r = unit_attach(m, u, msg, msgcap);
     return r;
 }
 
