@@ -62,6 +62,16 @@ static int ordered_access(const ptx_instr *in)
            ptx_has(in, PTX_MOD_release);
 }
 
+/* Whether an ordered vector access moves as one access (2 to 16 bytes), as
+ * the GPU moves an aligned vector: CUB's decoupled look-back stores a tile's
+ * status and value as one v2 word and reads them back as one. The PTX memory
+ * model promises less (elements in any order), the hardware and CUB more. */
+static int whole_vector(const ptx_instr *in, ptx_type ty, int n)
+{
+    uint32_t bytes = (uint32_t)n * ptx_type_size(ty);
+    return n > 1 && ordered_access(in) && bytes <= 16;
+}
+
 /* Whether in may poll memory that another block writes: an ordered load or
  * an atom.cas/atom.exch of global or generic memory (see cb_runtime.spin). */
 static int is_spin_point(const ptx_instr *in)
@@ -101,13 +111,19 @@ static void emit_load(cg *c, const ptx_instr *in)
     cg_puts(c, "unsigned char *cb_p = ");
     cg_address(c, &in->ops[1], ptx_instr_space(in));
     cg_puts(c, ";\n");
+    const char *from = "cb_p";
+    if (whole_vector(in, ty, n)) {   /* one access, then the elements out of a copy */
+        cg_printf(c, "    unsigned char cb_vb[16];\n    cb_ldv_vec(cb_vb, cb_p, %u);\n", n * ptx_type_size(ty));
+        ld = "cb_ld_";
+        from = "cb_vb";
+    }
     for (int i = 0; i < n; i++) {
         const ptx_operand *e = n > 1 ? &d->elems[i] : d;
         if (e->kind == PTX_OPD_sink)
             continue;
         cg_puts(c, "    ");
         cg_dst_open(c, e, ty);
-        cg_printf(c, "%s%s(cb_p + %u)", ld, cg_tname(ty), i * ptx_type_size(ty));
+        cg_printf(c, "%s%s(%s + %u)", ld, cg_tname(ty), from, i * ptx_type_size(ty));
         cg_dst_close(c, e, ty);
     }
 }
@@ -136,14 +152,21 @@ void c_emit_st(cg *c, const ptx_instr *in)
     cg_puts(c, "unsigned char *cb_p = ");
     cg_address(c, &in->ops[0], ptx_instr_space(in));
     cg_puts(c, ";\n");
+    int whole = whole_vector(in, ty, n);   /* the elements into a copy, then one access */
+    if (whole) {
+        cg_puts(c, "    unsigned char cb_vb[16];\n");
+        st = "cb_st_";
+    }
     for (int i = 0; i < n; i++) {
         const ptx_operand *e = n > 1 ? &v->elems[i] : v;
         if (e->kind == PTX_OPD_sink)
             cg_fail(c, "cannot store a sink");
-        cg_printf(c, "    %s%s(cb_p + %u, ", st, cg_tname(ty), i * ptx_type_size(ty));
+        cg_printf(c, "    %s%s(%s + %u, ", st, cg_tname(ty), whole ? "cb_vb" : "cb_p", i * ptx_type_size(ty));
         cg_read(c, e, ty);
         cg_puts(c, ");\n");
     }
+    if (whole)
+        cg_printf(c, "    cb_stv_vec(cb_p, cb_vb, %u);\n", n * ptx_type_size(ty));
 }
 
 void c_emit_cvta(cg *c, const ptx_instr *in)

@@ -47,10 +47,9 @@ static int is_volatile(const ptx_instr *in)
 }
 
 /* Emits "cb_p = <typed pointer>;" for a non-generic space; returns 0 for generic. */
-static int emit_pointer(cg *c, const ptx_instr *in, const ptx_operand *o, ptx_type ty)
+static int emit_pointer(cg *c, const ptx_instr *in, const ptx_operand *o, const char *t)
 {
     const char *q = is_volatile(in) ? "volatile " : "";
-    const char *t = cg_ctype(ty);
     switch (ptx_instr_space(in)) {
     case PTX_SPACE_global:
     case PTX_SPACE_const:
@@ -76,6 +75,101 @@ static int emit_pointer(cg *c, const ptx_instr *in, const ptx_operand *o, ptx_ty
     return 1;
 }
 
+/* An ordered vector of 2 to 16 bytes moves as one word (ushort, uint, ulong or
+ * ulong2 "w128"), as the C dialect moves it (c/memory.c, whole_vector): CUB's
+ * decoupled look-back stores a tile's status and value as one v2 word. */
+static const char *whole_word(const ptx_instr *in, ptx_type ty, int n, uint32_t *bytes)
+{
+    *bytes = (uint32_t)n * ptx_type_size(ty);
+    if (n < 2 || !is_volatile(in))
+        return NULL;
+    switch (*bytes) {
+    case 2: return "u16";
+    case 4: return "u32";
+    case 8: return "u64";
+    case 16: return "w128";
+    default: return NULL;
+    }
+}
+
+static const char *word_ctype(const char *w)
+{
+    return !strcmp(w, "u16") ? "ushort" : !strcmp(w, "u32") ? "uint" : !strcmp(w, "u64") ? "ulong" : "ulong2";
+}
+
+/* The bits of element i (es bytes) of the word cb_w, as a ulong. */
+static void word_part(cg *c, int bytes, uint32_t es, int i)
+{
+    uint32_t off = es * (uint32_t)i;
+    if (bytes == 16)
+        cg_printf(c, "(cb_w.s%u >> %u)", off / 8, 8 * (off % 8));
+    else
+        cg_printf(c, "((ulong)cb_w >> %u)", 8 * off);
+}
+
+/* Loads or stores the whole word at the instruction's address (the typed
+ * pointer cb_p or the generic address cb_a). */
+static void word_access(cg *c, int typed, const char *w, int store)
+{
+    const char *wt = word_ctype(w);
+    if (typed && store)
+        cg_puts(c, "    *cb_p = cb_w;\n");
+    else if (typed)
+        cg_printf(c, "    %s cb_w = *cb_p;\n", wt);
+    else if (store)
+        cg_printf(c, "    cb_stnv_%s(cb_heap, cb_smem, cb_a, cb_w);\n", w);
+    else
+        cg_printf(c, "    %s cb_w = cb_ldnv_%s(cb_heap, cb_smem, cb_a);\n", wt, w);
+}
+
+static void load_words(cg *c, const ptx_instr *in, ptx_type ty, int n, int typed, const char *w, uint32_t bytes)
+{
+    const ptx_operand *d = &in->ops[0];
+    uint32_t es = ptx_type_size(ty);
+    word_access(c, typed, w, 0);
+    for (int i = 0; i < n; i++) {
+        const ptx_operand *e = &d->elems[i];
+        if (e->kind == PTX_OPD_sink)
+            continue;
+        cg_puts(c, "    ");
+        cg_dst_open(c, e, ty);
+        if (ty == PTX_TYPE_f32)
+            cg_puts(c, "cb_f32((uint)");
+        else if (ty == PTX_TYPE_f64)
+            cg_puts(c, "cb_f64(");
+        else
+            cg_printf(c, "(%s)(", cg_ctype(ty));
+        word_part(c, (int)bytes, es, i);
+        cg_puts(c, ")");
+        cg_dst_close(c, e, ty);
+    }
+}
+
+static void store_words(cg *c, const ptx_instr *in, ptx_type ty, int n, int typed, const char *w, uint32_t bytes)
+{
+    const ptx_operand *v = &in->ops[1];
+    uint32_t es = ptx_type_size(ty);
+    const char *ut = es == 1 ? "uchar" : es == 2 ? "ushort" : es == 4 ? "uint" : "ulong";
+    cg_printf(c, "    %s cb_w = (%s)(0);\n", word_ctype(w), word_ctype(w));
+    for (int i = 0; i < n; i++) {
+        const ptx_operand *e = &v->elems[i];
+        if (e->kind == PTX_OPD_sink)
+            cg_fail(c, "cannot store a sink");
+        uint32_t off = es * (uint32_t)i;
+        if (bytes == 16)
+            cg_printf(c, "    cb_w.s%u |= (ulong)", off / 8);
+        else
+            cg_printf(c, "    cb_w |= (%s)((ulong)", word_ctype(w));
+        if (ty == PTX_TYPE_f32 || ty == PTX_TYPE_f64)
+            cg_puts(c, ty == PTX_TYPE_f32 ? "cb_bits32(" : "cb_bits64(");
+        else
+            cg_printf(c, "(%s)(", ut);
+        cg_read(c, e, ty);
+        cg_printf(c, ") << %u%s;\n", 8 * (off % 8), bytes == 16 ? "" : ")");
+    }
+    word_access(c, typed, w, 1);
+}
+
 static void fence(cg *c)
 {
     cg_puts(c, "    mem_fence(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n");
@@ -92,8 +186,12 @@ void ocl_emit_ld(cg *c, const ptx_instr *in)
         cg_fail(c, "vector width does not match the operand");
     if (in->nops > 2)
         cg_unsupported(c, "a load with a cache policy operand is not supported by the OpenCL dialect yet");
-    int typed = emit_pointer(c, in, &in->ops[1], ty);
-    for (int i = 0; i < n; i++) {
+    uint32_t bytes;
+    const char *w = whole_word(in, ty, n, &bytes);
+    int typed = emit_pointer(c, in, &in->ops[1], w ? word_ctype(w) : cg_ctype(ty));
+    if (w)
+        load_words(c, in, ty, n, typed, w, bytes);
+    for (int i = 0; !w && i < n; i++) {
         const ptx_operand *e = n > 1 ? &d->elems[i] : d;
         if (e->kind == PTX_OPD_sink)
             continue;
@@ -123,8 +221,12 @@ void ocl_emit_st(cg *c, const ptx_instr *in)
         cg_unsupported(c, "a store with a cache policy operand is not supported by the OpenCL dialect yet");
     if (ptx_has(in, PTX_MOD_release))
         fence(c);
-    int typed = emit_pointer(c, in, &in->ops[0], ty);
-    for (int i = 0; i < n; i++) {
+    uint32_t bytes;
+    const char *w = whole_word(in, ty, n, &bytes);
+    int typed = emit_pointer(c, in, &in->ops[0], w ? word_ctype(w) : cg_ctype(ty));
+    if (w)
+        store_words(c, in, ty, n, typed, w, bytes);
+    for (int i = 0; !w && i < n; i++) {
         const ptx_operand *e = n > 1 ? &v->elems[i] : v;
         if (e->kind == PTX_OPD_sink)
             cg_fail(c, "cannot store a sink");

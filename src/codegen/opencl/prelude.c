@@ -172,7 +172,7 @@ const char cb_codegen_opencl_prelude[] =
 "  CB_INL void cb_stnv_##N(__global uchar *cb_heap, __local uchar *cb_smem, ulong a, T v) { \\\n"
 "    if (cb_is_sh(a)) *(volatile __local T *)CB_SP(a - CB_SHARED_WIN) = v; else *(volatile __global T *)CB_GP(a) = v; }\n"
 "CB_GEN(u8, uchar) CB_GEN(s8, char) CB_GEN(u16, ushort) CB_GEN(s16, short) CB_GEN(u32, uint) CB_GEN(s32, int)\n"
-"CB_GEN(u64, ulong) CB_GEN(s64, long) CB_GEN(f32, float)\n"
+"CB_GEN(u64, ulong) CB_GEN(s64, long) CB_GEN(f32, float) CB_GEN(w128, ulong2)\n"
 "#ifdef cl_khr_fp64\n"
 "CB_GEN(f64, double)\n"
 "#endif\n"
