@@ -88,7 +88,7 @@ static inline const char *cb_blas_type_name(cb_blas_type t)
 /* How a mixed-precision product rounds its inputs before multiplying. */
 typedef enum cb_blas_input_round {
     CB_BLAS_ROUND_NONE = 0,
-    CB_BLAS_ROUND_TF32,      /* to TF32 (10-bit mantissa), nearest, ties away (cvt.rna.tf32.f32) */
+    CB_BLAS_ROUND_TF32,      /* to TF32 (10-bit mantissa), nearest, ties to even (cuBLAS on the H200) */
     CB_BLAS_ROUND_F16,       /* to f16, nearest even (CUBLAS_COMPUTE_32F_FAST_16F) */
     CB_BLAS_ROUND_BF16,      /* to bf16, nearest even (CUBLAS_COMPUTE_32F_FAST_16BF) */
 } cb_blas_input_round;

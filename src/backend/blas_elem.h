@@ -88,14 +88,16 @@ static inline uint16_t cb_float_to_bf16(float f)
     return (uint16_t)(x >> 16);
 }
 
-/* TF32: 10 mantissa bits, round to nearest, ties away from zero (PTX
- * cvt.rna.tf32.f32); the result is an f32 with the low 13 bits zero. */
+/* TF32: 10 mantissa bits, round to nearest, ties to even, as cuBLAS's TF32
+ * products round their f32 inputs on the H200 (tests/lib/cublas_level3's
+ * ties; not cvt.rna's ties away); the result is an f32 with the low 13 bits
+ * zero. */
 static inline float cb_blas_round_tf32(float f)
 {
     uint32_t x;
     memcpy(&x, &f, 4);
     if ((x & 0x7f800000u) != 0x7f800000u) {
-        x += 0x1000u;
+        x += 0xfffu + ((x >> 13) & 1u);
         x &= 0xffffe000u;
     }
     memcpy(&f, &x, 4);

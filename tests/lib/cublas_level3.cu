@@ -3,7 +3,7 @@
  * with NaN in C, alpha = 0, m/n/k = 0, each result checked against a host
  * computation in double. Covers gemm, gemm3m, symm/hemm, syrk/herk,
  * syr2k/her2k, syrkx/herkx, trmm, trsm, geam (also in place), dgmm, and
- * TF32 math mode (f32 inputs rounded to TF32, as the tensor cores take them). */
+ * TF32 math mode (f32 inputs rounded to TF32, nearest even, as the H200's cuBLAS does). */
 #include "lib_check.h"
 
 static bool use64 = false;
@@ -313,11 +313,11 @@ template <class T> static void test_geam_dgmm() {
 }
 
 /* TF32 math: an f32 gemm rounds its inputs to TF32 (10 mantissa bits,
- * nearest, ties away); 1 + 2^-11 and 1 + 2^-12 + 2^-13 show it. */
+ * nearest, ties to even, as the H200 does); the inputs have ties. */
 static float tf32(float v) {
   uint32_t x;
   memcpy(&x, &v, 4);
-  x = (x + 0x1000u) & 0xffffe000u;
+  x = (x + 0xfffu + ((x >> 13) & 1u)) & 0xffffe000u;   /* nearest, ties to even (the H200's) */
   memcpy(&v, &x, 4);
   return v;
 }

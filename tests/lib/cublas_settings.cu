@@ -156,7 +156,7 @@ int main() {
       }
   }
   EXPECT_STATUS(cublasSetVector(n, sizeof(float), hx.data(), 0, dy, 1), CUBLAS_STATUS_INVALID_VALUE);
-  EXPECT_STATUS(cublasSetMatrix(rows, cols, sizeof(double), hA.data(), rows - 1, dB, ldb), CUBLAS_STATUS_INVALID_VALUE);
+  EXPECT_STATUS(cublasSetMatrix(rows, cols, sizeof(double), hA.data(), rows - 1, dB, ldb), CUBLAS_STATUS_MAPPING_ERROR);
 
   /* the API logger: to a callback, and to a file */
   CHECK_BLAS(cublasSetLoggerCallback(log_callback));

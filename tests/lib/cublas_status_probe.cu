@@ -3,10 +3,13 @@
  * increments, invalid enums, NULL results, unsupported type pairs -- one
  * line "<case> <status>" each, then "PASS cublas_status_probe".
  *
- * run_test.sh compares the lines with cublas_status_probe.expected. That
- * file holds what the cuBLAS documentation states until a run on an NVIDIA
- * GPU records NVIDIA's own answers (docs/libraries.md, "Bad input"):
- *   nvcc tests/lib/cublas_status_probe.cu -o probe -lcublas && ./probe > tests/lib/cublas_status_probe.expected
+ * run_test.sh compares the lines with cublas_status_probe.expected: the
+ * H200's answers (tests/lib/h200/cublas_status_probe.txt, recorded with
+ *   nvcc tests/lib/cublas_status_probe.cu -o probe -lcublas && ./probe)
+ * less the reference-BLAS lines NVIDIA prints (" ** On entry to SGEMM
+ * parameter number 3 had an illegal value"), and but for two rows where
+ * cubridge still answers INVALID_VALUE and the H200 SUCCESS: Sgemv with
+ * n < 0 and with incx 0 (docs/libraries.md, "Bad input").
  * Every call here should be rejected before any work; the ones that would
  * touch invalid memory if they were not come last, and stdout is
  * unbuffered, so that a crash on the GPU still leaves the lines before it. */

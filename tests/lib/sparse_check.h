@@ -13,7 +13,7 @@
     cusparseStatus_t s_ = (call);                                                                    \
     if (s_ != CUSPARSE_STATUS_SUCCESS) {                                                             \
       printf("FAIL %s:%d: %s returned %s\n", __FILE__, __LINE__, #call, cusparseGetErrorName(s_));   \
-      exit(1);                                                                                       \
+      lib_fail();                                                                                       \
     }                                                                                                \
   } while (0)
 

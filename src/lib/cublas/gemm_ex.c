@@ -218,8 +218,8 @@ static cublasStatus_t gemm_ex(cublasHandle_t h, const gemm_args *x, cudaDataType
     int at = cbl_blas_type_of(A), bt = cbl_blas_type_of(B), c_t = cbl_blas_type_of(C);
     compute_info ci;
     int ok = compute_combination_ok(compute, at, bt, c_t, (h->math_mode & 0xf) == CUBLAS_TF32_TENSOR_OP_MATH, &ci);
-    if (ok < 0)
-        return CUBLAS_STATUS_INVALID_VALUE;
+    if (ok < 0)   /* no such compute type: NOT_SUPPORTED, as the H200 answers (not counted as ours) */
+        return CUBLAS_STATUS_NOT_SUPPORTED;
     if (!ok || at < 0 || c_t < 0) {
         char why[128];
         snprintf(why, sizeof why, "types A %d B %d C %d with compute type %d", (int)A, (int)B, (int)C, (int)compute);

@@ -5,7 +5,7 @@
  * Bad input, as the cuBLAS documentation gives it (docs/libraries.md lists
  * which statuses the H200 confirmed): a NULL or destroyed handle is
  * CUBLAS_STATUS_NOT_INITIALIZED; a NULL result pointer
- * CUBLAS_STATUS_INVALID_VALUE; n <= 0 returns at once (result 0 for the
+ * CUBLAS_STATUS_INVALID_VALUE (dot's: MAPPING_ERROR, the H200's); n <= 0 returns at once (result 0 for the
  * reductions, 0 for iamax/iamin); so does incx <= 0 for nrm2, asum, iamax
  * and iamin.
  */
@@ -229,9 +229,9 @@ static cublasStatus_t dot(cublasHandle_t h, const char *fn, cb_blas_type t, int 
                           int64_t incx, const void *y, int64_t incy, void *result)
 {
     BEGIN(&r_dot, t);
-    if (!result) {
+    if (!result) {   /* the H200: MAPPING_ERROR (the result's copy fails) */
         free(o);
-        return CUBLAS_STATUS_INVALID_VALUE;
+        return CUBLAS_STATUS_MAPPING_ERROR;
     }
     o->n = n < 0 ? 0 : n;
     o->conj = conj;
@@ -504,8 +504,9 @@ cublasStatus_t cublasDrotmg_v2(cublasHandle_t h, double *d1, double *d2, double 
 /* ---- the *Ex forms: types by cudaDataType --------------------------------------------
  * The combinations the cuBLAS documentation lists: x, y and the result of
  * one type (f16, bf16, f32, f64, c32, c64); f16/bf16 execute in f32 with an
- * f32 alpha; the others execute in their own type (ScalEx also takes a real
- * alpha for complex x, as Csscal). Anything else: NOT_SUPPORTED. */
+ * f32 alpha; the others execute in their own type, alpha too (a real alpha
+ * for complex x is NOT_SUPPORTED in ScalEx, as the H200 answers; Csscal
+ * is the way). Anything else: NOT_SUPPORTED. */
 
 #include "lib/common/blas_ref.h"
 
@@ -547,7 +548,7 @@ static cublasStatus_t axpy_ex(cublasHandle_t h, const char *fn, int64_t n, const
 static cublasStatus_t scal_ex(cublasHandle_t h, const char *fn, int64_t n, const void *alpha, cudaDataType at, void *x,
                               cudaDataType xt, int64_t incx, cudaDataType exec)
 {
-    int ar, t = ex_type(xt, exec, at, 1, &ar);
+    int ar, t = ex_type(xt, exec, at, 0, &ar);
     if (cublas_handle_check(h) == CUBLAS_STATUS_SUCCESS && t < 0)
         return ex_refused(fn);
     return scal(h, fn, (cb_blas_type)(t < 0 ? 0 : t), ar, n, alpha, x, incx);

@@ -202,7 +202,9 @@ cublasStatus_t lt_plan(const lt_desc *d, const lt_layout *a, const lt_layout *b,
     g->stride_aux = d->aux_batch_stride;
     int needs_bias = (epi & (CB_BLAS_EPI_BIAS | CB_BLAS_EPI_BGRAD | CB_BLAS_EPI_BGRADA | CB_BLAS_EPI_BGRADB)) != 0;
     int needs_aux = (epi & (CB_BLAS_EPI_AUX | CB_BLAS_EPI_DRELU | CB_BLAS_EPI_DGELU)) != 0;
-    if ((needs_bias && !d->bias) || (needs_aux && (!d->aux || d->aux_ld < m)))
+    /* a bias pointer exactly when the epilogue has a bias (or its gradient):
+     * the H200 answers INVALID_VALUE for a bias set on RELU, GELU, DEFAULT ... */
+    if (needs_bias != (d->bias != 0) || (needs_aux && (!d->aux || d->aux_ld < m)))
         REFUSE(CUBLAS_STATUS_INVALID_VALUE, "the epilogue's bias or aux pointer (or aux leading dimension)");
     return CUBLAS_STATUS_SUCCESS;
 }

@@ -322,7 +322,10 @@ static cudnnStatus_t algo_list(cudnnHandle_t h, const char *fn, int count_all, i
         *count_out = count;                                                                                            \
         return CUDNN_STATUS_SUCCESS;                                                                                   \
     }
-MAXCOUNT(cudnnGetConvolutionForwardAlgorithmMaxCount, CUDNN_CONVOLUTION_FWD_ALGO_COUNT)
+/* cuDNN 9.14 answers 10 for the forward count (the H200), above the header's
+ * CUDNN_CONVOLUTION_FWD_ALGO_COUNT (8); the lists below still hold at most 8. */
+#define CUDNN_FWD_MAX_COUNT_9 10
+MAXCOUNT(cudnnGetConvolutionForwardAlgorithmMaxCount, CUDNN_FWD_MAX_COUNT_9)
 MAXCOUNT(cudnnGetConvolutionBackwardDataAlgorithmMaxCount, CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT)
 MAXCOUNT(cudnnGetConvolutionBackwardFilterAlgorithmMaxCount, CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT)
 

@@ -4,7 +4,10 @@
  *
  * devInfo: potrf's is i > 0 when the leading minor of order i is not
  * positive definite (the factorisation stops there), as LAPACK's; potri's
- * is i > 0 when the factor's i-th diagonal element is zero; potrs's is 0.
+ * and potrs's are 0. potri does not check its factor, as NVIDIA's does
+ * not (the H200 leaves info 0 on a zero diagonal, its result then Inf or
+ * NaN): a zero on the factor's diagonal gives info 0 and a uplo triangle
+ * of NaN, never something that passes for an inverse.
  * Only the uplo triangle is read and written.
  *
  * Bad input: NULL handle -> NOT_INITIALIZED; an unknown uplo, n or nrhs
@@ -13,6 +16,7 @@
 #include "cusolver_internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static cusolverStatus_t check_un(cusolverDnHandle_t h, cublasFillMode_t uplo, int64_t n, int64_t lda)
 {
@@ -143,9 +147,28 @@ static cusolverStatus_t potrs_any(const char *fn, cusolverDnHandle_t h, cb_blas_
 
 /* ---- potri -------------------------------------------------------------------------------- */
 
+/* NaN in each element of the uplo triangle of an n x n matrix at a: the
+ * 32-bit word 0x7fc00000 is a float NaN, 0x7ff80000 twice a double NaN. */
+static CUresult nan_triangle(cb_backend *b, cb_blas_type t, int uplo, int64_t n, uint64_t a, int64_t lda)
+{
+    size_t es = cb_blas_type_size(t);
+    uint32_t word = t == CB_BLAS_F64 || t == CB_BLAS_C64 ? 0x7ff80000u : 0x7fc00000u;
+    for (int64_t j = 0; j < n; j++) {
+        int64_t first = uplo == CB_BLAS_UPPER ? 0 : j, count = uplo == CB_BLAS_UPPER ? j + 1 : n - j;
+        CUresult r = b->memset(b, a + (uint64_t)((first + j * lda) * (int64_t)es), word, 4, (size_t)count * es / 4);
+        if (r != CUDA_SUCCESS)
+            return r;
+    }
+    return CUDA_SUCCESS;
+}
+
 static CUresult run_potri(solver_op *o, cb_backend *b, int64_t *info)
 {
-    return b->lib->lapack_potri(b, o->t, o->uplo, o->n, o->a, o->lda, info);
+    CUresult r = b->lib->lapack_potri(b, o->t, o->uplo, o->n, o->a, o->lda, info);
+    if (r != CUDA_SUCCESS || *info <= 0)
+        return r;
+    *info = 0;   /* a zero on the factor's diagonal: unchecked, as NVIDIA's (see the top) */
+    return nan_triangle(b, o->t, o->uplo, o->n, o->a, o->lda);
 }
 
 static int ops_potri(solver_op *o, cbl_operand *ops)
@@ -168,6 +191,17 @@ static void ref_potri_op(void *p, cbl_operand *ops)
         if (info == 0)
             ref_store(&a, o->t, ops[0].ref, o->lda);
         ref_free(&a);
+        if (info > 0 && ops[0].ref) {   /* as run_potri: NaN in the triangle, info 0 */
+            size_t es = cb_blas_type_size(o->t);
+            unsigned char *m = ops[0].ref;
+            uint32_t word = o->t == CB_BLAS_F64 || o->t == CB_BLAS_C64 ? 0x7ff80000u : 0x7fc00000u;
+            for (int64_t j = 0; j < o->n; j++) {
+                int64_t first = o->uplo == CB_BLAS_UPPER ? 0 : j, last = o->uplo == CB_BLAS_UPPER ? j : o->n - 1;
+                for (size_t w = (size_t)(first + j * o->lda) * es; w < (size_t)(last + 1 + j * o->lda) * es; w += 4)
+                    memcpy(m + w, &word, 4);
+            }
+            info = 0;
+        }
     }
     set_info(&ops[1], info);
 }
