@@ -50,7 +50,14 @@ fi
 
 if [ $sanitize -eq 1 ]; then
   build=${BUILD_DIR:-build-asan}
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUBRIDGE_SANITIZE=ON -DCUBRIDGE_CUDA_TESTS=ON ${CMAKE_FLAGS:-}
+  # The plain build's JIT cache, when there is one: the kernels' objects do
+  # not depend on the sanitizer, and compiling them again is most of the
+  # time of the cuda tests (the compile path runs in the plain suite and in
+  # the cache's unit tests).
+  plain_cache="$(pwd)/${PLAIN_BUILD_DIR:-build}/cubridge-cache"
+  cache_flag=
+  [ -d "${PLAIN_BUILD_DIR:-build}" ] && cache_flag="-DCUBRIDGE_TEST_CACHE_DIR=$plain_cache"
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUBRIDGE_SANITIZE=ON -DCUBRIDGE_CUDA_TESTS=ON $cache_flag ${CMAKE_FLAGS:-}
 else
   build=${BUILD_DIR:-build}
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUBRIDGE_SANITIZE=OFF -DCUBRIDGE_CUDA_TESTS=ON ${CMAKE_FLAGS:-}
