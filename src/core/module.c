@@ -449,6 +449,10 @@ static CUresult module_load(cb_context *ctx, const void *image, size_t size, con
     char err[1024] = "";
     int rc = cb_translate_ptx(ptx, len, name, (cb_dialect)ctx->device->backend->dialect, &tr, err, sizeof err);
     free(ptx);
+    if (rc == -2) {   /* valid PTX that the device's dialect cannot express, as module_translate */
+        module_error(msg, msgcap, "not supported on this device: %s", err[0] ? err : name);
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
     if (rc != 0 || !tr) {
         module_error(msg, msgcap, "PTX translation failed: %s", err[0] ? err : name);
         return CUDA_ERROR_INVALID_PTX;
