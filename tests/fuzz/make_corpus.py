@@ -9,6 +9,11 @@
   corpus/translate/  tests/data/ptx/isa and, when nvcc is on PATH, of each
                      tests/cuda program (nvcc -ptx -arch=sm_86), plus a few
                      hand-written malformed texts.
+  corpus/cudnn_desc/ hand-made operation lists for fuzz_cudnn_desc.c (its
+                     header gives the encoding): convolutions 2-D, 3-D and
+                     grouped, NHWC and strided tensors, pooling, activation,
+                     LRN and op-tensor descriptors, counts past CUDNN_DIM_MAX,
+                     NULL arrays, descriptors of another kind, extreme sizes.
 Deterministic: the same inputs give the same files. Run from anywhere.
 """
 import glob, os, shutil, struct, subprocess, sys, tempfile
@@ -82,12 +87,96 @@ def ptx_seeds():
         write("translate", name, data)
 
 
+INT_MAX, INT_MIN = 2**31 - 1, -2**31
+
+
+def num(*vals):
+    """fuzz_cudnn_desc's numbers: one byte for -8..231, else a marker."""
+    out = b""
+    for v in vals:
+        if -8 <= v <= 231:
+            out += bytes([v + 8])
+        elif v == INT_MAX:
+            out += b"\xf1"
+        elif v == INT_MIN:
+            out += b"\xf2"
+        elif v == 65536:
+            out += b"\xf3"
+        else:
+            out += b"\xf0" + struct.pack("<i", v)
+    return out
+
+
+def dbl(*vals):
+    return b"".join(struct.pack("<d", v) for v in vals)
+
+
+# fuzz_cudnn_desc.c's operations, in its order.
+(T4, T4EX, TND, TNDEX, TGET, F4, FND, FGET, C2, CND, CATTR, COUT, HANDLE, P2, PND, POUT, ACT, LRN, OPT, BN,
+ RECREATE, CONFUSE, LASTERR) = range(23)
+NCHW, NHWC = 0, 1
+FLOAT, DOUBLE, HALF, INT8, INT32, INT8x32 = 0, 1, 2, 3, 4, 8
+
+
+def op(code, *parts):
+    return bytes([code]) + b"".join(parts)
+
+
+def cudnn_desc_seeds():
+    conv2d = (op(T4, b"\0", num(NCHW, FLOAT, 2, 3, 8, 8)) + op(F4, b"\0", num(FLOAT, NCHW, 4, 3, 3, 3)) +
+              op(C2, b"\0", num(1, 1, 1, 1, 1, 1, 1, FLOAT)) + op(COUT, b"\0\0\0", num(4)) +
+              op(T4, b"\1", num(NCHW, FLOAT, 2, 4, 8, 8)) + op(HANDLE, b"\0\0\1\0", num(0, 8)) +
+              op(TGET, b"\0", num(4)) + op(FGET, b"\0", num(4)))
+    conv3d = (op(TND, b"\0", num(HALF, 5), b"\0", num(1, 4, 6, 6, 6), num(864, 216, 36, 6, 1)) +
+              op(FND, b"\0", num(HALF, NCHW, 5), b"\0", num(8, 2, 3, 3, 3)) +
+              op(CND, b"\0", num(3), b"\0", num(1, 1, 1), num(1, 1, 1), num(1, 1, 1), num(1, FLOAT, 3)) +
+              op(CATTR, b"\0\1", num(2)) + op(CATTR, b"\0\0", num(1)) + op(CATTR, b"\0\2", num(1)) +
+              op(COUT, b"\0\0\0", num(5)))
+    layouts = (op(TNDEX, b"\1", num(NHWC, FLOAT, 4), b"\0", num(2, 3, 5, 7)) +
+               op(T4EX, b"\2", num(DOUBLE, 1, 2, 3, 4, 24, 12, 4, 1)) +
+               op(T4, b"\0", num(NHWC, INT8x32, 1, 32, 4, 4)) +
+               op(BN, b"\0\1", num(1)) + op(BN, b"\2\1", num(0)) + op(TGET, b"\2", num(8)) +
+               op(F4, b"\1", num(INT8, NHWC, 16, 8, 3, 3)) + op(FGET, b"\1", num(2)))
+    pool = (op(T4, b"\0", num(NCHW, FLOAT, 1, 2, 9, 9)) + op(P2, b"\0", num(0, 0, 2, 2, 0, 0, 2, 2)) +
+            op(POUT, b"\0\0", num(4)) +
+            op(TND, b"\1", num(FLOAT, 5), b"\0", num(1, 1, 4, 4, 4), num(64, 64, 16, 4, 1)) +
+            op(PND, b"\1", num(2, 1, 3), b"\0", num(2, 2, 2), num(1, 1, 1), num(2, 2, 2), num(3)) +
+            op(POUT, b"\1\1", num(5)))
+    small = (op(ACT, num(4, 1), dbl(1.0, 1.5)) + op(ACT, num(1, 0), dbl(6.0, 1.0)) +
+             op(LRN, num(5), dbl(1e-4, 0.75, 2.0)) + op(OPT, num(0, FLOAT, 0)) + op(OPT, num(5, HALF, 1)) +
+             op(LASTERR, b"\x40\0") + op(CONFUSE, b"\0") + op(CONFUSE, b"\1") + op(CONFUSE, b"\2") +
+             op(CONFUSE, b"\3") + op(LASTERR, b"\1\0") + op(RECREATE, b"\0\0") + op(RECREATE, b"\2\1"))
+    counts = (op(TND, b"\0", num(FLOAT, 16), b"\0", num(*[1] * 16), num(*[1] * 16)) +
+              op(TND, b"\1", num(FLOAT, -1), b"\0") + op(TND, b"\1", num(FLOAT, INT_MIN), b"\0") +
+              op(TND, b"\2", num(FLOAT, 4), b"\3", num(1, 1, 1, 1), num(1, 1, 1, 1)) +
+              op(TNDEX, b"\2", num(NCHW, FLOAT, 9), b"\0", num(*[1] * 9)) +
+              op(FND, b"\0", num(FLOAT, NCHW, 2), b"\0", num(1, 1)) +
+              op(CND, b"\0", num(16), b"\0", num(*[0] * 16), num(*[1] * 16), num(*[1] * 16), num(1, FLOAT, 16)) +
+              op(CND, b"\1", num(2), b"\7", num(0, 0), num(1, 1), num(1, 1), num(1, FLOAT, -3)) +
+              op(PND, b"\0", num(0, 0, 9), b"\0", num(*[1] * 9), num(*[0] * 9), num(*[1] * 9), num(64)) +
+              op(TGET, b"\0", num(16)) + op(TGET, b"\0", num(INT_MAX)) + op(FGET, b"\0", num(-5)))
+    # Sizes at the limits: 2^31 - 1 elements, strides and paddings of INT_MAX.
+    huge = (op(T4EX, b"\0", num(FLOAT, 1, 1, 1, INT_MAX, 1, 1, 1, 1)) +
+            op(T4, b"\1", num(NCHW, FLOAT, 65536, 65536, 1, 1)) +
+            op(T4EX, b"\2", num(FLOAT, 2, 2, 2, 2, INT_MAX, INT_MAX, INT_MAX, INT_MAX)) +
+            op(TGET, b"\0", num(4)) + op(TGET, b"\2", num(4)))
+    huge_pad = (op(T4, b"\0", num(NCHW, FLOAT, 1, 1, 1, 1000)) + op(F4, b"\0", num(FLOAT, NCHW, 1, 1, 1, 1)) +
+                op(C2, b"\0", num(0, 1 << 30, 1, 1, 1, 1, 1, FLOAT)) + op(COUT, b"\0\0\0", num(4)) +
+                op(P2, b"\0", num(0, 0, 1, 1, 0, 1 << 30, 1, 1)) + op(POUT, b"\0\0", num(4)) +
+                op(C2, b"\1", num(0, 0, 1, 1, INT_MAX, INT_MAX, 1, FLOAT)) + op(COUT, b"\1\0\0", num(4)))
+    seeds = {"conv2d": conv2d, "conv3d_groups": conv3d, "layouts": layouts, "pool": pool, "small_descs": small,
+             "counts": counts, "huge": huge, "huge_pad": huge_pad}
+    for name, data in seeds.items():
+        write("cudnn_desc", name, data)
+
+
 def main():
-    for kind in ("fatbin", "ptx_parse", "translate"):
+    for kind in ("fatbin", "ptx_parse", "translate", "cudnn_desc"):
         shutil.rmtree(os.path.join(OUT, kind), ignore_errors=True)
     fatbin_seeds()
     ptx_seeds()
-    for kind in ("fatbin", "ptx_parse", "translate"):
+    cudnn_desc_seeds()
+    for kind in ("fatbin", "ptx_parse", "translate", "cudnn_desc"):
         print(kind, len(os.listdir(os.path.join(OUT, kind))))
 
 

@@ -195,7 +195,9 @@ cudnnStatus_t cudnn_conv_output_dims(cudnnConvolutionDescriptor_t conv, const cu
         int64_t o = 1 + (x->dim[d + 2] + 2 * (int64_t)conv->pad[d] - span) / conv->stride[d];
         if (x->dim[d + 2] + 2 * (int64_t)conv->pad[d] < span || o <= 0)
             return cudnn_fail(CUDNN_STATUS_BAD_PARAM, fn, "the filter (%lld dilated) exceeds the padded input (%lld)",
-                              (long long)span, (long long)(x->dim[d + 2] + 2 * conv->pad[d]));
+                              (long long)span, (long long)(x->dim[d + 2] + 2 * (int64_t)conv->pad[d]));
+        if (o > INT32_MAX)   /* the queries answer ints; no tensor holds such a dimension */
+            return cudnn_fail(CUDNN_STATUS_BAD_PARAM, fn, "output dimension %d would be %lld", d + 2, (long long)o);
         out[d + 2] = o;
     }
     return CUDNN_STATUS_SUCCESS;

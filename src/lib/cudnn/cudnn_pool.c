@@ -132,6 +132,9 @@ static cudnnStatus_t pool_out_dims(cudnnPoolingDescriptor_t d, const cudnn_tenso
         if (span < 0)
             return cudnn_fail(CUDNN_STATUS_BAD_PARAM, fn, "window %d exceeds the padded input", d->window[i]);
         out[i + 2] = 1 + span / d->stride[i];
+        if (out[i + 2] > INT32_MAX)   /* the queries answer ints; no tensor holds such a dimension */
+            return cudnn_fail(CUDNN_STATUS_BAD_PARAM, fn, "output dimension %d would be %lld", i + 2,
+                              (long long)out[i + 2]);
     }
     return CUDNN_STATUS_SUCCESS;
 }

@@ -97,6 +97,16 @@ cudnnStatus_t cudnn_tensor_set(cudnn_tensor *t, cudnnDataType_t type, int nd, co
     }
     if (elems > 2147483647.0)
         return CUDNN_STATUS_NOT_SUPPORTED;   /* cuDNN's limit: 2 Giga-elements */
+    /* The bytes the strides reach must be a size (cudnnGetTensorSizeInBytes,
+     * the host copies): 2^31 - 1 doubles 2^31 - 1 apart are 2^65 bytes. */
+    uint64_t last = 0, step;
+    for (int d = 0; d < nd; d++)
+        if (__builtin_mul_overflow((uint64_t)(dim[d] - 1), (uint64_t)stride[d], &step) ||
+            __builtin_add_overflow(last, step, &last))
+            return CUDNN_STATUS_NOT_SUPPORTED;
+    uint64_t bytes = cudnn_type_size(type) ? cudnn_type_size(type) : 1;
+    if (__builtin_mul_overflow(last + 1, bytes, &step) || step > (uint64_t)INT64_MAX)
+        return CUDNN_STATUS_NOT_SUPPORTED;
     memset(t, 0, sizeof *t);
     t->dtype = type;
     t->nd = nd;
