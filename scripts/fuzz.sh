@@ -8,7 +8,9 @@
 # Harnesses (tests/fuzz): fatbin (container parser), ptx_parse (lexer, parser,
 # verifier), translate (PTX -> IR -> C, not run), lt_attrs (cuBLASLt's
 # descriptor attribute setters and getters), cufft_plan (cuFFT's layout
-# validation and execution). Builds with clang in
+# validation and execution), cudnn_desc (cuDNN's legacy descriptors: tensor,
+# filter, convolution, pooling..., their Gets and size queries; built where
+# the cuDNN facade is). Builds with clang in
 # build-fuzz/ (-DCUBRIDGE_FUZZ=ON; BUILD_DIR overrides). Each run starts from
 # the committed seeds in tests/fuzz/corpus/<harness> plus what earlier runs
 # found (build-fuzz/fuzz-work/<harness>/corpus; the committed seeds are never
@@ -22,7 +24,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(fatbin ptx_parse translate lt_attrs cufft_plan)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(fatbin ptx_parse translate lt_attrs cufft_plan cudnn_desc)
 build=${BUILD_DIR:-build-fuzz}
 
 # clang with libFuzzer's runtime: install it when missing (Debian 12 names),

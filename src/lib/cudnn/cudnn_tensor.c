@@ -185,6 +185,14 @@ static cudnnStatus_t set_formatted(cudnn_tensor *t, const char *fn, cudnnTensorF
     for (int d = 0; d < nd; d++)
         if (dim[d] <= 0)
             return cudnn_fail(CUDNN_STATUS_BAD_PARAM, fn, "dimension %d is %lld", d, (long long)dim[d]);
+    /* cudnn_tensor_set's answer for too many elements, before the packed
+     * strides of such dims overflow */
+    double elems = 1;
+    for (int d = 0; d < nd; d++)
+        elems *= (double)dim[d];
+    if (elems > 2147483647.0)
+        return cudnn_fail(type_valid(type) ? CUDNN_STATUS_NOT_SUPPORTED : CUDNN_STATUS_BAD_PARAM, fn,
+                          "%.0f elements (at most 2^31 - 1)", elems);
     int64_t stride[CUDNN_DIM_MAX];
     cudnn_packed_strides(nd, dim, format, stride);
     cudnnStatus_t st = cudnn_tensor_set(t, type, nd, dim, stride, format);
