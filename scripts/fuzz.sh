@@ -10,7 +10,8 @@
 # descriptor attribute setters and getters), cufft_plan (cuFFT's layout
 # validation and execution), cudnn_desc (cuDNN's legacy descriptors: tensor,
 # filter, convolution, pooling..., their Gets and size queries; built where
-# the cuDNN facade is). Builds with clang in
+# the cuDNN facade is), cusparse_desc (cuSPARSE's generic API descriptors:
+# sparse and dense matrices and vectors, attributes, batches). Builds with clang in
 # build-fuzz/ (-DCUBRIDGE_FUZZ=ON; BUILD_DIR overrides). Each run starts from
 # the committed seeds in tests/fuzz/corpus/<harness> plus what earlier runs
 # found (build-fuzz/fuzz-work/<harness>/corpus; the committed seeds are never
@@ -24,7 +25,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(fatbin ptx_parse translate lt_attrs cufft_plan cudnn_desc)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(fatbin ptx_parse translate lt_attrs cufft_plan cudnn_desc cusparse_desc)
 build=${BUILD_DIR:-build-fuzz}
 
 # clang with libFuzzer's runtime: install it when missing (Debian 12 names),

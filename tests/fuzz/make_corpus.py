@@ -14,6 +14,11 @@
                      grouped, NHWC and strided tensors, pooling, activation,
                      LRN and op-tensor descriptors, counts past CUDNN_DIM_MAX,
                      NULL arrays, descriptors of another kind, extreme sizes.
+  corpus/cusparse_desc/ the same for fuzz_cusparse_desc.c: CSR, CSC, COO,
+                     blocked ELL and sparse vectors of each index type and
+                     base, dense matrices of both orders, attributes, strided
+                     batches, pointers, sizes at INT64_MAX, descriptors of
+                     another kind.
 Deterministic: the same inputs give the same files. Run from anywhere.
 """
 import glob, os, shutil, struct, subprocess, sys, tempfile
@@ -170,13 +175,80 @@ def cudnn_desc_seeds():
         write("cudnn_desc", name, data)
 
 
+INT64_MAX, INT64_MIN = 2**63 - 1, -2**63
+
+
+def num64(*vals):
+    """fuzz_cusparse_desc's numbers: one byte for -8..231, else a marker."""
+    marks = {INT64_MAX: b"\xf1", INT64_MIN: b"\xf2", 2**31: b"\xf3", 2**32: b"\xf4"}
+    out = b""
+    for v in vals:
+        if -8 <= v <= 231:
+            out += bytes([v + 8])
+        elif v in marks:
+            out += marks[v]
+        else:
+            out += b"\xf0" + struct.pack("<q", v)
+    return out
+
+
+# fuzz_cusparse_desc.c's operations, in its order.
+(SP_CSR, SP_CSC, SP_COO, SP_BELL, SP_VEC, SP_DNMAT, SP_DNVEC, SP_ATTR, SP_BATCH, SP_DNBATCH, SP_POINTERS,
+ SP_CONFUSE) = range(12)
+I16, I32, I64 = 1, 2, 3
+R32F, R64F, R16F, C32F = 0, 1, 2, 4
+COL, ROW = 1, 2
+
+
+def cusparse_desc_seeds():
+    ptrs = num64(0x1000, 0x2000, 0x3000)
+    csr = (op(SP_CSR, b"\0", num64(4, 5, 7), ptrs, num64(I32, I32, 0, R32F)) +
+           op(SP_CSR, b"\1", num64(3, 3, 9), ptrs, num64(I64, I64, 1, R64F)) +
+           op(SP_CSR, b"\2", num64(3, 3, 9), ptrs, num64(I16, I16, 0, R32F)) +
+           op(SP_ATTR, b"\0", num64(0), b"\4", num64(1)) + op(SP_ATTR, b"\0", num64(1), b"\4", num64(0)) +
+           op(SP_ATTR, b"\1", num64(0), b"\x08", num64(1)) + op(SP_BATCH, b"\0", num64(3, 5, 7), b"\0") +
+           op(SP_POINTERS, b"\0", num64(0x10, 0x20, 0x30), b"\0") + op(SP_POINTERS, b"\0", num64(0, 0, 0x40), b"\3"))
+    formats = (op(SP_CSC, b"\0", num64(6, 2, 12), ptrs, num64(I32, I32, 1, C32F)) +
+               op(SP_COO, b"\1", num64(10, 10, 3), ptrs, num64(0, I32, 0, R16F)) +
+               op(SP_BATCH, b"\1", num64(2, 3, 0), b"\1") +
+               op(SP_BELL, b"\2", num64(8, 8, 2, 4), num64(0x100, 0x200), num64(I32, 0, R32F)) +
+               op(SP_POINTERS, b"\1", num64(1, 2, 3), b"\2") + op(SP_POINTERS, b"\0", num64(1, 2, 3), b"\1"))
+    vectors = (op(SP_VEC, b"\0", num64(100, 10), num64(0x500, 0x600), num64(I64, 1, R64F)) +
+               op(SP_DNVEC, b"\0", num64(100), num64(0x700), num64(R32F)) +
+               op(SP_DNMAT, b"\1", num64(4, 3, 4), num64(0x800), num64(R32F, COL)) +
+               op(SP_DNMAT, b"\1", num64(4, 3, 3), num64(0x800), num64(R64F, ROW)) +
+               op(SP_DNBATCH, b"\1", num64(5, 12)) + op(SP_DNBATCH, b"\1", num64(5, 11)) +
+               op(SP_DNBATCH, b"\0", num64(2, 100)))
+    confuse = (op(SP_CSR, b"\0", num64(4, 5, 7), ptrs, num64(I32, I32, 0, R32F)) +
+               op(SP_DNMAT, b"\0", num64(4, 3, 4), num64(0x800), num64(R32F, COL)) +
+               op(SP_VEC, b"\1", num64(9, 3), num64(1, 2), num64(I32, 0, R32F)) +
+               op(SP_DNVEC, b"\1", num64(9), num64(3), num64(R32F)) +
+               op(SP_CONFUSE, b"\0\0") + op(SP_CONFUSE, b"\1\1") + op(SP_ATTR, b"\1", num64(0), b"\4", num64(1)) +
+               op(SP_BATCH, b"\1", num64(2, 1, 1), b"\0"))
+    huge = (op(SP_CSR, b"\0", num64(INT64_MAX, INT64_MAX, INT64_MAX), ptrs, num64(I64, I64, 0, R32F)) +
+            op(SP_COO, b"\1", num64(2**32, 2**32, INT64_MAX), ptrs, num64(0, I64, 0, R32F)) +
+            op(SP_VEC, b"\2", num64(INT64_MAX, INT64_MAX), ptrs[:2], num64(I64, 0, R32F)) +
+            op(SP_DNMAT, b"\0", num64(2**32, 2**32, 2**32), num64(0x800), num64(R32F, COL)) +
+            op(SP_DNBATCH, b"\0", num64(2, INT64_MAX)) +
+            op(SP_CSR, b"\1", num64(-1, 5, 0), ptrs, num64(I32, I32, 0, R32F)) +
+            op(SP_CSR, b"\1", num64(5, 5, 26), ptrs, num64(I32, I32, 0, R32F)) +
+            op(SP_CSR, b"\1", num64(5, 5, 5), ptrs, num64(I32, I64, 0, R32F)) +
+            op(SP_CSR, b"\1", num64(5, 5, 5), ptrs, num64(I32, I32, 2, R32F)) +
+            op(SP_CSR, b"\1", num64(5, 5, 5), ptrs, num64(I32, I32, 0, 99)) +
+            op(SP_BELL, b"\2", num64(2**32, 2**32, 2**31, 2**32), num64(1, 2), num64(I64, 0, R32F)))
+    seeds = {"csr": csr, "formats": formats, "vectors": vectors, "confuse": confuse, "huge": huge}
+    for name, data in seeds.items():
+        write("cusparse_desc", name, data)
+
+
 def main():
-    for kind in ("fatbin", "ptx_parse", "translate", "cudnn_desc"):
+    for kind in ("fatbin", "ptx_parse", "translate", "cudnn_desc", "cusparse_desc"):
         shutil.rmtree(os.path.join(OUT, kind), ignore_errors=True)
     fatbin_seeds()
     ptx_seeds()
     cudnn_desc_seeds()
-    for kind in ("fatbin", "ptx_parse", "translate", "cudnn_desc"):
+    cusparse_desc_seeds()
+    for kind in ("fatbin", "ptx_parse", "translate", "cudnn_desc", "cusparse_desc"):
         print(kind, len(os.listdir(os.path.join(OUT, kind))))
 
 

@@ -28,7 +28,8 @@
 #include "lib/common/facade.h"
 
 #define CUSPARSE_HANDLE_MAGIC 0x63625350u   /* "cbSP" */
-#define CUSPARSE_DESCR_MAGIC 0x63625344u    /* "cbSD" */
+#define CUSPARSE_DESCR_MAGIC 0x63625344u    /* "cbSD": sparse matrices and vectors */
+#define CUSPARSE_DENSE_MAGIC 0x6362534eu    /* "cbSN": dense ones (a dense one is smaller) */
 
 struct cusparseContext {
     uint32_t magic;

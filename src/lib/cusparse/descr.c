@@ -52,7 +52,7 @@ const struct cusparseSpMatDescr *sp_mat(const void *d)
 const struct cusparseDnMatDescr *sp_dn(const void *d)
 {
     const struct cusparseDnMatDescr *m = d;
-    return m && m->magic == CUSPARSE_DESCR_MAGIC ? m : NULL;
+    return m && m->magic == CUSPARSE_DENSE_MAGIC ? m : NULL;
 }
 
 static struct cusparseSpMatDescr *sp_w(const void *d) { return (struct cusparseSpMatDescr *)sp_mat(d); }
@@ -163,7 +163,9 @@ cusparseStatus_t cusparseCreateBlockedEll(cusparseSpMatDescr_t *d, int64_t rows,
                                           int64_t ell_cols, void *colind, void *values, cusparseIndexType_t idx_t,
                                           cusparseIndexBase_t base, cudaDataType vt)
 {
-    if (rows < 0 || cols < 0 || block <= 0 || ell_cols < 0 || ell_cols % block || ell_cols > cols || rows % block)
+    int64_t nnz;
+    if (rows < 0 || cols < 0 || block <= 0 || ell_cols < 0 || ell_cols % block || ell_cols > cols || rows % block ||
+        __builtin_mul_overflow(rows, ell_cols, &nnz))
         return CUSPARSE_STATUS_INVALID_VALUE;
     cusparseStatus_t st = sp_new(d, sizeof **d, CB_SP_BELL, rows, cols, 0, 0, idx_t, base, vt);
     if (st == CUSPARSE_STATUS_SUCCESS) {
@@ -171,7 +173,7 @@ cusparseStatus_t cusparseCreateBlockedEll(cusparseSpMatDescr_t *d, int64_t rows,
         (*d)->s.values = A(values);
         (*d)->s.ell_block = block;
         (*d)->s.ell_cols = ell_cols;
-        (*d)->s.nnz = rows * ell_cols;
+        (*d)->s.nnz = nnz;
     }
     return st;
 }
@@ -465,7 +467,7 @@ cusparseStatus_t cusparseCreateDnMat(cusparseDnMatDescr_t *d, int64_t rows, int6
     struct cusparseDnMatDescr *m = calloc(1, sizeof(struct cusparseDnVecDescr));
     if (!m)
         return CUSPARSE_STATUS_ALLOC_FAILED;
-    m->magic = CUSPARSE_DESCR_MAGIC;
+    m->magic = CUSPARSE_DENSE_MAGIC;
     m->d = (cb_dense){.rows = rows, .cols = cols, .ld = ld, .row_major = order == CUSPARSE_ORDER_ROW,
                       .values = A(values), .type = (cb_blas_type)sp_value_type(vt), .batch = 1};
     m->vtype = vt;
@@ -538,8 +540,9 @@ cusparseStatus_t cusparseDnMatSetStridedBatch(cusparseDnMatDescr_t d, int batch,
     struct cusparseDnMatDescr *m = dn_w(d);
     if (!m || batch <= 0)
         return CUSPARSE_STATUS_INVALID_VALUE;
-    int64_t need = m->d.ld * (m->d.row_major ? m->d.rows : m->d.cols);
-    if (batch > 1 && stride < need)
+    int64_t need;
+    int huge = __builtin_mul_overflow(m->d.ld, m->d.row_major ? m->d.rows : m->d.cols, &need);
+    if (batch > 1 && (huge || stride < need))
         return CUSPARSE_STATUS_INVALID_VALUE;
     m->d.batch = batch;
     m->d.stride = stride;
@@ -553,7 +556,7 @@ cusparseStatus_t cusparseCreateDnVec(cusparseDnVecDescr_t *d, int64_t size, void
     struct cusparseDnMatDescr *m = calloc(1, sizeof(struct cusparseDnVecDescr));
     if (!m)
         return CUSPARSE_STATUS_ALLOC_FAILED;
-    m->magic = CUSPARSE_DESCR_MAGIC;
+    m->magic = CUSPARSE_DENSE_MAGIC;
     m->d = (cb_dense){.rows = size, .cols = 1, .ld = size > 0 ? size : 1, .values = A(values),
                       .type = (cb_blas_type)sp_value_type(vt), .batch = 1};
     m->vtype = vt;
