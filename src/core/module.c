@@ -46,7 +46,11 @@ typedef struct module_impl {
     CUresult *kernel_failed;    /* why a kernel cannot be loaded (kept: asked once), or CUDA_SUCCESS */
     unit *whole;                /* the whole module, when a cut did not translate */
     int whole_tried;
-    uint32_t compiles;          /* units made: after LAZY_SINGLES, kernels come in growing batches */
+    uint32_t compiles;          /* units made: after LAZY_SINGLES, kernels may come in batches */
+    unsigned char *kernel_ahead; /* compiled in another kernel's batch and not asked for yet */
+    uint32_t ahead_made;        /* kernels compiled ahead of their use ... */
+    uint32_t ahead_used;        /* ... and of those, the ones asked for since */
+    uint32_t batch;             /* the last batch's size (lazy_batch) */
     cb_mutex compile_lock;      /* one compile at a time per module */
     int failure_noted;          /* a kernel failed to load: counted once for the summary */
     int suspended;              /* a library's module while its primary context is reset (under module_lock) */
@@ -256,6 +260,7 @@ static void module_free(module_impl *m)
     }
     free(m->kernel_unit);
     free(m->kernel_failed);
+    free(m->kernel_ahead);
     if (m->globals_block)
         cb_mem_free(pub->ctx, m->globals_block);
     if (pub->functions) {
@@ -410,8 +415,9 @@ static CUresult module_load_lazy(cb_context *ctx, char *ptx, size_t len, const c
     m->pub.functions = calloc(n, sizeof *m->pub.functions);
     m->kernel_unit = calloc(n, sizeof *m->kernel_unit);
     m->kernel_failed = calloc(n, sizeof *m->kernel_failed);
-    CUresult r = m->pub.functions && m->kernel_unit && m->kernel_failed ? module_place_globals(m)
-                                                                        : CUDA_ERROR_OUT_OF_MEMORY;
+    m->kernel_ahead = calloc(n, sizeof *m->kernel_ahead);
+    CUresult r = m->pub.functions && m->kernel_unit && m->kernel_failed && m->kernel_ahead ? module_place_globals(m)
+                                                                                           : CUDA_ERROR_OUT_OF_MEMORY;
     if (r != CUDA_SUCCESS) {
         module_free(m);
         return r;
@@ -620,19 +626,28 @@ static void parts_finish(module_impl *m, part_job *jobs, uint32_t njobs)
 }
 
 /* The first kernels of a module are compiled one at a time; after
- * LAZY_SINGLES of them, a program evidently runs many, and each compile
- * takes the kernel asked for and the next ones not yet compiled (in module
- * order, then the ones before it), twice as many each time up to
- * LAZY_BATCH_MAX: a module whose every kernel runs costs a few compiles,
- * not one per kernel. */
+ * LAZY_SINGLES of them, a program evidently runs many, and a compile may
+ * take the kernel asked for and the next ones not yet compiled (in module
+ * order, then the ones before it) -- as long as those compiled ahead get
+ * used. While at least half of the kernels compiled ahead so far have been
+ * asked for since, each batch is twice the last, up to LAZY_BATCH_MAX: a
+ * module whose every kernel runs (1,503 in shared_per_kernel) costs a few
+ * compiles, not one per kernel. Else each batch is half the last, down to
+ * the kernel alone, with a batch of 2 every LAZY_SINGLES compiles to look
+ * again: a module of which a program runs a scattered few (CuPy's Thrust
+ * library: one dtype's sort among every dtype's) is not compiled whole by
+ * speculation. */
 enum { LAZY_SINGLES = 8, LAZY_BATCH_MAX = 256 };
 
 static uint32_t lazy_batch(module_impl *m, uint32_t i, uint32_t *ks)
 {
     uint32_t want = 1;
     if (m->compiles >= LAZY_SINGLES) {
-        uint32_t shift = m->compiles - LAZY_SINGLES + 1;
-        want = shift >= 8 ? LAZY_BATCH_MAX : 1u << shift;
+        uint32_t last = m->batch ? m->batch : 1;
+        if (m->ahead_made == 0 || 2 * m->ahead_used >= m->ahead_made)
+            want = last >= LAZY_BATCH_MAX / 2 ? LAZY_BATCH_MAX : 2 * last;
+        else
+            want = last > 1 ? last / 2 : m->compiles % LAZY_SINGLES == 0 ? 2 : 1;
     }
     uint32_t n = 0;
     ks[n++] = i;
@@ -656,6 +671,10 @@ static CUresult module_kernel_unit(module_impl *m, uint32_t i, unit **out)
     if (m->kernel_failed[i])
         return m->kernel_failed[i];
     if (m->kernel_unit[i]) {
+        if (m->kernel_ahead[i]) {   /* a kernel compiled ahead, asked for: speculation pays */
+            m->kernel_ahead[i] = 0;
+            m->ahead_used++;
+        }
         *out = m->kernel_unit[i];
         return CUDA_SUCCESS;
     }
@@ -683,8 +702,12 @@ static CUresult module_kernel_unit(module_impl *m, uint32_t i, unit **out)
     }
     if (r == CUDA_SUCCESS) {
         unit_adopt(m, u);
-        for (uint32_t k = 0; k < n; k++)
+        for (uint32_t k = 0; k < n; k++) {
             m->kernel_unit[ks[k]] = u;
+            m->kernel_ahead[ks[k]] = k > 0;
+        }
+        m->ahead_made += n - 1;
+        m->batch = n;
         cb_log(CB_LOG_DEBUG, "%s: kernel %s translated and compiled at its first use (%u in the batch)", m->name,
                kname, n);
         *out = u;
