@@ -35,9 +35,9 @@ def check_1d(rng, dtype, n):
 def main():
     rng = np.random.default_rng(20261201)
     counts = []
-    # three dtypes (a 32- and a 64-bit integer, a float): each dtype is its own
-    # set of CUB kernels, and compiling them is most of the test's time
-    for dtype in (np.int32, np.int64, np.float32):
+    # each dtype is its own set of CUB kernels (compiling them is most of the
+    # test's time: lazy loading compiles only those)
+    for dtype in (np.int32, np.uint32, np.int64, np.float32, np.float64):
         for n in SIZES:
             counts.append(check_1d(rng, dtype, n))
 
