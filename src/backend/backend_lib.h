@@ -345,6 +345,20 @@ typedef struct cb_backend_lib {
     CUresult (*spgemm_compute)(struct cb_backend *b, const void *alpha, const struct cb_sparse *a,
                                const struct cb_sparse *bm, cb_blas_type compute, uint64_t scratch, int64_t *nnz);
     CUresult (*spgemm_copy)(struct cb_backend *b, uint64_t scratch, const struct cb_sparse *c);
+    /* geam, C = alpha A + beta B of rows x cols CSR matrices (cuSPARSE's
+     * csrgeam2): C's pattern in each row is the union of A's and B's,
+     * columns ascending (an entry both hold, or one stored twice, is one
+     * entry: the sum). count_only: only C's offsets (rows + 1, C's base)
+     * and *nnz (C's entry count) are written, alpha and beta unused; else
+     * C's columns and values go into the slots C's offsets give each row
+     * (c->nnz: the extent of C's arrays; a row gets at most its slots, a
+     * slot past them stays unwritten), C's offsets are read only. A zero
+     * scalar: that matrix's values are not read. Entries at positions
+     * outside [0, nnz) of their matrix, and columns outside [0, cols), are
+     * left out. */
+    CUresult (*sparse_geam)(struct cb_backend *b, const void *alpha, const struct cb_sparse *a, const void *beta,
+                            const struct cb_sparse *bm, const struct cb_sparse *c, cb_blas_type compute,
+                            int count_only, int64_t *nnz);
 } cb_backend_lib;
 
 /* ---- sparse views (cuSPARSE's descriptors, as the backend sees them) ---- */

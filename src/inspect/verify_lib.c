@@ -383,6 +383,12 @@ static CUresult wl_spgemm_copy(cb_backend *b, uint64_t scratch, const struct cb_
     return i ? i->lib->spgemm_copy(i, scratch, c) : CUDA_ERROR_NOT_SUPPORTED;
 }
 
+static CUresult wl_sparse_geam(cb_backend *b, const void *alpha, const struct cb_sparse *a, const void *beta, const struct cb_sparse *bm, const struct cb_sparse *c, cb_blas_type compute, int count_only, int64_t *nnz)
+{
+    cb_backend *i = lib_inner(b, offsetof(cb_backend_lib, sparse_geam));
+    return i ? i->lib->sparse_geam(i, alpha, a, beta, bm, c, compute, count_only, nnz) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
 static const cb_backend_lib forward_lib = {
     .size = sizeof(cb_backend_lib),
     .axpy = wl_axpy,
@@ -444,6 +450,7 @@ static const cb_backend_lib forward_lib = {
     .spgemm_products = wl_spgemm_products,
     .spgemm_compute = wl_spgemm_compute,
     .spgemm_copy = wl_spgemm_copy,
+    .sparse_geam = wl_sparse_geam,
 };
 
 const cb_backend_lib *cbi_wrapper_lib(void) { return &forward_lib; }

@@ -3,7 +3,7 @@
 #
 # The dispatch inspector on library calls (docs/libraries.md, "Verify and
 # strict"), over the tests/lib programs:
-#   verify       cublas_level3, cublaslt_matmul, cudnn_conv and cudnn_ops under `inspect --verify`:
+#   verify       cublas_level3, cublaslt_matmul, cudnn_conv, cudnn_ops and cusparse_geam under `inspect --verify`:
 #                every library row PASS with its drift, the report PASS
 #   trace        trace.jsonl has a "libcall" line per call, with its arguments
 #   break        CUBRIDGE_TEST_BREAK_LIB=cublasSgemm_v2: verify reports DRIFT
@@ -31,7 +31,7 @@ field() { python3 -c "import json,sys; r=json.load(open('$out/report.json')); pr
 
 case $case_ in
 verify)
-  for prog in cublas_level3 cublaslt_matmul cudnn_conv cudnn_ops; do
+  for prog in cublas_level3 cublaslt_matmul cudnn_conv cudnn_ops cusparse_geam; do
     [ -x "$dir/$prog" ] || continue
     "$cubridge" inspect --verify --report "$out/$prog" -- "$dir/$prog" > "$out/$prog.out" 2> "$out/$prog.err" \
       || fail "$prog exited with $? under verify"

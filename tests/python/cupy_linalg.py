@@ -1,7 +1,7 @@
 """CuPy's linear algebra and sparse matrices, as users call them: cupy.linalg
 (solve, inv, cholesky, qr, svd, eigh, det, slogdet, lstsq, norm) runs on
 cuSOLVER and cuBLAS, cupyx.scipy.sparse (CSR/CSC/COO products with vectors
-and matrices, conversions, transposes, sums) on cuSPARSE -- cubridge's
+and matrices, conversions, transposes, sums, sparse + and -) on cuSPARSE -- cubridge's
 facades (docs/libraries.md). Every result is compared with NumPy in double
 precision."""
 import cupy as cp
@@ -80,7 +80,15 @@ def sparse(rng):
         c = sp.csr_matrix(cp.asarray(dd))
         close(c.tocsc().toarray(), dd, 0, "csr -> csc")
         close(c.tocoo().tocsr().toarray(), dd, 0, "csr -> coo -> csr")
-        # c + c (cusparse<t>csrgeam2) is not checked yet: the facade answers NOT_SUPPORTED
+        # sums of sparse matrices: cusparse<t>csrgeam2 (C's pattern: the union of both)
+        s2 = c + c
+        assert s2.nnz == np.count_nonzero(dd), f"csr + csr nnz {dt.__name__}"
+        close(s2.toarray(), 2 * dd.astype(np.float64), tol, f"csr + csr {dt.__name__}")
+        d2 = (rng.standard_normal((m, n)) * (rng.random((m, n)) < 0.05)).astype(dt)
+        c2 = sp.csr_matrix(cp.asarray(d2))
+        diff = c - 2 * c2
+        assert diff.nnz == np.count_nonzero((dd != 0) | (d2 != 0)), f"csr - 2 csr nnz {dt.__name__}"
+        close(diff.toarray(), dd.astype(np.float64) - 2 * d2.astype(np.float64), tol, f"csr - 2 csr {dt.__name__}")
         sq = sp.csr_matrix(cp.asarray(dd[:, :n] if m >= n else dd))
         close((sq.T @ sq).toarray(), dd.T.astype(np.float64) @ dd, tol * 10, f"csr.T @ csr {dt.__name__}")
 

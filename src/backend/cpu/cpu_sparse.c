@@ -1,5 +1,5 @@
 /* cpu_sparse.c: the CPU backend's sparse kernels (backend_lib.h, "sparse
- * kernels"), cuSPARSE's generic API and conversions as plain loops on the
+ * kernels"), cuSPARSE's generic API, conversions and geam as plain loops on the
  * host views of device memory (the CPU's device memory is host memory).
  *
  * Values are read into complex doubles and products accumulate in double
@@ -506,6 +506,98 @@ static CUresult cpu_spgemm_copy(struct cb_backend *b, uint64_t scratch, const cb
     return CUDA_SUCCESS;
 }
 
+/* ---- geam, C = alpha A + beta B (a marker per column, as Gustavson's) ----------------------- */
+
+/* The stored range [k0, k1) of row r of the CSR matrix s, cut to [0, s->nnz). */
+static void row_range(const cb_sparse *s, int64_t r, int64_t *k0, int64_t *k1)
+{
+    int64_t lo = ld_i(s->offsets, s->off_bytes, r) - s->base, hi = ld_i(s->offsets, s->off_bytes, r + 1) - s->base;
+    *k0 = lo < 0 ? 0 : lo;
+    *k1 = hi > s->nnz ? s->nnz : hi;
+}
+
+typedef struct geam_row {
+    int64_t *mark, *cols;   /* mark[j] == r: column j is in row r; cols: the row's columns */
+    zd *acc;
+    int64_t count;
+} geam_row;
+
+static void geam_add(geam_row *w, const cb_sparse *s, int64_t r, int64_t cols, zd scale, int values)
+{
+    int64_t k0, k1;
+    row_range(s, r, &k0, &k1);
+    for (int64_t k = k0; k < k1; k++) {
+        int64_t j = ld_i(s->colind, s->idx_bytes, k) - s->base;
+        if (j < 0 || j >= cols)
+            continue;
+        if (w->mark[j] != r) {
+            w->mark[j] = r;
+            w->acc[j] = (zd){0, 0};
+            w->cols[w->count++] = j;
+        }
+        if (values)
+            w->acc[j] = zadd(w->acc[j], zmul(scale, ld_v(s->type, s->values, k)));
+    }
+}
+
+static CUresult cpu_sparse_geam(struct cb_backend *b, const void *alpha, const cb_sparse *a, const void *beta,
+                                const cb_sparse *bm, const cb_sparse *c, cb_blas_type compute, int count_only,
+                                int64_t *nnz)
+{
+    (void)b;
+    if (a->format != CB_SP_CSR || bm->format != CB_SP_CSR || c->format != CB_SP_CSR)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    int64_t n = c->cols;
+    zd al = count_only ? (zd){0, 0} : scalar(compute, alpha), be = count_only ? (zd){0, 0} : scalar(compute, beta);
+    geam_row w = {malloc(((size_t)n + 1) * sizeof *w.mark), malloc(((size_t)n + 1) * sizeof *w.cols),
+                  malloc(((size_t)n + 1) * sizeof *w.acc), 0};
+    if (!w.mark || !w.cols || !w.acc) {
+        free(w.mark);
+        free(w.cols);
+        free(w.acc);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    for (int64_t j = 0; j < n; j++)
+        w.mark[j] = -1;
+    int64_t total = 0;
+    for (int64_t r = 0; r < c->rows; r++) {
+        w.count = 0;
+        geam_add(&w, a, r, n, al, !count_only && !zzero(al));
+        geam_add(&w, bm, r, n, be, !count_only && !zzero(be));
+        if (count_only) {
+            st_i(c->offsets, c->off_bytes, r, total + c->base);
+            total += w.count;
+            continue;
+        }
+        /* columns ascending within the row */
+        for (int64_t x = 1; x < w.count; x++) {
+            int64_t v = w.cols[x], y = x;
+            while (y > 0 && w.cols[y - 1] > v) {
+                w.cols[y] = w.cols[y - 1];
+                y--;
+            }
+            w.cols[y] = v;
+        }
+        /* the x-th column into slot lo + x of the row's [lo, hi), inside C's arrays */
+        int64_t lo = ld_i(c->offsets, c->off_bytes, r) - c->base, hi = ld_i(c->offsets, c->off_bytes, r + 1) - c->base;
+        for (int64_t x = 0; x < w.count && lo + x < hi && lo + x < c->nnz; x++) {
+            if (lo + x < 0)
+                continue;
+            st_i(c->colind, c->idx_bytes, lo + x, w.cols[x] + c->base);
+            st_v(c->type, c->values, lo + x, w.acc[w.cols[x]]);
+        }
+        total += w.count;
+    }
+    if (count_only)
+        st_i(c->offsets, c->off_bytes, c->rows, total + c->base);
+    free(w.mark);
+    free(w.cols);
+    free(w.acc);
+    if (nnz)
+        *nnz = total;
+    return CUDA_SUCCESS;
+}
+
 void cb_cpu_sparse_fill(cb_backend_lib *lib)
 {
     lib->sparse_mv = cpu_sparse_mv;
@@ -520,4 +612,5 @@ void cb_cpu_sparse_fill(cb_backend_lib *lib)
     lib->spgemm_products = cpu_spgemm_products;
     lib->spgemm_compute = cpu_spgemm_compute;
     lib->spgemm_copy = cpu_spgemm_copy;
+    lib->sparse_geam = cpu_sparse_geam;
 }

@@ -11,7 +11,10 @@
  *   spgemm.c    SpGEMM (work estimation, compute, copy)
  *   legacy.c    csr2cscEx2, csrsort/cscsort/coosort, coo2csr/csr2coo,
  *               the identity permutation
- *   ref.c       C references in double (SpMV, SpMM, conversions)
+ *   geam.c      csrgeam2, C = alpha A + beta B of CSR matrices (buffer
+ *               size, the nnz step, the compute step)
+ *   ref.c       C references in double (SpMV, SpMM, conversions, SpGEMM,
+ *               geam)
  *
  * Bad input follows NVIDIA's library as recorded on the H200
  * (tests/lib/cusparse_status.expected): the generic API answers
@@ -105,6 +108,10 @@ struct sp_op {
     cbl_op base;
     const char *function;
     CUresult (*run)(sp_op *o, cb_backend *b);
+    /* NULL, or called first at run time (in stream order): operands whose
+     * extent is in device memory (csrgeam2's C: its row offsets) are added
+     * here; not CUDA_SUCCESS: the call fails with an illegal address. */
+    CUresult (*prepare)(sp_op *o);
     void (*reference)(void *o, cbl_operand *ops);
     cbl_operand ops[SP_MAX_OPS];
     int nops;
@@ -156,5 +163,7 @@ void sp_ref_identity(void *o, cbl_operand *ops);
 /* SpGEMM: the host-side counts ("products", "nnz"), C's arrays. */
 void sp_ref_spgemm_count(void *o, cbl_operand *ops);
 void sp_ref_spgemm_copy(void *o, cbl_operand *ops);
+/* csrgeam2: C's offsets and nnz ("nnzTotal"), or C's columns and values. */
+void sp_ref_geam(void *o, cbl_operand *ops);
 
 #endif

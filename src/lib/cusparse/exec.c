@@ -136,6 +136,10 @@ static CUresult op_run(cb_lib_op *lop)
     sp_op *o = (sp_op *)lop;
     o->base.ran = 1;
     o->base.status = CUSPARSE_STATUS_SUCCESS;
+    if (o->prepare && o->prepare(o) != CUDA_SUCCESS) {
+        o->base.status = CUSPARSE_STATUS_EXECUTION_FAILED;
+        return CUDA_ERROR_ILLEGAL_ADDRESS;
+    }
     cbl_checked c = {.op = &o->base, .library = "cusparse", .function = o->function, .ops = o->ops,
                      .nops = o->nops};
     snprintf(c.note, sizeof c.note, "%s m=%lld n=%lld nnz=%lld", cb_blas_type_name(o->compute),
