@@ -20,13 +20,18 @@ static void *host_of(const cbl_operand *ops, int nops, uint64_t a)
     return NULL;
 }
 
+/* Element i of type t at p. Through memcpy: the scalars (sp_op.alpha,
+ * beta) are byte arrays, not aligned to their type. */
 static rz get(cb_blas_type t, const void *p, int64_t i)
 {
+    const unsigned char *b = p;
+    float f[2];
+    double d[2];
     switch (t) {
-    case CB_BLAS_F32: return (rz){((const float *)p)[i], 0};
-    case CB_BLAS_F64: return (rz){((const double *)p)[i], 0};
-    case CB_BLAS_C32: return (rz){((const float *)p)[2 * i], ((const float *)p)[2 * i + 1]};
-    default: return (rz){((const double *)p)[2 * i], ((const double *)p)[2 * i + 1]};
+    case CB_BLAS_F32: memcpy(f, b + 4 * i, 4); return (rz){f[0], 0};
+    case CB_BLAS_F64: memcpy(d, b + 8 * i, 8); return (rz){d[0], 0};
+    case CB_BLAS_C32: memcpy(f, b + 8 * i, 8); return (rz){f[0], f[1]};
+    default: memcpy(d, b + 16 * i, 16); return (rz){d[0], d[1]};
     }
 }
 
