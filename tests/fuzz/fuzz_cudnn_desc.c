@@ -33,42 +33,18 @@
 
 #include <cudnn.h>
 
+#include "fuzz_input.h"
+
 /* The buffers are short on purpose (none at all for a count of 0 or less):
  * gcc sees a 1-byte region passed as an int array and warns. */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 #endif
 
-/* A broken postcondition: says which, then aborts (the finding). */
-static void fail(int line)
-{
-    fprintf(stderr, "fuzz_cudnn_desc.c:%d: postcondition broken\n", line);
-    abort();
-}
-#define require(cond) ((cond) ? (void)0 : fail(__LINE__))
 
 /* ---- the input ------------------------------------------------------------ */
 
-typedef struct rd {
-    const uint8_t *p;
-    size_t left;
-} rd;
-
-static uint8_t u8(rd *r)
-{
-    if (!r->left)
-        return 0;
-    r->left--;
-    return *r->p++;
-}
-
-static int32_t raw32(rd *r)
-{
-    uint32_t v = 0;
-    for (int i = 0; i < 4; i++)
-        v |= (uint32_t)u8(r) << (8 * i);
-    return (int32_t)v;
-}
+static int32_t raw32(rd *r) { return (int32_t)raw_bytes(r, 4); }
 
 static int num(rd *r)
 {

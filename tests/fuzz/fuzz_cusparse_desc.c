@@ -33,35 +33,12 @@
 #define DISABLE_CUSPARSE_DEPRECATED   /* cusparse.h warns of its deprecated types otherwise */
 #include <cusparse.h>
 
-static void fail(int line)
-{
-    fprintf(stderr, "fuzz_cusparse_desc.c:%d: postcondition broken\n", line);
-    abort();
-}
-#define require(cond) ((cond) ? (void)0 : fail(__LINE__))
+#include "fuzz_input.h"
+
 
 /* ---- the input ---------------------------------------------------------------- */
 
-typedef struct rd {
-    const uint8_t *p;
-    size_t left;
-} rd;
-
-static uint8_t u8(rd *r)
-{
-    if (!r->left)
-        return 0;
-    r->left--;
-    return *r->p++;
-}
-
-static int64_t raw64(rd *r)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v |= (uint64_t)u8(r) << (8 * i);
-    return (int64_t)v;
-}
+static int64_t raw64(rd *r) { return (int64_t)raw_bytes(r, 8); }
 
 static int64_t num(rd *r)
 {
