@@ -154,6 +154,25 @@ static CUresult module_extract_ptx(int sm, const void *image, size_t size, const
     }
 }
 
+/* The translation of a whole module's PTX: CUDA_ERROR_NOT_SUPPORTED for
+ * valid PTX that the device's dialect cannot express, INVALID_PTX for PTX
+ * the translator refuses (logged, the reason in msg). */
+static CUresult module_translate_text(const char *ptx, size_t len, const char *name, int dialect,
+                                      cb_translation **out, char *msg, size_t msgcap)
+{
+    char err[1024] = "";
+    int rc = cb_translate_ptx(ptx, len, name, (cb_dialect)dialect, out, err, sizeof err);
+    if (rc == -2) {
+        module_error(msg, msgcap, "not supported on this device: %s", err[0] ? err : name);
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    if (rc != 0 || !*out) {
+        module_error(msg, msgcap, "PTX translation failed: %s", err[0] ? err : name);
+        return CUDA_ERROR_INVALID_PTX;
+    }
+    return CUDA_SUCCESS;
+}
+
 /* Stage 1 and the translation, reporting progress to module number progress
  * (0: none). */
 static CUresult module_translate(const void *image, size_t size, int sm, int dialect, const char *name,
@@ -165,18 +184,9 @@ static CUresult module_translate(const void *image, size_t size, int sm, int dia
     if (r != CUDA_SUCCESS)
         return r;
     cb_progress_stage(progress, "translating the PTX", 0);
-    char err[1024] = "";
-    int rc = cb_translate_ptx(ptx, len, name, (cb_dialect)dialect, out, err, sizeof err);
+    r = module_translate_text(ptx, len, name, dialect, out, msg, msgcap);
     free(ptx);
-    if (rc == -2) {   /* valid PTX that the device's dialect cannot express */
-        module_error(msg, msgcap, "not supported on this device: %s", err[0] ? err : name);
-        return CUDA_ERROR_NOT_SUPPORTED;
-    }
-    if (rc != 0 || !*out) {
-        module_error(msg, msgcap, "PTX translation failed: %s", err[0] ? err : name);
-        return CUDA_ERROR_INVALID_PTX;
-    }
-    return CUDA_SUCCESS;
+    return r;
 }
 
 CUresult cb_module_translate(const void *image, size_t size, int sm, int dialect, const char *name,
@@ -452,17 +462,10 @@ static CUresult module_load(cb_context *ctx, const void *image, size_t size, con
     }
     cb_progress_stage(progress, "translating the PTX", 0);
     cb_translation *tr = NULL;
-    char err[1024] = "";
-    int rc = cb_translate_ptx(ptx, len, name, (cb_dialect)ctx->device->backend->dialect, &tr, err, sizeof err);
+    r = module_translate_text(ptx, len, name, ctx->device->backend->dialect, &tr, msg, msgcap);
     free(ptx);
-    if (rc == -2) {   /* valid PTX that the device's dialect cannot express, as module_translate */
-        module_error(msg, msgcap, "not supported on this device: %s", err[0] ? err : name);
-        return CUDA_ERROR_NOT_SUPPORTED;
-    }
-    if (rc != 0 || !tr) {
-        module_error(msg, msgcap, "PTX translation failed: %s", err[0] ? err : name);
-        return CUDA_ERROR_INVALID_PTX;
-    }
+    if (r != CUDA_SUCCESS)
+        return r;
     module_impl *m = calloc(1, sizeof *m);
     if (!m) {
         cb_translation_free(tr);

@@ -147,15 +147,28 @@ static cusolverStatus_t potrs_any(const char *fn, cusolverDnHandle_t h, cb_blas_
 
 /* ---- potri -------------------------------------------------------------------------------- */
 
-/* NaN in each element of the uplo triangle of an n x n matrix at a: the
- * 32-bit word 0x7fc00000 is a float NaN, 0x7ff80000 twice a double NaN. */
+/* The 32-bit word that, repeated, makes every element of type t a NaN:
+ * 0x7fc00000 is a float NaN, 0x7ff80000 twice a double NaN. */
+static uint32_t nan_word(cb_blas_type t)
+{
+    return t == CB_BLAS_F64 || t == CB_BLAS_C64 ? 0x7ff80000u : 0x7fc00000u;
+}
+
+/* The rows of column j in the uplo triangle of an n x n matrix. */
+static void triangle_rows(int uplo, int64_t n, int64_t j, int64_t *first, int64_t *count)
+{
+    *first = uplo == CB_BLAS_UPPER ? 0 : j;
+    *count = uplo == CB_BLAS_UPPER ? j + 1 : n - j;
+}
+
+/* NaN in each element of the uplo triangle of an n x n matrix at a. */
 static CUresult nan_triangle(cb_backend *b, cb_blas_type t, int uplo, int64_t n, uint64_t a, int64_t lda)
 {
     size_t es = cb_blas_type_size(t);
-    uint32_t word = t == CB_BLAS_F64 || t == CB_BLAS_C64 ? 0x7ff80000u : 0x7fc00000u;
     for (int64_t j = 0; j < n; j++) {
-        int64_t first = uplo == CB_BLAS_UPPER ? 0 : j, count = uplo == CB_BLAS_UPPER ? j + 1 : n - j;
-        CUresult r = b->memset(b, a + (uint64_t)((first + j * lda) * (int64_t)es), word, 4, (size_t)count * es / 4);
+        int64_t first, count;
+        triangle_rows(uplo, n, j, &first, &count);
+        CUresult r = b->memset(b, a + (uint64_t)((first + j * lda) * (int64_t)es), nan_word(t), 4, (size_t)count * es / 4);
         if (r != CUDA_SUCCESS)
             return r;
     }
@@ -194,10 +207,11 @@ static void ref_potri_op(void *p, cbl_operand *ops)
         if (info > 0 && ops[0].ref) {   /* as run_potri: NaN in the triangle, info 0 */
             size_t es = cb_blas_type_size(o->t);
             unsigned char *m = ops[0].ref;
-            uint32_t word = o->t == CB_BLAS_F64 || o->t == CB_BLAS_C64 ? 0x7ff80000u : 0x7fc00000u;
+            uint32_t word = nan_word(o->t);
             for (int64_t j = 0; j < o->n; j++) {
-                int64_t first = o->uplo == CB_BLAS_UPPER ? 0 : j, last = o->uplo == CB_BLAS_UPPER ? j : o->n - 1;
-                for (size_t w = (size_t)(first + j * o->lda) * es; w < (size_t)(last + 1 + j * o->lda) * es; w += 4)
+                int64_t first, count;
+                triangle_rows(o->uplo, o->n, j, &first, &count);
+                for (size_t w = (size_t)(first + j * o->lda) * es; w < (size_t)(first + count + j * o->lda) * es; w += 4)
                     memcpy(m + w, &word, 4);
             }
             info = 0;
