@@ -304,6 +304,9 @@ static void test_dialects(void)
     CHECK(cb_translate_ptx(src, strlen(src), "d.ptx", CB_DIALECT_OPENCL, &t, err, sizeof err) == 0 && t, "OpenCL: %s",
           err);
     CHECK(t && strstr(t->source, "__kernel void cbk_0(") != NULL, "an OpenCL kernel");
+    /* NVIDIA's OpenCL places a __local argument at its pointee type's alignment: a uchar
+     * argument faulted on 4-byte shared accesses there */
+    CHECK(t && strstr(t->source, "__local ulong2 *cb_smem16") != NULL, "the shared-memory argument is 16-byte aligned");
     cb_translation_free(t);
     const char *shfl = HEADER ".visible .entry k()\n{\n\t.reg .b32 %r<3>;\n"
                               "\tshfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;\n\tret;\n}\n";

@@ -229,8 +229,12 @@ void ocl_unit_kernel(cg *c, const ptx_func *f)
     if (f->reqntid[0])
         cg_printf(c, "__attribute__((reqd_work_group_size(%u, %u, %u))) ", f->reqntid[0],
                   f->reqntid[1] ? f->reqntid[1] : 1, f->reqntid[2] ? f->reqntid[2] : 1);
-    cg_printf(c, "void %s(__global uchar *cb_heap, %s_params cb_pbv, __local uchar *cb_smem, uint cb_dyn)\n{\n",
+    /* The shared-memory argument is declared as 16-byte words: a driver may place a __local
+     * argument at the alignment of its pointee type, and NVIDIA's OpenCL does (`.ptr .shared
+     * .align 1` for a uchar pointer), so a 4-byte access through a uchar argument faulted there. */
+    cg_printf(c, "void %s(__global uchar *cb_heap, %s_params cb_pbv, __local ulong2 *cb_smem16, uint cb_dyn)\n{\n",
               f->cname, f->cname);
+    cg_puts(c, "    __local uchar *cb_smem = (__local uchar *)cb_smem16;\n");
     cg_printf(c, "    uchar *cb_pb = (uchar *)&cb_pbv; (void)cb_pb;\n    const uint cb_dsm = %lluu;\n",
               (unsigned long long)((k->static_smem + 15) & ~15ull));
     cg_emit_body(c, f);
