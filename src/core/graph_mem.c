@@ -154,6 +154,14 @@ static void graph_mem_set_live(cb_graph_mem *m, int live)
     }
 }
 
+int cb_graph_mem_is_ours(uint64_t dptr)
+{
+    cb_mutex_lock(&graph_mem_lock);
+    int ours = graph_mem_lookup(dptr) != NULL;
+    cb_mutex_unlock(&graph_mem_lock);
+    return ours;
+}
+
 cb_graph_mem_free cb_graph_mem_user_free(uint64_t dptr)
 {
     cb_mutex_lock(&graph_mem_lock);

@@ -52,6 +52,8 @@ typedef enum cb_graph_mem_free {
     CB_GRAPH_MEM_NOT_LIVE,      /* a graph allocation that is not allocated now: CUDA_ERROR_INVALID_VALUE */
 } cb_graph_mem_free;
 cb_graph_mem_free cb_graph_mem_user_free(uint64_t dptr);
+/* Whether dptr is the address of a graph allocation (allocated now or not). */
+int cb_graph_mem_is_ours(uint64_t dptr);
 
 /* 1 if g has allocation or free nodes (no clone, no update, one
  * instantiation at a time). */

@@ -113,7 +113,12 @@ CB_EXPORT CUresult cuMemFree_v2(CUdeviceptr dptr)
         return CUDA_SUCCESS;
     if ((r = cb_capture_check_unsafe()) != CUDA_SUCCESS)
         return r;
-    /* A graph allocation (graph_mem.h): freed; its graph may keep the address. */
+    /* A graph allocation (graph_mem.h): freed; its graph may keep the address.
+     * The work queued before the free runs first (cuMemFree synchronises):
+     * a queued launch of its graph, or a cuMemFreeAsync of it, changes what
+     * the free finds. */
+    if (cb_graph_mem_is_ours(dptr))
+        cb_ctx_synchronize(ctx);
     cb_graph_mem_free gm = cb_graph_mem_user_free(dptr);
     if (gm == CB_GRAPH_MEM_NOT_LIVE)
         return CUDA_ERROR_INVALID_VALUE;
