@@ -167,7 +167,7 @@ double cudnn_scalar(const void *p, cudnnDataType_t data_type);
 
 /* ---- one computing call (cudnn_op.c) ------------------------------------- */
 
-enum { CUDNN_MAX_OPERANDS = 14, CUDNN_MAX_TENSORS = 14 };
+enum { CUDNN_MAX_OPERANDS = 32, CUDNN_MAX_TENSORS = 14 };
 
 typedef struct cudnn_routine {
     /* Computes on the stream's worker (after the operands were checked). */
