@@ -720,6 +720,17 @@ static void bad_params() {
     cudnnBackendDestroyDescriptor(g);
   }
   expect_bad("conv_output_dims", st);
+  /* Initialize (deprecated in cuDNN 9) puts a descriptor back to its state after Create: settable again. */
+  st = cudnnBackendInitialize(good);
+  if (st == CUDNN_STATUS_SUCCESS) {
+    CHECK_DNN(cudnnBackendSetAttribute(good, CUDNN_ATTR_TENSOR_UNIQUE_ID, CUDNN_TYPE_INT64, 1, &uid));
+    printf("ok initialize\n");
+  } else if (not_supported(st)) {
+    printf("refused initialize\n");
+  } else {
+    printf("FAIL initialize: %s\n", cudnnGetErrorString(st));
+    lib_fail();
+  }
   destroy({good, cd, unfinished, op, pw, conv, tx, tw, ty, cop});
 }
 
