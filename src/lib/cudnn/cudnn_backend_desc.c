@@ -183,7 +183,7 @@ static cudnnStatus_t set_bool(const set_args *a, int name, int *dst)
 {
     cudnnStatus_t st = want(a, CUDNN_TYPE_BOOLEAN, 1, 1, name);
     if (st == CUDNN_STATUS_SUCCESS)
-        *dst = *(const bool *)a->v;
+        *dst = *(const unsigned char *)a->v != 0;   /* the caller's byte may hold any value */
     return st;
 }
 

@@ -297,10 +297,12 @@ void bk_compute_pointwise(const bk_operation *op, const double *const *in, doubl
     const cudnn_tensor *y = &op->t[op->out].t;
     size_t n = cudnn_tensor_count(y);
     int bwd = bk_pointwise_backward(op->pw.mode);
-    int64_t inner = 1;
-    for (int d = (int)op->pw.axis + 1; d < y->nd; d++)
-        inner *= y->dim[d];
-    int64_t axis_dim = op->pw.axis >= 0 && op->pw.axis < y->nd ? y->dim[op->pw.axis] : 1;
+    int64_t inner = 1, axis_dim = 1;   /* GEN_INDEX: its axis, checked at Finalize */
+    if (op->pw.mode == CUDNN_POINTWISE_GEN_INDEX) {
+        for (int d = (int)op->pw.axis + 1; d < y->nd; d++)
+            inner *= y->dim[d];
+        axis_dim = y->dim[op->pw.axis];
+    }
     for (size_t e = 0; e < n; e++) {
         double v[3] = {0, 0, 0};
         for (int k = 0; k < op->nin; k++)
