@@ -21,8 +21,8 @@
 #   dnn-backend  cudnn_backend under --verify: every cudnnBackendExecute row
 #                PASS with its drift, the refused complex graph's Finalize
 #                UNSUPPORTED
-#   dnn-unsupported  dnn_unsupported_v9 and _v8 (a graph API descriptor type
-#                cubridge lacks, the RNN stub): the
+#   dnn-unsupported  dnn_unsupported_v9 and _v8 (a graph holding SDPA_FWD,
+#                the RNN stub): the
 #                status is cuDNN 9's or 8's NOT_SUPPORTED, the rows UNSUPPORTED
 #   passthrough  under CUBRIDGE_BACKEND=cuda, lib_passthrough's calls reach
 #                "NVIDIA's" libcublas.so.13 (a mock, in mock/), traced
@@ -129,12 +129,12 @@ dnn-unsupported)
     "$cubridge" inspect --strict --report "$out/v$v" -- "$dir/dnn_unsupported_v$v" > "$out/out$v" 2> "$out/err$v" || rc=$?
     [ $rc = 3 ] || fail "v$v: exit $rc, want 3"
     grep -qx "PASS dnn_unsupported" "$out/out$v" || fail "v$v: no PASS: $(cat "$out/out$v")"
-    grep -q "strict: cudnn cudnnBackendCreateDescriptor is UNSUPPORTED" "$out/err$v" || fail "v$v: strict did not log it"
+    grep -q "strict: cudnn cudnnBackendFinalize is UNSUPPORTED" "$out/err$v" || fail "v$v: strict did not log it"
     python3 - "$out/v$v/report.json" <<'EOF' || fail "v$v: report"
 import json, sys
 r = json.load(open(sys.argv[1]))
 st = {c["entry"]: c["status"] for c in r["calls"]}
-assert st.get("cudnnBackendCreateDescriptor") == "UNSUPPORTED", st
+assert st.get("cudnnBackendFinalize") == "UNSUPPORTED", st
 assert st.get("cudnnCreateRNNDescriptor") == "UNSUPPORTED", st
 assert r["summary"]["status"] == "UNSUPPORTED", r["summary"]["status"]
 EOF

@@ -4,8 +4,13 @@
  *
  * The rules (NVIDIA's cuDNN 9 documentation of the backend API, and where
  * it is silent cubridge's choice, docs/cudnn.md):
- *   - a descriptor type cubridge does not implement: NOT_SUPPORTED at
- *     Create (counted); a NULL pointer for the descriptor: BAD_PARAM;
+ *   - a descriptor type of cuDNN's enum that cubridge does not compute
+ *     (resample, normalization, RNG, the fused SDPA operations ...) is
+ *     created, takes any attribute and finalizes, so that a program builds
+ *     its graph as with NVIDIA's library; the operation graph holding it
+ *     is refused at its Finalize with NOT_SUPPORTED (counted), and its
+ *     attributes cannot be read back (NOT_SUPPORTED); a value outside the
+ *     enum or a NULL pointer for the descriptor: BAD_PARAM;
  *   - Set on a finalized descriptor, an attribute the type does not have,
  *     a wrong element count: BAD_PARAM; the wrong attribute type:
  *     BAD_PARAM_ATTRIBUTE_TYPE; a NULL array: BAD_PARAM_NULL_POINTER; a
@@ -47,8 +52,30 @@ static int implemented_type(int t)
     }
 }
 
+/* A type of cuDNN 9's enum that cubridge does not compute. */
+static int opaque_type(int t)
+{
+    return t >= 0 && t <= CUDNN_BACKEND_OPERATION_SDPA_BWD_DESCRIPTOR && !implemented_type(t);
+}
+
 static int is_operation(int t)
 {
+    switch (t) {   /* operations cubridge does not compute: accepted into graphs, refused at their Finalize */
+    case CUDNN_BACKEND_OPERATION_GEN_STATS_DESCRIPTOR: case CUDNN_BACKEND_OPERATION_BN_FINALIZE_STATISTICS_DESCRIPTOR:
+    case CUDNN_BACKEND_OPERATION_BN_BWD_WEIGHTS_DESCRIPTOR: case CUDNN_BACKEND_OPERATION_RESAMPLE_FWD_DESCRIPTOR:
+    case CUDNN_BACKEND_OPERATION_RESAMPLE_BWD_DESCRIPTOR: case CUDNN_BACKEND_OPERATION_CONCAT_DESCRIPTOR:
+    case CUDNN_BACKEND_OPERATION_SIGNAL_DESCRIPTOR: case CUDNN_BACKEND_OPERATION_NORM_FORWARD_DESCRIPTOR:
+    case CUDNN_BACKEND_OPERATION_NORM_BACKWARD_DESCRIPTOR: case CUDNN_BACKEND_OPERATION_RESHAPE_DESCRIPTOR:
+    case CUDNN_BACKEND_OPERATION_RNG_DESCRIPTOR: case CUDNN_BACKEND_OPERATION_PAGED_CACHE_LOAD_DESCRIPTOR:
+    case CUDNN_BACKEND_OPERATION_BLOCK_SCALE_QUANTIZE_DESCRIPTOR:
+    case CUDNN_BACKEND_OPERATION_BLOCK_SCALE_DEQUANTIZE_DESCRIPTOR:
+    case CUDNN_BACKEND_OPERATION_EXPAND_BAND_MATRIX_DESCRIPTOR:
+    case CUDNN_BACKEND_OPERATION_CONTRACT_BAND_MATRIX_DESCRIPTOR: case CUDNN_BACKEND_OPERATION_SDPA_FWD_DESCRIPTOR:
+    case CUDNN_BACKEND_OPERATION_MOE_GROUPED_MATMUL_DESCRIPTOR: case CUDNN_BACKEND_OPERATION_SDPA_BWD_DESCRIPTOR:
+        return 1;
+    default:
+        break;
+    }
     return t == CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR ||
            t == CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR ||
            t == CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR ||
@@ -93,11 +120,8 @@ cudnnStatus_t cudnnBackendCreateDescriptor(cudnnBackendDescriptorType_t descript
     const char *fn = "cudnnBackendCreateDescriptor";
     if (!descriptor)
         return cudnn_fail(CUDNN_STATUS_BAD_PARAM, fn, "NULL descriptor pointer");
-    if (!implemented_type((int)descriptorType)) {
-        char why[96];
-        snprintf(why, sizeof why, "backend descriptor type %d", (int)descriptorType);
-        return cudnn_unsupported(fn, why);
-    }
+    if (!implemented_type((int)descriptorType) && !opaque_type((int)descriptorType))
+        return cudnn_fail(CUDNN_STATUS_BAD_PARAM, fn, "%d is not a backend descriptor type", (int)descriptorType);
     cudnn_bdesc *d = calloc(1, sizeof *d);
     if (!d)
         return CUDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED;
@@ -455,6 +479,8 @@ static cudnnStatus_t set_on(cudnn_bdesc *d, int name, const set_args *a)
 {
     const cudnn_bdesc *s;
     cudnnStatus_t st;
+    if (opaque_type(d->type))
+        return CUDNN_STATUS_SUCCESS;   /* kept nowhere: the graph holding it is refused at its Finalize */
     switch (d->type) {
     case CUDNN_BACKEND_TENSOR_DESCRIPTOR: return set_tensor(d, name, a);
     case CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR: return set_conv(d, name, a);
@@ -669,6 +695,11 @@ static cudnnStatus_t get_on(const cudnn_bdesc *d, int name, const get_args *a)
 {
     const bk_conv *c = &d->conv;
     const bk_pointwise *p = &d->pw;
+    if (opaque_type(d->type)) {
+        char why[96];
+        snprintf(why, sizeof why, "attributes of backend descriptor type %d", d->type);
+        return cudnn_unsupported(FN_GET, why);
+    }
     switch (d->type) {
     case CUDNN_BACKEND_TENSOR_DESCRIPTOR: return get_tensor(d, name, a);
     case CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR:
@@ -866,6 +897,8 @@ static cudnnStatus_t finalize_operation(cudnn_bdesc *d)
 
 static cudnnStatus_t finalize_on(cudnn_bdesc *d)
 {
+    if (opaque_type(d->type))
+        return CUDNN_STATUS_SUCCESS;   /* refused where it would be used: the graph's Finalize */
     switch (d->type) {
     case CUDNN_BACKEND_TENSOR_DESCRIPTOR: return finalize_tensor(d);
     case CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR: return finalize_conv(d);

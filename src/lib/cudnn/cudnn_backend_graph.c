@@ -195,11 +195,18 @@ static cudnnStatus_t check_reduction(bk_operation *op, int i)
 static cudnnStatus_t check_operation(bk_operation *op, int i)
 {
     cudnnStatus_t st;
+    char why[128];
     switch (op->kind) {
     case CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR: st = check_pointwise(op, i); break;
     case CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR: st = check_matmul(op, i); break;
     case CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR: st = check_reduction(op, i); break;
-    default: st = check_conv(op, i); break;
+    case CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR:
+    case CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR:
+    case CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR: st = check_conv(op, i); break;
+    default:
+        snprintf(why, sizeof why, "operation descriptor type %d (cubridge computes convolutions, matmuls, pointwise "
+                 "operations and reductions)", op->kind);
+        return refuse(why, i);
     }
     if (st != CUDNN_STATUS_SUCCESS)
         return st;
