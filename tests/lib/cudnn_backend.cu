@@ -5,6 +5,7 @@
  *   conv_fwd_conv       true convolution, pad 2, stride 2, dilation 2,
  *                       2 groups, alpha 0.5, beta 0.25
  *   conv_fwd_nhwc       channels-last tensors
+ *   conv_fwd_half       half x, w, y (channels last), FLOAT compute
  *   conv_bias_relu      conv -> add bias (broadcast) -> ReLU, fused
  *   conv_bwd_data, conv_bwd_filter
  *   matmul_gelu         batched matmul, b broadcast over the batch -> GELU
@@ -27,7 +28,7 @@
  * Values are multiples of 1/64 in [-1, 1): products and sums in the
  * convolutions and matmuls are exact in fp32 and TF32. Tolerances
  * (|got - want| <= tol (1 + |want|)): 1e-5, 1e-4 where exp/erf/tanh are
- * involved, 1e-3 for attention.
+ * involved, 1e-3 for attention, 2e-3 for half outputs (one rounding).
  *
  * Build: nvcc -Itests/lib tests/lib/cudnn_backend.cu -o cudnn_backend -lcudnn
  */
@@ -88,21 +89,22 @@ static BD tensor_packed(int64_t uid, cudnnDataType_t type, int nd, const int64_t
   return tensor(uid, type, nd, dim, st, virt);
 }
 
-/* A host tensor (float) with a device copy, dims and strides as int64. */
+/* A host tensor (float unless told) with a device copy, dims and strides as int64. */
 struct DT {
   int nd;
   int64_t dim[8], stride[8];
+  cudnnDataType_t type;
   HT *h;
-  DT(int n, const int64_t *d, const int64_t *s = NULL) : nd(n) {
+  DT(int n, const int64_t *d, const int64_t *s = NULL, cudnnDataType_t t = CUDNN_DATA_FLOAT) : nd(n), type(t) {
     int di[8], si[8];
     for (int i = 0; i < n; i++) dim[i] = d[i];
     if (s) for (int i = 0; i < n; i++) stride[i] = s[i];
     else packed(n, dim, stride);
     for (int i = 0; i < n; i++) { di[i] = (int)dim[i]; si[i] = (int)stride[i]; }
-    h = new HT(CUDNN_DATA_FLOAT, n, di, si);
+    h = new HT(t, n, di, si);
   }
   ~DT() { delete h; }
-  BD desc(int64_t uid) { return tensor(uid, CUDNN_DATA_FLOAT, nd, dim, stride); }
+  BD desc(int64_t uid) { return tensor(uid, type, nd, dim, stride); }
   size_t count() const { return h->count; }
 };
 
@@ -209,6 +211,7 @@ struct ConvCase {
   cudnnConvolutionMode_t mode;
   float alpha, beta;
   int nhwc;
+  cudnnDataType_t type;   /* of x, w and y (compute FLOAT) */
 };
 
 static int out_dim(int i, int f, int pad, int stride, int dil) { return (i + 2 * pad - ((f - 1) * dil + 1)) / stride + 1; }
@@ -267,7 +270,8 @@ static void conv_case(const ConvCase &cc, int dir, int fuse) {
   int64_t xs[4], ws[4], ys[4];
   if (cc.nhwc) { nhwc_strides(xd, xs); nhwc_strides(wd, ws); nhwc_strides(yd, ys); }
   else { packed(4, xd, xs); packed(4, wd, ws); packed(4, yd, ys); }
-  DT x(4, xd, xs), w(4, wd, ws), y(4, yd, ys);
+  cudnnDataType_t dt = cc.type == CUDNN_DATA_HALF ? CUDNN_DATA_HALF : CUDNN_DATA_FLOAT;
+  DT x(4, xd, xs, dt), w(4, wd, ws, dt), y(4, yd, ys, dt);
   x.h->fill();
   w.h->fill();
   y.h->fill();
@@ -344,7 +348,7 @@ static void conv_case(const ConvCase &cc, int dir, int fuse) {
   std::vector<int64_t> uids = {1, 2, 3};
   std::vector<void *> ptrs = {x.h->d, w.h->d, y.h->d};
   if (fuse) uids.push_back(4), ptrs.push_back(bias.h->d);
-  if (!run_graph(cc.name, ops, uids, ptrs)) check(cc.name, out, want, 1e-5);
+  if (!run_graph(cc.name, ops, uids, ptrs)) check(cc.name, out, want, dt == CUDNN_DATA_HALF ? 2e-3 : 1e-5);
   destroy(ops);
   destroy(keep);
 }
@@ -743,6 +747,7 @@ int main() {
       {"conv_bias_relu", 2, 3, 6, 6, 4, 3, 3, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, 1, 0, 0},
       {"conv_bwd_data", 2, 4, 7, 7, 6, 3, 3, 2, 1, 2, 1, CUDNN_CONVOLUTION, 1, 0, 0},
       {"conv_bwd_filter", 2, 4, 7, 7, 6, 3, 3, 2, 1, 2, 1, CUDNN_CROSS_CORRELATION, 1, 0, 0},
+      {"conv_fwd_half", 2, 8, 6, 6, 8, 3, 3, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, 1, 0, 1, CUDNN_DATA_HALF},
   };
   conv_case(convs[0], 0, 0);
   conv_case(convs[1], 0, 0);
@@ -750,6 +755,7 @@ int main() {
   conv_case(convs[3], 0, 1);
   conv_case(convs[4], 1, 0);
   conv_case(convs[5], 2, 0);
+  conv_case(convs[6], 0, 0);
   matmul_case("matmul_gelu", 1, 0);
   matmul_case("matmul_bt", 0, 1);
   pointwise_case("pointwise_add", CUDNN_POINTWISE_ADD, 1);
