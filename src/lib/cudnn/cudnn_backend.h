@@ -104,6 +104,7 @@ typedef struct cudnn_bdesc {
     cudnnHandle_t handle;
     bk_operation *ops;
     int nops;
+    int dynamic_shape;
     bk_graph *graph;         /* graph, heuristics, engine, config, plan */
     int heur_mode;           /* -1 unset */
     int64_t engine_index;    /* -1 unset */

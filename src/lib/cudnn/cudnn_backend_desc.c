@@ -422,6 +422,8 @@ static cudnnStatus_t set_graph(cudnn_bdesc *d, int name, const set_args *a)
 {
     if (name == CUDNN_ATTR_OPERATIONGRAPH_HANDLE)
         return set_handle(a, name, &d->handle);
+    if (name == CUDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED)
+        return set_bool(a, name, &d->dynamic_shape);   /* true: refused at Finalize */
     if (name != CUDNN_ATTR_OPERATIONGRAPH_OPS)
         return no_attr(name);
     cudnnStatus_t st = want(a, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, 4096, name);
@@ -742,6 +744,8 @@ static cudnnStatus_t get_on(const cudnn_bdesc *d, int name, const get_args *a)
             return get_i64(a, name, 1);
         if (name == CUDNN_ATTR_OPERATIONGRAPH_HANDLE)
             return get_elems(a, CUDNN_TYPE_HANDLE, name, &d->handle, 1, sizeof d->handle);
+        if (name == CUDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED)
+            return get_bool(a, name, d->dynamic_shape);
         return no_get(name);
     case CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR:
         if (name == CUDNN_ATTR_ENGINEHEUR_MODE)
@@ -753,6 +757,7 @@ static cudnnStatus_t get_on(const cudnn_bdesc *d, int name, const get_args *a)
         switch (name) {
         case CUDNN_ATTR_ENGINE_GLOBAL_INDEX: return get_i64(a, name, d->engine_index);
         case CUDNN_ATTR_ENGINE_KNOB_INFO: return get_desc(a, name, CUDNN_BACKEND_KNOB_INFO_DESCRIPTOR, d, 0);
+        case CUDNN_ATTR_ENGINE_LAYOUT_INFO: return get_desc(a, name, CUDNN_BACKEND_LAYOUT_INFO_DESCRIPTOR, d, 0);
         case CUDNN_ATTR_ENGINE_NUMERICAL_NOTE: return get_elems(a, CUDNN_TYPE_NUMERICAL_NOTE, name, NULL, 0, 4);
         case CUDNN_ATTR_ENGINE_BEHAVIOR_NOTE: return get_elems(a, CUDNN_TYPE_BEHAVIOR_NOTE, name, NULL, 0, 4);
         default: return no_get(name);
@@ -763,6 +768,7 @@ static cudnnStatus_t get_on(const cudnn_bdesc *d, int name, const get_args *a)
         case CUDNN_ATTR_ENGINECFG_KNOB_CHOICES:
             return get_desc(a, name, CUDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR, d, 0);
         case CUDNN_ATTR_ENGINECFG_WORKSPACE_SIZE: return get_i64(a, name, (int64_t)d->graph->workspace);
+        case CUDNN_ATTR_ENGINECFG_SHARED_MEMORY_USED: return get_i64(a, name, 0);
         default: return no_get(name);
         }
     case CUDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR:

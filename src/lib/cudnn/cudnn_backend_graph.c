@@ -368,6 +368,8 @@ cudnnStatus_t bk_graph_finalize(cudnn_bdesc *d)
 {
     if (cudnn_handle_check(d->handle) != CUDNN_STATUS_SUCCESS || d->nops < 1)
         return cudnn_fail(CUDNN_STATUS_BAD_PARAM, FN_FIN, "operation graph without a handle or operations");
+    if (d->dynamic_shape)
+        return cudnn_unsupported(FN_FIN, "operation graphs with dynamic shapes");
     cudnnStatus_t st;
     for (int i = 0; i < d->nops; i++)
         if ((st = check_operation(&d->ops[i], i)) != CUDNN_STATUS_SUCCESS)
