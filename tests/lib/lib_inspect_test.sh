@@ -20,7 +20,7 @@
 #   dnn-strict   cudnn_conv under --verify --strict: every cuDNN call passes
 #   dnn-backend  cudnn_backend under --verify: every cudnnBackendExecute row
 #                PASS with its drift, the refused complex graph's Finalize
-#                UNSUPPORTED
+#                UNSUPPORTED; with CUBRIDGE_TEST_BREAK_LIB=cudnnBackendExecute, DRIFT
 #   dnn-unsupported  dnn_unsupported_v9 and _v8 (a graph holding SDPA_FWD,
 #                the RNN stub): the
 #                status is cuDNN 9's or 8's NOT_SUPPORTED, the rows UNSUPPORTED
@@ -122,6 +122,10 @@ bad = [c["entry"] for c in r["calls"] if c["kind"] == "library" and c["status"] 
 assert not bad, bad
 print(f"{len(rows)} cudnnBackendExecute rows, all PASS")
 EOF
+  # The planted break: the first Execute's output corrupted, verify must say DRIFT.
+  CUBRIDGE_TEST_BREAK_LIB=cudnnBackendExecute "$cubridge" inspect --verify --report "$out/break" -- \
+    "$dir/cudnn_backend" > "$out/break.out" 2> "$out/break.err" && fail "cudnn_backend passed with a broken Execute"
+  grep -q "DRIFT in cudnn cudnnBackendExecute" "$out/break.err" || fail "no DRIFT for the broken Execute"
   ;;
 dnn-unsupported)
   for v in 9 8; do
