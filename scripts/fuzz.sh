@@ -10,7 +10,8 @@
 # descriptor attribute setters and getters), cufft_plan (cuFFT's layout
 # validation and execution), cudnn_desc (cuDNN's legacy descriptors: tensor,
 # filter, convolution, pooling..., their Gets and size queries; built where
-# the cuDNN facade is), cusparse_desc (cuSPARSE's generic API descriptors:
+# the cuDNN facade is), cudnn_backend (cuDNN's backend API descriptors and
+# their attributes), cusparse_desc (cuSPARSE's generic API descriptors:
 # sparse and dense matrices and vectors, attributes, batches). Builds with clang in
 # build-fuzz/ (-DCUBRIDGE_FUZZ=ON; BUILD_DIR overrides). Each run starts from
 # the committed seeds in tests/fuzz/corpus/<harness> plus what earlier runs
@@ -26,10 +27,10 @@ seconds=${1:-60}
 shift || true
 harnesses=("$@")
 defaults=0
-[ ${#harnesses[@]} -gt 0 ] || { defaults=1; harnesses=(fatbin ptx_parse translate lt_attrs cufft_plan cudnn_desc cusparse_desc); }
+[ ${#harnesses[@]} -gt 0 ] || { defaults=1; harnesses=(fatbin ptx_parse translate lt_attrs cufft_plan cudnn_desc cudnn_backend cusparse_desc); }
 # Defined only where their facade is built (NVIDIA's library present):
 # left out of the default list elsewhere.
-optional=" cudnn_desc cusparse_desc "
+optional=" cudnn_desc cudnn_backend cusparse_desc "
 build=${BUILD_DIR:-build-fuzz}
 
 # clang with libFuzzer's runtime: install it when missing (Debian 12 names),

@@ -241,14 +241,92 @@ def cusparse_desc_seeds():
         write("cusparse_desc", name, data)
 
 
+# fuzz_cudnn_backend.c's attribute names, in its order (a name byte b
+# picks NAMES[b % len] unless b % 8 == 7).
+BK_NAMES = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 100, 101, 102, 103, 104, 105, 106, 200, 201, 202, 203, 204, 300, 301,
+            302, 303, 304, 400, 401, 402, 403, 404, 405, 407, 600, 601, 700, 701, 702, 703, 704, 705, 706, 707,
+            708, 709, 710, 711, 712, 713, 714, 715, 716, 717, 750, 751, 752, 753, 754, 755, 756, 757, 758, 800,
+            801, 802, 803, 900, 901, 902, 903, 904, 905, 906, 907, 908, 909, 1000, 1001, 1002, 1003, 1300, 1301,
+            1302, 1303, 1305, 1306, 1500, 1520, 1521, 1522, 1523, 1600, 1601, 1602, 1610, 1611, 1612]
+
+
+def bk_name(name):
+    for b in range(256):
+        if b % 8 != 7 and BK_NAMES[b % len(BK_NAMES)] == name:
+            return bytes([b])
+    raise ValueError(name)
+
+
+def bk_num(v):
+    return bytes([v + 4]) if -4 <= v < 0xF0 - 4 else b"\xf0" + struct.pack("<i", v)
+
+
+def cudnn_backend_seeds():
+    CREATE, SET, GET, FIN, EXEC = 0, 2, 4, 5, 7
+    INT64, DTYPE, BOOL, DOUBLE, DESC, ENUM_PW, ENUM_CONV, ENUM_RED = 3, 1, 2, 5, 15, 14, 7, 18
+
+    def create(slot, t):
+        return bytes([CREATE, slot, t])
+
+    def set_(slot, name, t, elems, n=None):
+        n = len(elems) if n is None else n
+        body = b"".join(elems)
+        return bytes([SET, slot]) + bk_name(name) + bytes([t]) + bk_num(n) + body + b"\1"
+
+    def i64(*v):
+        return [struct.pack("<q", x) for x in v]
+
+    def i32(*v):
+        return [struct.pack("<i", x) for x in v]
+
+    def get(slot, name, t, n):
+        return bytes([GET, slot]) + bk_name(name) + bytes([t]) + bk_num(n) + bytes(range(n)) + b"\1"
+
+    def tensor(slot, uid, dims, virtual=False):
+        strides, acc = [], 1
+        for d in reversed(dims):
+            strides.insert(0, acc)
+            acc *= d
+        out = (create(slot, 17) + set_(slot, 901, DTYPE, i32(0)) + set_(slot, 902, INT64, i64(*dims)) +
+               set_(slot, 903, INT64, i64(*strides)) + set_(slot, 906, INT64, i64(uid)) +
+               set_(slot, 900, INT64, i64(16)))
+        if virtual:
+            out += set_(slot, 907, BOOL, [b"\1"])
+        return out + bytes([FIN, slot]) + get(slot, 902, INT64, 8)
+
+    conv = (tensor(0, 1, [1, 2, 5, 5]) + tensor(1, 2, [3, 2, 3, 3]) + tensor(2, 3, [1, 3, 5, 5]) +
+            create(3, 1) + set_(3, 100, DTYPE, i32(0)) + set_(3, 101, ENUM_CONV, i32(1)) +
+            set_(3, 106, INT64, i64(2)) + set_(3, 105, INT64, i64(1, 1)) + set_(3, 104, INT64, i64(1, 1)) +
+            set_(3, 103, INT64, i64(1, 1)) + set_(3, 102, INT64, i64(1, 1)) + bytes([FIN, 3]) +
+            create(4, 10) + set_(4, 704, DESC, [b"\0"]) + set_(4, 703, DESC, [b"\1"]) + set_(4, 705, DESC, [b"\2"]) +
+            set_(4, 702, DESC, [b"\3"]) + set_(4, 700, DOUBLE, [struct.pack("<d", 1.0)]) + bytes([FIN, 4]) +
+            create(5, 15) + set_(5, 801, DESC, [b"\4"]) + bytes([FIN, 5]) + get(4, 700, DOUBLE, 1))
+    pointwise = (tensor(0, 1, [2, 3]) + tensor(1, 2, [1, 3]) + tensor(2, 3, [2, 3], True) +
+                 create(3, 0) + set_(3, 0, ENUM_PW, i32(0)) + set_(3, 1, DTYPE, i32(0)) + bytes([FIN, 3]) +
+                 get(3, 0, ENUM_PW, 1) + create(4, 13) + set_(4, 750, DESC, [b"\3"]) +
+                 set_(4, 751, DESC, [b"\0"]) + set_(4, 752, DESC, [b"\1"]) + set_(4, 753, DESC, [b"\2"]) +
+                 bytes([FIN, 4]) + create(5, 15) + set_(5, 801, DESC, [b"\4", b"\4"]) + bytes([FIN, 5]) +
+                 create(6, 4) + set_(6, 201, DESC, [b"\5"]) + bytes([FIN, 6]) + get(6, 202, DESC, 1) +
+                 bytes([EXEC, 6, 5]))
+    misc = (create(0, 18) + set_(0, 1500, DTYPE, i32(0)) + bytes([FIN, 0]) + create(1, 21) +
+            set_(1, 1600, ENUM_RED, i32(3)) + bytes([FIN, 1]) + get(1, 1600, ENUM_RED, 1) + create(2, 16) +
+            set_(2, 1000, INT64, i64(1, 2, 3)) + set_(2, 1001, 6, i64(0, 0, 0)) + bytes([FIN, 2]) +
+            get(2, 1000, INT64, 2) + create(3, 7) + set_(3, 600, 9, i32(1)) + bytes([FIN, 3]) +
+            create(4, 40) + create(5, 2) + bytes([FIN, 5]) + set_(0, 1500, DTYPE, i32(0)))
+    seeds = {"conv": conv, "pointwise": pointwise, "misc": misc}
+    for name, data in seeds.items():
+        write("cudnn_backend", name, data)
+
+
 def main():
-    for kind in ("fatbin", "ptx_parse", "translate", "cudnn_desc", "cusparse_desc"):
+    for kind in ("fatbin", "ptx_parse", "translate", "cudnn_desc", "cudnn_backend", "cusparse_desc"):
         shutil.rmtree(os.path.join(OUT, kind), ignore_errors=True)
     fatbin_seeds()
     ptx_seeds()
     cudnn_desc_seeds()
+    cudnn_backend_seeds()
     cusparse_desc_seeds()
-    for kind in ("fatbin", "ptx_parse", "translate", "cudnn_desc", "cusparse_desc"):
+    for kind in ("fatbin", "ptx_parse", "translate", "cudnn_desc", "cudnn_backend", "cusparse_desc"):
         print(kind, len(os.listdir(os.path.join(OUT, kind))))
 
 

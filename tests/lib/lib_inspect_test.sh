@@ -18,7 +18,11 @@
 #   dnn-break    CUBRIDGE_TEST_BREAK_LIB=cudnnConvolutionForward: verify reports
 #                DRIFT for it in cudnn_conv (and the program's own check fails)
 #   dnn-strict   cudnn_conv under --verify --strict: every cuDNN call passes
-#   dnn-unsupported  dnn_unsupported_v9 and _v8 (graph API and RNN stubs): the
+#   dnn-backend  cudnn_backend under --verify: every cudnnBackendExecute row
+#                PASS with its drift, the refused complex graph's Finalize
+#                UNSUPPORTED; with CUBRIDGE_TEST_BREAK_LIB=cudnnBackendExecute, DRIFT
+#   dnn-unsupported  dnn_unsupported_v9 and _v8 (a graph holding SDPA_FWD,
+#                the RNN stub): the
 #                status is cuDNN 9's or 8's NOT_SUPPORTED, the rows UNSUPPORTED
 #   passthrough  under CUBRIDGE_BACKEND=cuda, lib_passthrough's calls reach
 #                "NVIDIA's" libcublas.so.13 (a mock, in mock/), traced
@@ -102,18 +106,39 @@ dnn-strict)
   grep -qx "PASS cudnn_conv" "$out/out" || fail "no PASS"
   [ "$(field 'r["summary"]["status"]')" = PASS ] || fail "report status $(field 'r["summary"]["status"]')"
   ;;
+dnn-backend)
+  "$cubridge" inspect --verify --report "$out" -- "$dir/cudnn_backend" > "$out/out" 2> "$out/err" \
+    || fail "cudnn_backend exited with $? under verify"
+  grep -qx "PASS cudnn_backend" "$out/out" || fail "cudnn_backend did not pass"
+  python3 - "$out/report.json" <<'EOF' || fail "report"
+import json, sys
+r = json.load(open(sys.argv[1]))
+rows = [c for c in r["calls"] if c["entry"] == "cudnnBackendExecute"]
+assert rows, "no cudnnBackendExecute row"
+assert all(c["status"] == "PASS" and c["checked"] and c["drift"] is not None for c in rows), rows
+fin = [c for c in r["calls"] if c["entry"] == "cudnnBackendFinalize"]
+assert any(c["status"] == "UNSUPPORTED" for c in fin), fin
+bad = [c["entry"] for c in r["calls"] if c["kind"] == "library" and c["status"] not in ("PASS", "OK", "ERROR", "UNSUPPORTED")]
+assert not bad, bad
+print(f"{len(rows)} cudnnBackendExecute rows, all PASS")
+EOF
+  # The planted break: the first Execute's output corrupted, verify must say DRIFT.
+  CUBRIDGE_TEST_BREAK_LIB=cudnnBackendExecute "$cubridge" inspect --verify --report "$out/break" -- \
+    "$dir/cudnn_backend" > "$out/break.out" 2> "$out/break.err" && fail "cudnn_backend passed with a broken Execute"
+  grep -q "DRIFT in cudnn cudnnBackendExecute" "$out/break.err" || fail "no DRIFT for the broken Execute"
+  ;;
 dnn-unsupported)
   for v in 9 8; do
     rc=0
     "$cubridge" inspect --strict --report "$out/v$v" -- "$dir/dnn_unsupported_v$v" > "$out/out$v" 2> "$out/err$v" || rc=$?
     [ $rc = 3 ] || fail "v$v: exit $rc, want 3"
     grep -qx "PASS dnn_unsupported" "$out/out$v" || fail "v$v: no PASS: $(cat "$out/out$v")"
-    grep -q "strict: cudnn cudnnBackendCreateDescriptor is UNSUPPORTED" "$out/err$v" || fail "v$v: strict did not log it"
+    grep -q "strict: cudnn cudnnBackendFinalize is UNSUPPORTED" "$out/err$v" || fail "v$v: strict did not log it"
     python3 - "$out/v$v/report.json" <<'EOF' || fail "v$v: report"
 import json, sys
 r = json.load(open(sys.argv[1]))
 st = {c["entry"]: c["status"] for c in r["calls"]}
-assert st.get("cudnnBackendCreateDescriptor") == "UNSUPPORTED", st
+assert st.get("cudnnBackendFinalize") == "UNSUPPORTED", st
 assert st.get("cudnnCreateRNNDescriptor") == "UNSUPPORTED", st
 assert r["summary"]["status"] == "UNSUPPORTED", r["summary"]["status"]
 EOF

@@ -12,6 +12,7 @@
  *   cudnn_op.c         the stream operation every computing call becomes,
  *                      the checked run, host staging of strided tensors
  *   cudnn_ref.c        the C references (double) of the computing calls
+ *   cudnn_backend*.c   the backend (graph) API (cudnn_backend.h)
  *
  * Every file includes cudnn_impl.h (generated: NVIDIA's prototypes under
  * the cb_impl_ names), so `cudnnStatus_t cudnnCreate(...)` defines the
@@ -167,7 +168,7 @@ double cudnn_scalar(const void *p, cudnnDataType_t data_type);
 
 /* ---- one computing call (cudnn_op.c) ------------------------------------- */
 
-enum { CUDNN_MAX_OPERANDS = 14, CUDNN_MAX_TENSORS = 14 };
+enum { CUDNN_MAX_OPERANDS = 32, CUDNN_MAX_TENSORS = 14 };
 
 typedef struct cudnn_routine {
     /* Computes on the stream's worker (after the operands were checked). */
