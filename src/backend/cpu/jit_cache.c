@@ -47,8 +47,13 @@
 
 static atomic_uint jit_hits, jit_misses;
 
+/* -march=native: the lanes entries (src/codegen/c/lanes.c) are written for
+ * the C compiler to vectorise, with this CPU's vector units; the CPU's
+ * identity is part of the cache key. -fno-math-errno: nothing reads errno,
+ * and with it sqrtf and friends vectorise. */
 static const char *const jit_flags[] = {
-    "-O2", "-fPIC", "-shared", "-fno-strict-aliasing", "-ffp-contract=off", "-fwrapv",
+    "-O3", "-march=native", "-fno-math-errno", "-fPIC", "-shared", "-fno-strict-aliasing", "-ffp-contract=off",
+    "-fwrapv",
 };
 #define JIT_NFLAGS (sizeof jit_flags / sizeof jit_flags[0])
 #define JIT_MAX_ARGS 48
@@ -249,8 +254,12 @@ static void jit_config_hash(cb_jit_cache *c)
     char head[2048];
     int n = snprintf(head, sizeof head, "cubridge-jit 3\nabi %d\ncc %s\nidentity %s\nflags", CB_KERNEL_ABI_VERSION,
                      c->cc, c->cc_identity);
+    char cpu[4096];
+    cb_sys_cpu_identity(cpu, sizeof cpu);
     cb_sha256_init(&s);
     cb_sha256_update(&s, head, (size_t)n);
+    cb_sha256_update(&s, "\ncpu ", 5);
+    cb_sha256_update(&s, cpu, strlen(cpu));
     for (size_t i = 0; i < JIT_NFLAGS; i++) {
         cb_sha256_update(&s, " ", 1);
         cb_sha256_update(&s, jit_flags[i], strlen(jit_flags[i]));
