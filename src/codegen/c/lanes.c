@@ -3,7 +3,7 @@
  *
  *   void cbk_<k>_lanes(cb_thread *t, unsigned char *scratch)
  *
- * runs every thread of block t->blk (kernel_abi.h, ABI 9) for a kernel that
+ * runs every thread of block t->blk (kernel_abi.h, ABI 10) for a kernel that
  * pass_lanes accepted (ptx_kernel.lanes). The model is SPMD on SIMD, as ISPC
  * and whole-function vectorisers run it, at the granularity of a block:
  *
@@ -665,7 +665,7 @@ void cg_emit_lanes_entry(cg *c, const ptx_func *f)
                    "the loader did not call cb_module_relocate\");\n");
     emit_storage(&e);
     /* the lanes' ids depend on the block's shape only: the scratch's header says
-     * which shape they were made for (kernel_abi.h, ABI 9) */
+     * which shape they were made for (kernel_abi.h, ABI 10) */
     cg_puts(c, "    memset(cbPC, 0, (size_t)cbNL * sizeof *cbPC);\n"
                "    if (cbH[0] != 0x6c616e65u || cbH[1] != cbB_ntid_x || cbH[2] != cbB_ntid_y || cbH[3] != cbB_ntid_z) {\n"
                "      uint32_t cbL = 0;\n"
