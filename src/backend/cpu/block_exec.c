@@ -202,7 +202,7 @@ static void lanes_body(void *arg)
     b->launch->lanes_entry(&b->plain, b->lanes_scratch);
 }
 
-/* The whole block through the kernel's lanes entry (kernel_abi.h, ABI 10). */
+/* The whole block through the kernel's lanes entry (kernel_abi.h, ABI 11). */
 static void run_lanes(cpu_block *b)
 {
     cpu_launch *L = b->launch;

@@ -487,7 +487,7 @@ void cb_cpu_sync_describe_deadlock(cpu_block *b, char *buf, size_t len)
         snprintf(buf, len, "no thread is runnable");
 }
 
-/* ---- the lanes entry's collectives (kernel ABI 10) ------------------------ */
+/* ---- the lanes entry's collectives (kernel ABI 11) ------------------------ */
 
 /* Named lanes that had exited: they count as arrived, as for the fibers
  * (note_exited_lanes): the launch records the warning once. */
