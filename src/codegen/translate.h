@@ -75,6 +75,11 @@ typedef struct cb_reloc_info {
     int64_t addend;
 } cb_reloc_info;
 
+/* A CB_DIALECT_C unit that holds at least one lanes entry (c/lanes.c) holds
+ * this line; the CPU backend's JIT compiles such units with the flags that
+ * vectorise (backend/cpu/jit_cache.c), the others with cheaper ones. */
+#define CB_C_LANES_MARK "\n/* cubridge: this unit has lanes entries */\n"
+
 typedef struct cb_translation {
     cb_dialect dialect;
     char *source;             /* the generated code, NUL-terminated */

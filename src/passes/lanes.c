@@ -206,6 +206,11 @@ static int mask_operand(const ptx_instr *in)
  * entries takes the host compiler many minutes (tests/cuda/shared_per_kernel:
  * 1,503 kernels, 44 MB of C, 6.5 minutes at -O3 on the 2-core machine). */
 #define PASS_LANES_MODULE_MAX 256
+/* Nor do kernels longer than this: their lanes entries are large C (about
+ * 400 bytes per instruction; thrust's and CUB's sorts and scans have 400 to
+ * 1,100 instructions and tripled the C of their modules) and cost the host
+ * compiler more than they save. The kernels of bench/suite have 22 to 165. */
+#define PASS_LANES_KERNEL_MAX 320
 
 typedef struct lanes_ctx {
     const ptx_module *m;
@@ -605,6 +610,8 @@ static int analyse_kernel(ptx_module *m, ptx_kernel *k)
         return -1;
     k->lanes_why = m->nkernels > PASS_LANES_MODULE_MAX
                        ? "the module has more kernels than a lanes entry each would compile in reasonable time"
+                   : f->ninstrs > PASS_LANES_KERNEL_MAX
+                       ? "more instructions than a lanes entry would compile in reasonable time"
                        : check_kernel(&x);
     k->lanes = k->lanes_why == NULL;
     return 0;

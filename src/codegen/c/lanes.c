@@ -3,7 +3,7 @@
  *
  *   void cbk_<k>_lanes(cb_thread *t, unsigned char *scratch)
  *
- * runs every thread of block t->blk (kernel_abi.h, ABI 10) for a kernel that
+ * runs every thread of block t->blk (kernel_abi.h, ABI 11) for a kernel that
  * pass_lanes accepted (ptx_kernel.lanes). The model is SPMD on SIMD, as ISPC
  * and whole-function vectorisers run it, at the granularity of a block:
  *
@@ -38,6 +38,7 @@
  * (a volatile store, as the block entry of c/block.c does).
  */
 #include "codegen/c/lanes.h"
+#include "codegen/translate.h"
 #include "passes/passes.h"
 
 #include <stdio.h>
@@ -639,9 +640,10 @@ void cg_emit_lanes_entry(cg *c, const ptx_func *f)
     lanes e = {c, f, f->kernel, f->cfg};
     c->f = f;
     c->in = NULL;
+    cg_puts(c, CB_C_LANES_MARK);   /* the JIT's flags (translate.h) */
     cg_printf(c, "\n/* line %u: .entry %s, its block as SIMD lanes (c/lanes.c) */\n", f->line, f->name);
     emit_scratch_size(&e);
-    cg_printf(c, "__attribute__((visibility(\"default\"))) void %s_lanes(cb_thread *t, unsigned char *restrict cbS0)\n{\n    unsigned char *cbS = cbS0;\n",
+    cg_printf(c, "__attribute__((visibility(\"default\"))) CB_LANES_FN void %s_lanes(cb_thread *t, unsigned char *restrict cbS0)\n{\n    unsigned char *cbS = cbS0;\n",
               f->cname);
     cg_puts(c, "    const cb_block *cbB_b = t->blk;\n"
                "    volatile cb_thread *cbB_vt = t;\n"
@@ -665,7 +667,7 @@ void cg_emit_lanes_entry(cg *c, const ptx_func *f)
                    "the loader did not call cb_module_relocate\");\n");
     emit_storage(&e);
     /* the lanes' ids depend on the block's shape only: the scratch's header says
-     * which shape they were made for (kernel_abi.h, ABI 10) */
+     * which shape they were made for (kernel_abi.h, ABI 11) */
     cg_puts(c, "    memset(cbPC, 0, (size_t)cbNL * sizeof *cbPC);\n"
                "    if (cbH[0] != 0x6c616e65u || cbH[1] != cbB_ntid_x || cbH[2] != cbB_ntid_y || cbH[3] != cbB_ntid_z) {\n"
                "      uint32_t cbL = 0;\n"
