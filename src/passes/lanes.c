@@ -371,15 +371,33 @@ static int64_t stride_combine(int64_t a, int64_t b, int64_t v)
     return v > STRIDE_MAX || v < -STRIDE_MAX ? STRIDE_NONE : v;
 }
 
+/* a + b (a - b when neg), and a * k: the sentinels as stride_combine says,
+ * a product that overflows int64 has no stride (no arithmetic on the
+ * sentinels: they are INT64_MIN and its neighbour). */
+static int64_t stride_sum(int64_t a, int64_t b, int neg)
+{
+    if (a <= STRIDE_NONE || b <= STRIDE_NONE)
+        return stride_combine(a, b, 0);
+    return stride_combine(a, b, neg ? a - b : a + b);
+}
+
+static int64_t stride_scale(int64_t a, int64_t k)
+{
+    int64_t v;
+    if (a <= STRIDE_NONE)
+        return stride_combine(a, 0, 0);
+    return __builtin_mul_overflow(a, k, &v) ? STRIDE_NONE : stride_combine(a, 0, v);
+}
+
 /* The product a * b: an immediate times anything, or two values uniform along a row. */
 static int64_t stride_product(const ptx_operand *oa, int64_t a, const ptx_operand *ob, int64_t b)
 {
     if (oa->kind == PTX_OPD_int && ob->kind == PTX_OPD_int)
         return 0;
     if (oa->kind == PTX_OPD_int)
-        return stride_combine(b, 0, b == STRIDE_NONE || b == STRIDE_UNKNOWN ? 0 : b * (int64_t)oa->imm);
+        return stride_scale(b, (int64_t)oa->imm);
     if (ob->kind == PTX_OPD_int)
-        return stride_combine(a, 0, a == STRIDE_NONE || a == STRIDE_UNKNOWN ? 0 : a * (int64_t)ob->imm);
+        return stride_scale(a, (int64_t)ob->imm);
     if (a == 0 && b == 0)
         return 0;
     return stride_combine(a, b, STRIDE_NONE);
@@ -404,7 +422,7 @@ static int64_t def_stride(const aff_ctx *a, const ptx_instr *in, int *verify)
         if (!int_type(t) || ptx_has(in, PTX_MOD_sat) || in->nops != 3)
             return STRIDE_NONE;
         int64_t x = operand_stride(a, &o[1], verify), y = operand_stride(a, &o[2], verify);
-        return stride_combine(x, y, in->op == PTX_OP_add ? x + y : x - y);
+        return stride_sum(x, y, in->op == PTX_OP_sub);
     }
     case PTX_OP_mul:
     case PTX_OP_mad: {
@@ -421,13 +439,13 @@ static int64_t def_stride(const aff_ctx *a, const ptx_instr *in, int *verify)
         if (in->op == PTX_OP_mul)
             return p;
         int64_t z = operand_stride(a, &o[3], verify);
-        return stride_combine(p, z, p + z);
+        return stride_sum(p, z, 0);
     }
     case PTX_OP_shl: {
         if (!int_type(t) || o[2].kind != PTX_OPD_int || o[2].imm >= 32)
             return STRIDE_NONE;
         int64_t x = operand_stride(a, &o[1], verify);
-        return stride_combine(x, 0, x == STRIDE_NONE || x == STRIDE_UNKNOWN ? 0 : x * ((int64_t)1 << o[2].imm));
+        return stride_scale(x, (int64_t)1 << o[2].imm);
     }
     case PTX_OP_cvt: {
         if (in->ntypes != 2 || !int_type(in->types[0]) || !int_type(in->types[1]) || ptx_has(in, PTX_MOD_sat))
