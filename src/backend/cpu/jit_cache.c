@@ -53,10 +53,11 @@ static atomic_uint jit_hits, jit_misses;
  * entries: fibers, the per-thread block entry) build with -O2: big modules
  * (thrust, CUB, thousands of kernels) must compile fast. A unit that holds a
  * lanes entry (CB_C_LANES_MARK, codegen/translate.h; src/codegen/c/lanes.c)
- * builds with -march=native as well, and its lanes entries themselves at -O3
- * (CB_LANES_FN in the prelude): their lane loops are written for the C
+ * builds with -O3 -march=native: its lane loops are written for the C
  * compiler to vectorise, with this CPU's vector units; for such units the
- * CPU's identity is part of the configuration (the cache key).
+ * CPU's identity is part of the configuration (the cache key). (gcc's
+ * optimize("O3") attribute on the lanes entries alone, in a unit built at
+ * -O2, left sgemm 10x and saxpy 5.6x slower than the whole unit at -O3.)
  * -fno-math-errno: nothing reads errno, and with it sqrtf and friends
  * vectorise. Both sets keep IEEE semantics (-ffp-contract=off, no fast-math),
  * so a kernel gives the same bits whichever set built it. */
@@ -64,9 +65,15 @@ static const char *const jit_flags[] = {
     "-O2", "-fPIC", "-shared", "-fno-strict-aliasing", "-ffp-contract=off", "-fwrapv",
 };
 static const char *const jit_flags_lanes[] = {
-    "-O2", "-march=native", "-fno-math-errno", "-fPIC", "-shared", "-fno-strict-aliasing", "-ffp-contract=off",
+    "-O3", "-march=native", "-fno-math-errno", "-fPIC", "-shared", "-fno-strict-aliasing", "-ffp-contract=off",
     "-fwrapv",
 };
+/* Units of more C than this build with the general flags even when they hold
+ * lanes entries: -O3 -march=native costs big units (thrust's, CUB's: 1 to 15
+ * MB) 1.7x the compile time of -O2 (a 7 MB unit of thrust: 57.6 s against
+ * 34.3 s of CPU); their lanes entries still run without fibers, less well
+ * vectorised. The one-kernel units of lazy loading stay far below it. */
+#define JIT_LANES_UNIT_MAX ((size_t)1 << 20)
 #define JIT_NFLAGS (sizeof jit_flags / sizeof jit_flags[0])
 #define JIT_NFLAGS_LANES (sizeof jit_flags_lanes / sizeof jit_flags_lanes[0])
 #define JIT_NFLAGS_MAX (JIT_NFLAGS > JIT_NFLAGS_LANES ? JIT_NFLAGS : JIT_NFLAGS_LANES)
@@ -606,7 +613,7 @@ CUresult cb_jit_build(cb_jit_cache *c, const char *source, size_t len, unsigned 
     cb_sha256_final(&s, src);
     /* the flags follow from the source, so the key (configuration and
      * source) still names one object */
-    int lanes = memmem(source, len, CB_C_LANES_MARK, sizeof CB_C_LANES_MARK - 1) != NULL;
+    int lanes = len <= JIT_LANES_UNIT_MAX && memmem(source, len, CB_C_LANES_MARK, sizeof CB_C_LANES_MARK - 1) != NULL;
     const unsigned char *cfg = lanes ? c->config_hash_lanes : c->config_hash;
     jit_key(cfg, src, key);
     int found = jit_lookup(c, key, src, cfg, so, so_len);
