@@ -108,6 +108,18 @@ typedef struct cb_translation {
 int cb_translate_ptx(const char *ptx, size_t len, const char *source_name, cb_dialect dialect,
                      cb_translation **out, char *err, size_t errlen);
 
+/* What a translation holds beyond each kernel's general code. */
+typedef struct cb_translate_opts {
+    /* C dialect: 1 gives each kernel that pass_lanes accepts a lanes entry
+     * (the fast path, docs/cpu-backend.md), 0 none: a cheaper unit, the
+     * first tier of a tiered build (CUBRIDGE_CODEGEN, src/core/module.c) */
+    int lanes;
+} cb_translate_opts;
+
+/* cb_translate_ptx with options; cb_translate_ptx is this with lanes = 1. */
+int cb_translate_ptx_opts(const char *ptx, size_t len, const char *source_name, cb_dialect dialect,
+                          const cb_translate_opts *opts, cb_translation **out, char *err, size_t errlen);
+
 /* Frees a translation and everything it owns. NULL is allowed. */
 void cb_translation_free(cb_translation *t);
 

@@ -637,6 +637,13 @@ static int analyse_kernel(ptx_module *m, ptx_kernel *k)
 
 int pass_lanes(ptx_module *m, char *err, size_t errlen)
 {
+    if (!m->want_lanes) {   /* a first-tier unit: no analysis, no lanes entries */
+        for (uint32_t i = 0; i < m->nkernels; i++) {
+            m->kernels[i]->lanes = 0;
+            m->kernels[i]->lanes_why = "not asked for (a first-tier unit: CUBRIDGE_CODEGEN=tiered)";
+        }
+        return 0;
+    }
     for (uint32_t i = 0; i < m->nkernels; i++)
         if (analyse_kernel(m, m->kernels[i]) < 0) {
             ptx_format_error(err, errlen, m->file, 0, NULL, 0, "out of memory");

@@ -93,18 +93,22 @@ static cb_kernel_block_entry block_entry_of(const cpu_module *m, const cb_kernel
     return (cb_kernel_block_entry)cb_dl_sym(m->dl, name);
 }
 
-/* Whether kernels run through their lanes entries: CUBRIDGE_CODEGEN=general
- * makes every kernel use the general entries (fibers or the per-thread block
- * entry), =fast (the default) the lanes entry wherever the code generator
- * made one. Read at module load. */
-static int codegen_fast(void)
+/* Which units get lanes entries (cb_backend.lanes): CUBRIDGE_CODEGEN=general
+ * none (every kernel runs its general entries: fibers or the per-thread
+ * block entry), =fast every unit, =tiered (the default) a hot kernel's
+ * second build (src/core/module.c). A kernel runs its lanes entry wherever
+ * its unit has one. */
+static int codegen_lanes(void)
 {
     const char *v = getenv("CUBRIDGE_CODEGEN");
-    if (!v || !*v || !strcmp(v, "fast"))
-        return 1;
-    if (strcmp(v, "general"))
-        cb_log(CB_LOG_WARN, "CUBRIDGE_CODEGEN=%s is neither fast nor general: fast", v);
-    return strcmp(v, "general") != 0;
+    if (!v || !*v || !strcmp(v, "tiered"))
+        return CB_LANES_HOT;
+    if (!strcmp(v, "fast"))
+        return CB_LANES_ALL;
+    if (!strcmp(v, "general"))
+        return CB_LANES_NONE;
+    cb_log(CB_LOG_WARN, "CUBRIDGE_CODEGEN=%s is none of tiered, fast, general: tiered", v);
+    return CB_LANES_HOT;
 }
 
 /* The lanes entry "<sym>_lanes" and its scratch needs, or NULL. */
@@ -162,7 +166,6 @@ static CUresult module_bind(cpu_module *m, const uint64_t *global_addrs, char *e
         }
         relocate();
     }
-    int fast = codegen_fast();
     for (uint32_t i = 0; i < tr->nkernels; i++) {
         char fallback[32];
         const char *sym = tr->kernels[i].symbol;
@@ -176,7 +179,7 @@ static CUresult module_bind(cpu_module *m, const uint64_t *global_addrs, char *e
             return CUDA_ERROR_NOT_FOUND;
         }
         m->blocks[i] = block_entry_of(m, &tr->kernels[i], sym);
-        m->lanes[i] = fast ? lanes_entry_of(m, sym, m->lanes_scratch[i]) : NULL;
+        m->lanes[i] = lanes_entry_of(m, sym, m->lanes_scratch[i]);
     }
     return CUDA_SUCCESS;
 }
@@ -442,6 +445,7 @@ cb_backend *cb_backend_cpu_create(void)
     cpu->base.device_info = cpu_device_info;
     cb_cpu_memory_ops(&cpu->base);
     cpu->base.dialect = CB_DIALECT_C;
+    cpu->base.lanes = codegen_lanes();
     cpu->base.module_load = cpu_module_load;
     cpu->base.host_map = cpu_host_map;
     cpu->base.host_unmap = cpu_host_unmap;
