@@ -279,19 +279,17 @@ CUresult cb_function_execute(cb_function *f, const cb_launch_config *cfg, cb_lau
         cfg = &with_cluster;
     }
     int tiered = b->lanes == CB_LANES_HOT && !atomic_load_explicit(&f->hot, memory_order_relaxed);
-    if (tiered && atomic_load_explicit(&f->run_ns, memory_order_relaxed) >= launch_hot_ns() &&
-        atomic_load_explicit(&f->run_ns, memory_order_relaxed) > 0) {
-        cb_function_promote(f);
-        tiered = 0;
-    }
     void *bmod;
     uint32_t bkernel;
     cb_function_target(f, &bmod, &bkernel);
     uint64_t t0 = tiered ? cb_sys_monotonic_ns() : 0;
     CUresult r = b->launch(b, bmod, bkernel, cfg, err);
-    if (tiered) {
+    /* the launch that makes a kernel hot rebuilds it as it ends: the next runs the new build */
+    if (tiered && r == CUDA_SUCCESS) {
         uint64_t dt = cb_sys_monotonic_ns() - t0;
-        atomic_fetch_add_explicit(&f->run_ns, dt ? dt : 1, memory_order_relaxed);
+        uint64_t ran = atomic_fetch_add_explicit(&f->run_ns, dt ? dt : 1, memory_order_relaxed) + (dt ? dt : 1);
+        if (ran >= launch_hot_ns())
+            cb_function_promote(f);
     }
     if (err->warnings) {
         cb_stats_add(CB_STAT_LAUNCH_WARNINGS, 1);
