@@ -37,3 +37,10 @@ cb_install_missing() {
   fi
   command -v nvcc >/dev/null || echo "setup: nvcc not found; the tests/cuda programs will not be built" >&2
 }
+
+# cb_install_bench: what bench/suite.sh needs beyond the build (optional, never
+# part of the default build): an OpenCL ICD loader, its headers and PoCL, the
+# CPU OpenCL implementation the suite compares against.
+cb_install_bench() {
+  cb_apt_install pocl-opencl-icd ocl-icd-opencl-dev opencl-headers
+}

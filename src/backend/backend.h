@@ -38,6 +38,8 @@
 
 typedef struct cb_backend cb_backend;
 
+enum { CB_LANES_NONE, CB_LANES_ALL, CB_LANES_HOT };
+
 typedef struct cb_launch_config {
     uint32_t grid[3];
     uint32_t block[3];
@@ -170,6 +172,13 @@ struct cb_backend {
      * device addresses the core allocated for its globals, in
      * cb_global_info order. */
     int dialect;
+    /* The C dialect's lanes entries (cb_translate_opts.lanes), the fast
+     * path of the CPU backend: CB_LANES_NONE (the dialect has none, or
+     * CUBRIDGE_CODEGEN=general), CB_LANES_ALL (every unit has them:
+     * CUBRIDGE_CODEGEN=fast) or CB_LANES_HOT (tiered, the default: units
+     * are made without them, and a kernel whose launches have taken long
+     * enough is translated again alone with them: src/core/module.c). */
+    int lanes;
     CUresult (*module_load)(cb_backend *self, const cb_translation *tr, const uint64_t *global_addrs,
                             void **module_out, char *err, size_t errlen);
     void (*module_unload)(cb_backend *self, void *module);

@@ -35,6 +35,10 @@ typedef struct cg {
     jmp_buf fail;
     int block_mode;             /* C dialect: emitting a block entry's body (c/block.c) */
     int unsupported;            /* the failure is the dialect's limit, not bad PTX (cg_unsupported) */
+    /* C dialect: when set, cg_address asks it first; it returns 1 when it
+     * emitted the address itself (c/lanes_run.c's affine shared addresses) */
+    int (*address_hook)(struct cg *c, const ptx_operand *o, ptx_space sp);
+    void *hook_ctx;
 } cg;
 
 /* One instruction's emitter. */

@@ -129,6 +129,13 @@ static int find_target(cb_dialect d, cg_target *t)
 int cb_translate_ptx(const char *ptx, size_t len, const char *source_name, cb_dialect dialect,
                      cb_translation **out, char *err, size_t errlen)
 {
+    static const cb_translate_opts all = {.lanes = 1};
+    return cb_translate_ptx_opts(ptx, len, source_name, dialect, &all, out, err, errlen);
+}
+
+int cb_translate_ptx_opts(const char *ptx, size_t len, const char *source_name, cb_dialect dialect,
+                          const cb_translate_opts *opts, cb_translation **out, char *err, size_t errlen)
+{
     *out = NULL;
     if (err && errlen)
         err[0] = 0;
@@ -165,6 +172,7 @@ int cb_translate_ptx(const char *ptx, size_t len, const char *source_name, cb_di
     }
     tr->ptx_version = m->version;
     tr->target_sm = m->target_sm;
+    m->want_lanes = opts->lanes;
     if (ptx_verify(m, err, errlen) < 0 || cb_passes_run(m, err, errlen) < 0)
         goto done;
     if (fill_kernels(m, tr) < 0 || fill_globals(m, tr) < 0 || fill_relocs(m, tr) < 0) {

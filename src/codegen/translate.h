@@ -75,6 +75,11 @@ typedef struct cb_reloc_info {
     int64_t addend;
 } cb_reloc_info;
 
+/* A CB_DIALECT_C unit that holds at least one lanes entry (c/lanes.c) holds
+ * this line; the CPU backend's JIT compiles such units with the flags that
+ * vectorise (backend/cpu/jit_cache.c), the others with cheaper ones. */
+#define CB_C_LANES_MARK "\n/* cubridge: this unit has lanes entries */\n"
+
 typedef struct cb_translation {
     cb_dialect dialect;
     char *source;             /* the generated code, NUL-terminated */
@@ -102,6 +107,18 @@ typedef struct cb_translation {
  * (the loader answers CUDA_ERROR_NOT_SUPPORTED). Never crashes on bad input. */
 int cb_translate_ptx(const char *ptx, size_t len, const char *source_name, cb_dialect dialect,
                      cb_translation **out, char *err, size_t errlen);
+
+/* What a translation holds beyond each kernel's general code. */
+typedef struct cb_translate_opts {
+    /* C dialect: 1 gives each kernel that pass_lanes accepts a lanes entry
+     * (the fast path, docs/cpu-backend.md), 0 none: a cheaper unit, the
+     * first tier of a tiered build (CUBRIDGE_CODEGEN, src/core/module.c) */
+    int lanes;
+} cb_translate_opts;
+
+/* cb_translate_ptx with options; cb_translate_ptx is this with lanes = 1. */
+int cb_translate_ptx_opts(const char *ptx, size_t len, const char *source_name, cb_dialect dialect,
+                          const cb_translate_opts *opts, cb_translation **out, char *err, size_t errlen);
 
 /* Frees a translation and everything it owns. NULL is allowed. */
 void cb_translation_free(cb_translation *t);

@@ -121,8 +121,19 @@ struct CUfunc_st {
     int cluster_nonportable;        /* CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED */
     int cluster_policy;             /* CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE (a hint) */
     void *legacy_launch;            /* cuFuncSetBlockShape/cuParamSet* state (api_launch_legacy.c), malloc'd or NULL */
+    /* tiered builds (cb_backend.lanes == CB_LANES_HOT, launch.c): the time its launches have taken */
+    _Atomic uint64_t run_ns;
+    _Atomic int hot;                /* built again with its lanes entry, or tried (cb_function_promote) */
 };
 typedef struct CUfunc_st cb_function;
+
+/* The backend module and kernel f runs from now (a hot kernel moves to its
+ * own unit: read both together). */
+void cb_function_target(cb_function *f, void **module, uint32_t *kernel);
+/* Builds f's kernel again, alone and with its lanes entry, and runs f from
+ * that build after (once; a kernel that gets no lanes entry keeps its first
+ * build). For tiered builds: cb_backend.lanes == CB_LANES_HOT. */
+void cb_function_promote(cb_function *f);
 
 /* Runs one launch to completion on the calling thread, through the
  * backend. Called by stream workers. On a fault fills *err and sets the

@@ -1,10 +1,12 @@
 /* launch.c: packing, validating, submitting and executing kernel launches. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/device.h"
 #include "core/launch.h"
 #include "core/module.h"
 #include "core/stats.h"
+#include "platform/sysinfo.h"
 
 CUresult cb_launch_pack_params(const cb_kernel_info *k, void **kernelParams, void **extra, unsigned char *buf)
 {
@@ -239,6 +241,28 @@ static int launch_error_is_sticky(CUresult r)
     }
 }
 
+/* Tiered builds: a kernel whose launches have taken this long in all is
+ * built again with its lanes entry (CUBRIDGE_TIER_MS, default 50 ms; 0:
+ * at its second launch). One build of one kernel costs 0.1 to 1 s of the
+ * host compiler; a kernel that has run 50 ms is likely to run again. */
+static uint64_t launch_hot_ns(void)
+{
+    static _Atomic int64_t hot = -1;
+    int64_t v = atomic_load_explicit(&hot, memory_order_relaxed);
+    if (v < 0) {
+        const char *s = getenv("CUBRIDGE_TIER_MS");
+        char *end = NULL;
+        long ms = s && *s ? strtol(s, &end, 10) : 50;
+        if (s && *s && (*end || ms < 0)) {
+            cb_log(CB_LOG_WARN, "CUBRIDGE_TIER_MS=%s is not a number of milliseconds: 50", s);
+            ms = 50;
+        }
+        v = (int64_t)ms * 1000000;
+        atomic_store_explicit(&hot, v, memory_order_relaxed);
+    }
+    return (uint64_t)v;
+}
+
 CUresult cb_function_execute(cb_function *f, const cb_launch_config *cfg, cb_launch_error *err)
 {
     cb_module *m = f->module;
@@ -254,7 +278,19 @@ CUresult cb_function_execute(cb_function *f, const cb_launch_config *cfg, cb_lau
         cb_launch_cluster_shape(f, cfg, with_cluster.cluster);
         cfg = &with_cluster;
     }
-    CUresult r = b->launch(b, f->backend_module, f->backend_kernel, cfg, err);
+    int tiered = b->lanes == CB_LANES_HOT && !atomic_load_explicit(&f->hot, memory_order_relaxed);
+    void *bmod;
+    uint32_t bkernel;
+    cb_function_target(f, &bmod, &bkernel);
+    uint64_t t0 = tiered ? cb_sys_monotonic_ns() : 0;
+    CUresult r = b->launch(b, bmod, bkernel, cfg, err);
+    /* the launch that makes a kernel hot rebuilds it as it ends: the next runs the new build */
+    if (tiered && r == CUDA_SUCCESS) {
+        uint64_t dt = cb_sys_monotonic_ns() - t0;
+        uint64_t ran = atomic_fetch_add_explicit(&f->run_ns, dt ? dt : 1, memory_order_relaxed) + (dt ? dt : 1);
+        if (ran >= launch_hot_ns())
+            cb_function_promote(f);
+    }
     if (err->warnings) {
         cb_stats_add(CB_STAT_LAUNCH_WARNINGS, 1);
         cb_log(CB_LOG_INFO, "kernel %s: warning: %s; %u warp collective(s) of this launch named exited lanes",

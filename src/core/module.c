@@ -157,11 +157,12 @@ static CUresult module_extract_ptx(int sm, const void *image, size_t size, const
 /* The translation of a whole module's PTX: CUDA_ERROR_NOT_SUPPORTED for
  * valid PTX that the device's dialect cannot express, INVALID_PTX for PTX
  * the translator refuses (logged, the reason in msg). */
-static CUresult module_translate_text(const char *ptx, size_t len, const char *name, int dialect,
+static CUresult module_translate_text(const char *ptx, size_t len, const char *name, int dialect, int lanes,
                                       cb_translation **out, char *msg, size_t msgcap)
 {
     char err[1024] = "";
-    int rc = cb_translate_ptx(ptx, len, name, (cb_dialect)dialect, out, err, sizeof err);
+    cb_translate_opts opts = {.lanes = lanes};
+    int rc = cb_translate_ptx_opts(ptx, len, name, (cb_dialect)dialect, &opts, out, err, sizeof err);
     if (rc == -2) {
         module_error(msg, msgcap, "not supported on this device: %s", err[0] ? err : name);
         return CUDA_ERROR_NOT_SUPPORTED;
@@ -184,7 +185,7 @@ static CUresult module_translate(const void *image, size_t size, int sm, int dia
     if (r != CUDA_SUCCESS)
         return r;
     cb_progress_stage(progress, "translating the PTX", 0);
-    r = module_translate_text(ptx, len, name, dialect, out, msg, msgcap);
+    r = module_translate_text(ptx, len, name, dialect, 1, out, msg, msgcap);
     free(ptx);
     return r;
 }
@@ -462,7 +463,9 @@ static CUresult module_load(cb_context *ctx, const void *image, size_t size, con
     }
     cb_progress_stage(progress, "translating the PTX", 0);
     cb_translation *tr = NULL;
-    r = module_translate_text(ptx, len, name, ctx->device->backend->dialect, &tr, msg, msgcap);
+    /* an eager module is built once: with lanes entries unless the backend wants none */
+    r = module_translate_text(ptx, len, name, ctx->device->backend->dialect,
+                              ctx->device->backend->lanes != CB_LANES_NONE, &tr, msg, msgcap);
     free(ptx);
     if (r != CUDA_SUCCESS)
         return r;
@@ -516,10 +519,33 @@ static CUresult unit_attach(module_impl *m, unit *u, char *msg, size_t msgcap)
     return r;
 }
 
-/* Translates text and loads it into the backend as a new unit for m (*out,
- * not yet in m's list: unit_adopt). Reads m only: several may run at once.
- * CUDA_SUCCESS, or why not, with the reason in msg. */
-static CUresult unit_load(module_impl *m, const char *text, size_t len, unit **out, char *msg, size_t msgcap)
+/* Whether m's first units get lanes entries (cb_backend.lanes). */
+static int unit_lanes(const module_impl *m)
+{
+    return m->pub.ctx->device->backend->lanes == CB_LANES_ALL;
+}
+
+/* Why a C translation holds no lanes entry (the comment c/unit.c leaves), into msg. */
+static void unit_no_lanes(const cb_translation *tr, char *msg, size_t msgcap)
+{
+    const char *why = tr->source ? strstr(tr->source, ": no lanes entry: ") : NULL;
+    size_t n = 0;
+    if (why) {
+        why += strlen(": no lanes entry: ");
+        while (why[n] && why[n] != '*' && why[n] != '\n')
+            n++;
+    }
+    snprintf(msg, msgcap, "no lanes entry: %.*s", (int)(n > 1 ? n - 1 : 0), why ? why : "");
+}
+
+/* Translates text, with lanes entries or without (cb_translate_opts), and
+ * loads it into the backend as a new unit for m (*out, not yet in m's
+ * list: unit_adopt). lanes 2: the unit is wanted only for its lanes
+ * entries: CUDA_ERROR_NOT_SUPPORTED, before compiling, when it has none.
+ * Reads m only: several may run at once. CUDA_SUCCESS, or why not, with the
+ * reason in msg. */
+static CUresult unit_load(module_impl *m, const char *text, size_t len, int lanes, unit **out, char *msg,
+                          size_t msgcap)
 {
     cb_module *pub = &m->pub;
     cb_backend *b = pub->ctx->device->backend;
@@ -528,7 +554,8 @@ static CUresult unit_load(module_impl *m, const char *text, size_t len, unit **o
     if (!u)
         return CUDA_ERROR_OUT_OF_MEMORY;
     CUresult r = CUDA_SUCCESS;
-    int rc = cb_translate_ptx(text, len, m->name, (cb_dialect)b->dialect, &u->tr, err, sizeof err);
+    cb_translate_opts opts = {.lanes = lanes};
+    int rc = cb_translate_ptx_opts(text, len, m->name, (cb_dialect)b->dialect, &opts, &u->tr, err, sizeof err);
     if (rc != 0 || !u->tr) {
         /* -2: valid PTX the backend's dialect cannot express (NOT_SUPPORTED, as eagerly) */
         snprintf(msg, msgcap, "PTX translation failed: %s", err[0] ? err : m->name);
@@ -536,6 +563,11 @@ static CUresult unit_load(module_impl *m, const char *text, size_t len, unit **o
         goto fail;
     }
     cb_stats_add(CB_STAT_KERNELS_TRANSLATED, u->tr->nkernels);
+    if (lanes == 2 && (!u->tr->source || !strstr(u->tr->source, CB_C_LANES_MARK))) {
+        unit_no_lanes(u->tr, msg, msgcap);
+        r = CUDA_ERROR_NOT_SUPPORTED;
+        goto fail;
+    }
     if (u->tr->nglobals && !(u->global_addrs = calloc(u->tr->nglobals, sizeof *u->global_addrs))) {
         r = CUDA_ERROR_OUT_OF_MEMORY;
         goto fail;
@@ -574,7 +606,7 @@ static void *part_run(void *arg)
     part_job *j = arg;
     size_t len = 0;
     char *text = cb_ptx_index_kernels_text(j->m->ix, j->ks, j->n, &len);
-    j->r = text ? unit_load(j->m, text, len, &j->u, j->msg, sizeof j->msg) : CUDA_ERROR_OUT_OF_MEMORY;
+    j->r = text ? unit_load(j->m, text, len, unit_lanes(j->m), &j->u, j->msg, sizeof j->msg) : CUDA_ERROR_OUT_OF_MEMORY;
     free(text);
     return NULL;
 }
@@ -693,7 +725,7 @@ static CUresult module_kernel_unit(module_impl *m, uint32_t i, unit **out)
     for (;;) {
         size_t len = 0;
         char *text = cb_ptx_index_kernels_text(m->ix, ks, n, &len);
-        r = text ? unit_load(m, text, len, &u, msg, sizeof msg) : CUDA_ERROR_OUT_OF_MEMORY;
+        r = text ? unit_load(m, text, len, unit_lanes(m), &u, msg, sizeof msg) : CUDA_ERROR_OUT_OF_MEMORY;
         free(text);
         if (njobs) {
             parts_finish(m, jobs, njobs);
@@ -719,7 +751,7 @@ static CUresult module_kernel_unit(module_impl *m, uint32_t i, unit **out)
     if (r == CUDA_ERROR_INVALID_PTX && !m->whole_tried) {
         m->whole_tried = 1;
         char wmsg[1536] = "";
-        if (unit_load(m, m->ptx, m->ptx_len, &m->whole, wmsg, sizeof wmsg) == CUDA_SUCCESS) {
+        if (unit_load(m, m->ptx, m->ptx_len, unit_lanes(m), &m->whole, wmsg, sizeof wmsg) == CUDA_SUCCESS) {
             unit_adopt(m, m->whole);
             cb_log(CB_LOG_WARN, "%s: kernel %s did not translate alone (%s); the whole module serves it", m->name,
                    kname, msg);
@@ -737,6 +769,57 @@ static CUresult module_kernel_unit(module_impl *m, uint32_t i, unit **out)
         module_note_failure(m->name, r, msg);
     }
     return r;
+}
+
+/* ---- tiered builds: a hot kernel again, with its lanes entry ---------------- */
+
+void cb_function_target(cb_function *f, void **module, uint32_t *kernel)
+{
+    cb_mutex_lock(&module_lock);
+    *module = f->backend_module;
+    *kernel = f->backend_kernel;
+    cb_mutex_unlock(&module_lock);
+}
+
+void cb_function_promote(cb_function *f)
+{
+    module_impl *m = (module_impl *)f->module;
+    if (!m->lazy || !m->ix)   /* an eager module was built with its lanes entries */
+        return;
+    cb_mutex_lock(&m->compile_lock);
+    if (f->hot) {
+        cb_mutex_unlock(&m->compile_lock);
+        return;
+    }
+    f->hot = 1;
+    uint32_t i = f->index;
+    const char *kname = cb_ptx_index_kernel_name(m->ix, i);
+    size_t len = 0;
+    char msg[1536] = "";
+    unit *u = NULL;
+    char *text = cb_ptx_index_kernels_text(m->ix, &i, 1, &len);
+    CUresult r = text ? unit_load(m, text, len, 2, &u, msg, sizeof msg) : CUDA_ERROR_OUT_OF_MEMORY;
+    free(text);
+    int k = r == CUDA_SUCCESS ? cb_translation_find_kernel(u->tr, kname) : -1;
+    if (r == CUDA_SUCCESS && k < 0) {
+        unit_free(m->pub.ctx->device->backend, u);
+        r = CUDA_ERROR_NOT_FOUND;
+        snprintf(msg, sizeof msg, "the kernel is not in its own unit");
+    }
+    if (r == CUDA_SUCCESS) {
+        unit_adopt(m, u);
+        cb_mutex_lock(&module_lock);
+        m->kernel_unit[i] = u;
+        f->backend_module = u->backend_module;
+        f->backend_kernel = (uint32_t)k;
+        cb_mutex_unlock(&module_lock);
+        cb_stats_add(CB_STAT_KERNELS_HOT, 1);
+        cb_log(CB_LOG_DEBUG, "%s: kernel %s is hot: built again with its lanes entry", m->name, kname);
+    } else {
+        cb_log(CB_LOG_DEBUG, "%s: kernel %s is hot but keeps its first build: %s", m->name, kname,
+               msg[0] ? msg : "out of memory");
+    }
+    cb_mutex_unlock(&m->compile_lock);
 }
 
 /* Removes m from the live list; 1 if it was there. */
@@ -803,7 +886,7 @@ static void module_refresh_functions(module_impl *m)
             continue;
         if (!m->lazy)
             f->backend_module = pub->backend_module;
-        else if (m->kernel_unit[i])
+        else if (m->kernel_unit[i])   /* a hot kernel's own unit once it has one (cb_function_promote) */
             f->backend_module = m->kernel_unit[i]->backend_module;
     }
     cb_mutex_unlock(&module_lock);

@@ -171,6 +171,9 @@ void cb_stats_summary(char *buf, size_t len, const char *backend, const char *de
     stats_append(buf, len, &pos, " | %llu of %llu kernels compiled (%s loading)",
                  (unsigned long long)cb_stats_get(CB_STAT_KERNELS_COMPILED),
                  (unsigned long long)cb_stats_get(CB_STAT_KERNELS_REGISTERED), cb_module_lazy_loading() ? "lazy" : "eager");
+    if (cb_stats_get(CB_STAT_KERNELS_HOT))
+        stats_append(buf, len, &pos, " | %llu hot kernels rebuilt with lanes entries",
+                     (unsigned long long)cb_stats_get(CB_STAT_KERNELS_HOT));
     stats_append(buf, len, &pos, " | %llu launches | %llu faults",
                  (unsigned long long)cb_stats_get(CB_STAT_LAUNCHES),
                  (unsigned long long)cb_stats_get(CB_STAT_FAULTS));

@@ -19,6 +19,7 @@ typedef enum cb_stat {
     CB_STAT_LAUNCH_WARNINGS,    /* launches that ran with a warning (cb_launch_error.warnings; launch.c) */
     CB_STAT_KERNELS_REGISTERED, /* kernels in the modules loaded or registered (module.c) */
     CB_STAT_KERNELS_COMPILED,   /* kernels loaded into the backend: compiled, or served by its cache (module.c) */
+    CB_STAT_KERNELS_HOT,        /* kernels built again with their lanes entries, hot (tiered builds, module.c) */
     CB_STAT_COUNT
 } cb_stat;
 

@@ -132,7 +132,10 @@ static int translate_for(cb_inspect_reference *r, cb_backend *b, char *err, size
 {
     if (!r->tr->ptx)
         return 0;
-    if (cb_translate_ptx(r->tr->ptx, r->tr->ptx_len, "<reference>", (cb_dialect)b->dialect, &r->own, err, errlen) != 0)
+    /* the general entries alone: the reference needs no fast path */
+    static const cb_translate_opts general = {.lanes = 0};
+    if (cb_translate_ptx_opts(r->tr->ptx, r->tr->ptx_len, "<reference>", (cb_dialect)b->dialect, &general, &r->own,
+                              err, errlen) != 0)
         return 0;
     if (r->own->nkernels != r->tr->nkernels || r->own->nglobals != r->tr->nglobals) {
         snprintf(err, errlen, "the two translations differ");

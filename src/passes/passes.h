@@ -41,6 +41,23 @@ cb_pass pass_facts;
  * callees name), static_smem and dynamic_smem; ptx_var.index of every static
  * .shared variable, and func_slots for those that .func code names. */
 cb_pass pass_shared;
+/* cfg.c: per kernel, its basic blocks, their reverse post-order and
+ * immediate post-dominators, and which blocks are tails (end the thread
+ * without waiting for others) (ptx_func.cfg). */
+cb_pass pass_cfg;
+/* lanes.c: per kernel, which registers may differ between the threads of a
+ * block, which blocks only some of its live threads reach, the registers
+ * live after each block, and whether the block can run as SIMD lanes
+ * (ptx_kernel.lanes, or lanes_why). Needs pass_cfg. */
+cb_pass pass_lanes;
+/* The registers instruction in writes (into defs) and reads (into uses, its
+ * guard included, and the destinations of a guarded write), at most max of each. */
+void pass_instr_regs(const ptx_instr *in, int32_t *defs, uint32_t *ndefs, int32_t *uses, uint32_t *nuses,
+                     uint32_t max);
+/* Whether instruction in widens integer sources (mul.wide, mad.wide, cvt to a
+ * wider integer): 1 and the source type in *src; 0 otherwise. An affine
+ * source keeps its stride through a widening only where its lanes do not wrap. */
+int pass_lanes_widens(const ptx_instr *in, ptx_type *src);
 /* The offset of static .shared variable v in kernel k's layout: 0 and
  * *offset, or -1 when k can name no such variable. */
 int pass_shared_offset(const ptx_kernel *k, const ptx_var *v, uint32_t *offset);

@@ -65,6 +65,36 @@ void cb_sys_cpu_name(char *buf, size_t len)
     snprintf(buf, len, "CPU");
 }
 
+void cb_sys_cpu_identity(char *buf, size_t len)
+{
+    static const char *const keys[] = {"vendor_id", "cpu family", "model", "model name", "flags", "Features",
+                                       "CPU implementer", "CPU part"};
+    if (len == 0)
+        return;
+    buf[0] = 0;
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    size_t used = 0;
+    char line[8192];
+    unsigned seen = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '\n' && used)
+            break;   /* the first CPU only */
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+            size_t n = strlen(keys[k]);
+            if ((seen >> k & 1) || strncmp(line, keys[k], n) != 0 || (line[n] != ' ' && line[n] != '\t' && line[n] != ':'))
+                continue;
+            seen |= 1u << k;
+            line[strcspn(line, "\n")] = 0;
+            int w = snprintf(buf + used, len - used, "%s%s", used ? "; " : "", line);
+            if (w > 0)
+                used = used + (size_t)w < len ? used + (size_t)w : len - 1;
+        }
+    }
+    fclose(f);
+}
+
 int cb_sys_cpu_khz(void)
 {
     char buf[64];

@@ -11,6 +11,10 @@ int cb_sys_cpu_count(void);
 /* Copies the host CPU's model name (from /proc/cpuinfo) into buf; "CPU"
  * when the host does not say. */
 void cb_sys_cpu_name(char *buf, size_t len);
+/* What code built for this CPU (cc -march=native) depends on: the vendor,
+ * family, model and feature flags of the first CPU (/proc/cpuinfo), as one
+ * line in buf; "" when the host does not say. */
+void cb_sys_cpu_identity(char *buf, size_t len);
 /* The CPU clock in kHz from /proc/cpuinfo, or 0 when unknown. */
 int cb_sys_cpu_khz(void);
 /* Physical memory in bytes, or 0 when unknown. */

@@ -242,6 +242,37 @@ typedef struct ptx_shared_place {
     uint32_t offset;       /* bytes from the start of the block's shared window */
 } ptx_shared_place;
 
+/* ---- control flow (pass_cfg) --------------------------------------------------
+ * A function's basic blocks. A block ends at a branch, a ret or exit, or
+ * before a label; guarded forms (@p bra, @p ret) are conditional. */
+#define PTX_BB_EXIT 0xffffffffu   /* the thread ends; also "none" */
+enum {
+    PTX_TERM_FALL,   /* falls through to succ[0] (or off the end: the exit) */
+    PTX_TERM_BRA,    /* bra: succ[0] */
+    PTX_TERM_CBRA,   /* @p bra: succ[0] when taken, succ[1] otherwise */
+    PTX_TERM_EXIT,   /* ret or exit */
+    PTX_TERM_CEXIT,  /* @p ret / @p exit: the exit when taken, succ[1] otherwise */
+};
+typedef struct ptx_bb {
+    uint32_t first, end;   /* its instructions [first, end) */
+    uint32_t succ[2];      /* successor blocks, PTX_BB_EXIT for the exit */
+    uint8_t nsucc;
+    uint8_t term;          /* PTX_TERM_* */
+    uint8_t tail;          /* ends the thread on every path: no collective, no branch out (pass_cfg) */
+    uint8_t divergent;     /* its lanes may be a strict subset of those alive (pass_lanes) */
+    uint32_t rpo;          /* its place in reverse post-order; PTX_BB_EXIT when unreachable */
+    uint32_t ipdom;        /* immediate post-dominator; PTX_BB_EXIT: the exit */
+} ptx_bb;
+typedef struct ptx_cfg {
+    ptx_bb *bbs;
+    uint32_t nbbs;
+    uint32_t *order;       /* the reachable blocks in reverse post-order */
+    uint32_t norder;
+    uint32_t *bb_of;       /* instruction -> its block */
+    int irreducible;       /* a loop is entered other than through its header */
+    int stuck;             /* a reachable block cannot reach the exit */
+} ptx_cfg;
+
 /* What the passes (src/passes) find out about one .entry; ptx_func.kernel
  * points at it. Lives in the module's arena. */
 typedef struct ptx_kernel {
@@ -261,6 +292,18 @@ typedef struct ptx_kernel {
     uint32_t nshared;
     uint64_t static_smem;  /* bytes of static .shared it uses; dynamic starts here (pass_shared) */
     int dynamic_smem;      /* it uses .extern .shared (pass_shared) */
+    /* pass_lanes: whether the block's threads can run as SIMD lanes (c/lanes.c) */
+    int lanes;             /* 1: the lanes entry cbk_<index>_lanes is emitted */
+    const char *lanes_why; /* lanes == 0: why not (a comment in the generated C) */
+    uint8_t *varying;      /* per register of the entry: 1 when its value may differ between lanes */
+    uint64_t *live_out;    /* per block, the registers live after it: live_words words each */
+    uint32_t live_words;
+    int live_in_entry;     /* some register may be read before it is written */
+    /* per register of the entry: its lanes' values are affine in %tid.x along
+     * each row of the block (tid.y, tid.z fixed): lane x holds base + stride * x
+     * modulo the register's width (pass_lanes) */
+    uint8_t *affine;       /* PTX_AFF_* */
+    int64_t *stride;
 } ptx_kernel;
 
 /* Warp convergence points of one function (pass_converge, src/passes/converge.c;
@@ -288,6 +331,9 @@ typedef struct ptx_conv {
                               one iteration of level l; NULL when too large (siblings in code order) */
     uint32_t reach_bits;
 } ptx_conv;
+/* ptx_kernel.affine: NONE, or EXACT (holds in every live lane wherever it is
+ * read), or VERIFY (holds where nothing wrapped or diverged: check first). */
+enum { PTX_AFF_NONE = 0, PTX_AFF_EXACT = 1, PTX_AFF_VERIFY = 2 };
 
 typedef struct ptx_func {
     const char *name;
@@ -312,6 +358,7 @@ typedef struct ptx_func {
     int explicitcluster;
     ptx_kernel *kernel;    /* .entry: filled by the passes; NULL for a .func */
     ptx_conv *conv;        /* it reaches a warp convergence point (pass_converge); else NULL */
+    ptx_cfg *cfg;          /* .entry: its basic blocks (pass_cfg); NULL for a .func */
 } ptx_func;
 
 /* An address in the initialiser of a module variable: the 8 bytes at offset
@@ -343,6 +390,7 @@ typedef struct ptx_module {
     uint32_t nshared;      /* static .shared variables (pass_shared) */
     uint32_t *func_slots;  /* the ptx_var.index of each func_slot (pass_shared) */
     uint32_t nfunc_slots;
+    int want_lanes;        /* set by the translator: pass_lanes may accept kernels (cb_translate_opts) */
 } ptx_module;
 
 /* Parses PTX text into a module. Returns NULL with "file:line: near 'tok':

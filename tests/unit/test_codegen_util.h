@@ -203,6 +203,20 @@ static void rt_fail(cb_thread *t, const char *what)
 /* One thread per block and clusters of one block: the barrier is satisfied. */
 static void rt_cluster_arrive(cb_thread *t) { (void)t; }
 static void rt_cluster_wait(cb_thread *t) { rt_bar_sync(t, 0, 0); }
+static void rt_warp_gone(cb_thread *t, uint32_t warp, uint32_t mask, uint32_t gone, int kind, int mode)
+{
+    (void)t; (void)warp; (void)mask; (void)gone; (void)kind; (void)mode;
+    g_trapped++;
+    snprintf(g_assert_msg, sizeof g_assert_msg, "exited lanes named in a warp collective");
+    longjmp(g_abort, 1);
+}
+static void rt_warp_not_member(cb_thread *t, uint32_t mask, int kind, int mode)
+{
+    (void)t; (void)mask; (void)kind; (void)mode;
+    g_trapped++;
+    snprintf(g_assert_msg, sizeof g_assert_msg, "a lane outside its mask");
+    longjmp(g_abort, 1);
+}
 
 static const cb_runtime g_rt = {
     rt_bar_sync, rt_bar_arrive, rt_bar_red, rt_warp_sync, rt_shfl, rt_vote, rt_activemask, rt_vprintf,
@@ -210,6 +224,7 @@ static const cb_runtime g_rt = {
     rt_warp_converge, rt_warp_exchange, rt_yield, rt_spin, rt_mbar_wait, rt_mbar_signal, rt_fail, rt_converge,
     rt_cluster_arrive, rt_cluster_wait,
     NULL,   /* check_access: the tests run on host memory, unchecked */
+    rt_warp_gone, rt_warp_not_member,
 };
 
 /* ---- modules -------------------------------------------------------------------- */

@@ -66,11 +66,13 @@ static const char ptx[] =
     " mov.u32 %r2, %cluster_nctarank; st.global.u32 [%rd3], %r2;\n ret;\n}\n"
     /* needs: .explicitcluster without a shape */
     ".visible .entry needs(.param .u64 o)\n.explicitcluster\n{\n ret;\n}\n"
-    /* pdl(p): griddepcontrol around an increment */
+    /* pdl(p): griddepcontrol around an increment (atomic: a plain load, add and
+     * store by every thread races, and the lanes entries run it as the GPU's
+     * lockstep does, one increment a launch) */
     ".visible .entry pdl(.param .u64 p)\n{\n"
     " .reg .b32 %r<3>; .reg .b64 %rd<2>;\n"
-    " griddepcontrol.wait;\n ld.param.u64 %rd1, [p]; ld.global.u32 %r1, [%rd1]; add.u32 %r2, %r1, 1;\n"
-    " st.global.u32 [%rd1], %r2;\n griddepcontrol.launch_dependents;\n ret;\n}\n";
+    " griddepcontrol.wait;\n ld.param.u64 %rd1, [p]; atom.global.add.u32 %r2, [%rd1], 1;\n"
+    " griddepcontrol.launch_dependents;\n ret;\n}\n";
 
 static CUmodule mod;
 static CUfunction f_set, f_add, f_step, f_ranks, f_fixed, f_needs, f_pdl;
@@ -339,7 +341,7 @@ static void test_launch_attributes(void)
         a[1].value.programmaticEvent.flags = 0;
     }
     CHECK(cuCtxSynchronize() == CUDA_SUCCESS);
-    CHECK(rd(2) == 3 * 32);   /* 32 threads a launch, one after another; the refused launches did not run */
+    CHECK(rd(2) == 3 * 32);   /* 32 threads a launch; the refused launches did not run */
     CHECK(cuEventDestroy_v2(ev) == CUDA_SUCCESS);
     CHECK(cuEventDestroy_v2(timed) == CUDA_SUCCESS);
 }

@@ -293,6 +293,28 @@ static void test_layout(void)
     cb_translation_free(t);
 }
 
+/* cb_translate_opts.lanes: a kernel pass_lanes accepts gets a lanes entry
+ * when asked (the default), none in a first-tier unit (lanes = 0). */
+static void test_lanes_option(void)
+{
+    const char *src = HEADER ".visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n"
+                             "\tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, %tid.x;\n"
+                             "\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd1, %rd1, %rd2;\n"
+                             "\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n";
+    char err[512];
+    cb_translation *t = NULL;
+    CHECK(cb_translate_ptx(src, strlen(src), "l.ptx", CB_DIALECT_C, &t, err, sizeof err) == 0 && t, "C: %s", err);
+    CHECK(t && strstr(t->source, CB_C_LANES_MARK) && strstr(t->source, "cbk_0_lanes("), "a lanes entry by default");
+    cb_translation_free(t);
+    cb_translate_opts none = {.lanes = 0};
+    t = NULL;
+    CHECK(cb_translate_ptx_opts(src, strlen(src), "l.ptx", CB_DIALECT_C, &none, &t, err, sizeof err) == 0 && t,
+          "C, no lanes: %s", err);
+    CHECK(t && !strstr(t->source, CB_C_LANES_MARK) && !strstr(t->source, "cbk_0_lanes("), "no lanes entry");
+    CHECK(t && strstr(t->source, "no lanes entry: not asked for"), "the reason is in the unit");
+    cb_translation_free(t);
+}
+
 /* The C and OpenCL dialects emit code; what OpenCL C cannot express is
  * refused with -2 (NOT_SUPPORTED at load) and a reason; an unknown dialect is
  * refused, and bad PTX is reported before either. */
@@ -337,6 +359,7 @@ int main(void)
     test_errors();
     test_layout();
     test_dialects();
+    test_lanes_option();
     test_corpus();
     if (failures)
         fprintf(stderr, "test_ptx_parse: %d failures\n", failures);

@@ -102,6 +102,7 @@ static void block_free(cpu_block *b)
     free(b->runq);
     free(b->warps);
     free(b->smem);
+    free(b->lanes_scratch);
     free(b);
 }
 
@@ -190,6 +191,36 @@ static void run_plain(cpu_block *b)
     memset(&b->plain, 0, sizeof b->plain);
     b->plain.blk = &b->blk;
     if (cb_fault_run(&scope, plain_body, b) == CB_FAULT_SIGNAL)
+        report_fault(b, &b->plain, &scope);
+}
+
+/* ---- lanes mode ----------------------------------------------------------- */
+
+static void lanes_body(void *arg)
+{
+    cpu_block *b = arg;
+    b->launch->lanes_entry(&b->plain, b->lanes_scratch);
+}
+
+/* The whole block through the kernel's lanes entry (kernel_abi.h, ABI 11). */
+static void run_lanes(cpu_block *b)
+{
+    cpu_launch *L = b->launch;
+    if (L->lanes_bytes > b->lanes_cap) {
+        free(b->lanes_scratch);
+        size_t cap = (L->lanes_bytes + 4095) / 4096 * 4096;
+        b->lanes_scratch = aligned_alloc(64, cap);
+        b->lanes_cap = b->lanes_scratch ? cap : 0;
+        if (!b->lanes_scratch) {
+            cb_cpu_launch_fail(L, CUDA_ERROR_OUT_OF_MEMORY, "kernel %s: out of host memory for a block's lanes",
+                               L->info->name);
+            return;
+        }
+    }
+    cb_fault_scope scope;
+    memset(&b->plain, 0, sizeof b->plain);
+    b->plain.blk = &b->blk;
+    if (cb_fault_run(&scope, lanes_body, b) == CB_FAULT_SIGNAL)
         report_fault(b, &b->plain, &scope);
 }
 
@@ -428,10 +459,12 @@ void cb_cpu_run_block(cpu_worker *w, cpu_launch *L, uint64_t index)
         cb_cpu_launch_fail(L, CUDA_ERROR_OUT_OF_MEMORY, "kernel %s: out of host memory for a block", L->info->name);
         return;
     }
-    int fibers = L->info->needs_fibers != 0;
+    int fibers = L->info->needs_fibers != 0 && !L->lanes_entry;
     if (block_setup(w, b, L, index, fibers) != 0)
         return;
-    if (fibers)
+    if (L->lanes_entry)
+        run_lanes(b);
+    else if (fibers)
         cb_cpu_block_resume(b);
     else
         run_plain(b);

@@ -74,6 +74,8 @@ static void cpu_module_unload(cb_backend *self, void *module)
     cb_dl_close(m->dl);
     free(m->entries);
     free(m->blocks);
+    free(m->lanes);
+    free(m->lanes_scratch);
     free(m);
 }
 
@@ -89,6 +91,40 @@ static cb_kernel_block_entry block_entry_of(const cpu_module *m, const cb_kernel
     if ((size_t)snprintf(name, sizeof name, "%s_block", sym) >= sizeof name)
         return NULL;
     return (cb_kernel_block_entry)cb_dl_sym(m->dl, name);
+}
+
+/* Which units get lanes entries (cb_backend.lanes): CUBRIDGE_CODEGEN=general
+ * none (every kernel runs its general entries: fibers or the per-thread
+ * block entry), =fast every unit, =tiered (the default) a hot kernel's
+ * second build (src/core/module.c). A kernel runs its lanes entry wherever
+ * its unit has one. */
+static int codegen_lanes(void)
+{
+    const char *v = getenv("CUBRIDGE_CODEGEN");
+    if (!v || !*v || !strcmp(v, "tiered"))
+        return CB_LANES_HOT;
+    if (!strcmp(v, "fast"))
+        return CB_LANES_ALL;
+    if (!strcmp(v, "general"))
+        return CB_LANES_NONE;
+    cb_log(CB_LOG_WARN, "CUBRIDGE_CODEGEN=%s is none of tiered, fast, general: tiered", v);
+    return CB_LANES_HOT;
+}
+
+/* The lanes entry "<sym>_lanes" and its scratch needs, or NULL. */
+static cb_kernel_lanes_entry lanes_entry_of(const cpu_module *m, const char *sym, uint32_t need[2])
+{
+    char name[96];
+    if ((size_t)snprintf(name, sizeof name, "%s_lanes_scratch", sym) >= sizeof name)
+        return NULL;
+    const uint32_t *scratch = cb_dl_sym(m->dl, name);
+    name[strlen(name) - strlen("_scratch")] = 0;
+    cb_kernel_lanes_entry e = (cb_kernel_lanes_entry)cb_dl_sym(m->dl, name);
+    if (!e || !scratch)
+        return NULL;
+    need[0] = scratch[0];
+    need[1] = scratch[1];
+    return e;
 }
 
 /* Checks the loaded object's ABI, fills its global slots and finds the
@@ -143,6 +179,7 @@ static CUresult module_bind(cpu_module *m, const uint64_t *global_addrs, char *e
             return CUDA_ERROR_NOT_FOUND;
         }
         m->blocks[i] = block_entry_of(m, &tr->kernels[i], sym);
+        m->lanes[i] = lanes_entry_of(m, sym, m->lanes_scratch[i]);
     }
     return CUDA_SUCCESS;
 }
@@ -184,10 +221,16 @@ static CUresult cpu_module_load(cb_backend *self, const cb_translation *tr, cons
         m->entries = calloc(tr->nkernels ? tr->nkernels : 1, sizeof *m->entries);
     if (m)
         m->blocks = calloc(tr->nkernels ? tr->nkernels : 1, sizeof *m->blocks);
-    if (!m || !m->entries || !m->blocks) {
+    if (m)
+        m->lanes = calloc(tr->nkernels ? tr->nkernels : 1, sizeof *m->lanes);
+    if (m)
+        m->lanes_scratch = calloc(tr->nkernels ? tr->nkernels : 1, sizeof *m->lanes_scratch);
+    if (!m || !m->entries || !m->blocks || !m->lanes || !m->lanes_scratch) {
         if (m) {
             free(m->entries);
             free(m->blocks);
+            free(m->lanes);
+            free(m->lanes_scratch);
         }
         free(m);
         free(so);
@@ -269,6 +312,11 @@ static CUresult cpu_launch_kernel(cb_backend *self, void *module, uint32_t kerne
     L->info = info;
     L->entry = m->entries[kernel];
     L->block_entry = m->blocks[kernel];
+    /* a cooperative launch keeps its blocks resident as fibers */
+    if (m->lanes[kernel] && !cfg->cooperative) {
+        L->lanes_entry = m->lanes[kernel];
+        L->lanes_bytes = (size_t)nthreads * m->lanes_scratch[kernel][0] + 64 * (size_t)m->lanes_scratch[kernel][1];
+    }
     L->grid = (cb_dim3){cfg->grid[0], cfg->grid[1], cfg->grid[2]};
     L->block = (cb_dim3){cfg->block[0], cfg->block[1], cfg->block[2]};
     L->nthreads = (uint32_t)nthreads;
@@ -296,6 +344,9 @@ static CUresult cpu_launch_kernel(cb_backend *self, void *module, uint32_t kerne
                                  info->name, L->cluster_blocks, (uint64_t)L->cooperative);
         }
     }
+    /* a cluster's blocks run co-resident, as fibers */
+    if (L->cluster_blocks > 1)
+        L->lanes_entry = NULL;
     cb_mutex_init(&L->error_lock);
     if (L->cooperative)
         cb_cpu_coop_init(L);
@@ -394,6 +445,7 @@ cb_backend *cb_backend_cpu_create(void)
     cpu->base.device_info = cpu_device_info;
     cb_cpu_memory_ops(&cpu->base);
     cpu->base.dialect = CB_DIALECT_C;
+    cpu->base.lanes = codegen_lanes();
     cpu->base.module_load = cpu_module_load;
     cpu->base.host_map = cpu_host_map;
     cpu->base.host_unmap = cpu_host_unmap;

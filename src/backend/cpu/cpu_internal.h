@@ -51,6 +51,8 @@ typedef struct cpu_module {
     cb_dl *dl;
     cb_kernel_entry *entries;    /* one per kernel */
     cb_kernel_block_entry *blocks; /* one per kernel: its block entry, or NULL */
+    cb_kernel_lanes_entry *lanes;  /* one per kernel: its lanes entry, or NULL (CUBRIDGE_CODEGEN) */
+    uint32_t (*lanes_scratch)[2];  /* per kernel: what its lanes entry needs (bytes per thread, arrays) */
 } cpu_module;
 
 /* ---- launches and the pool (scheduler.c) --------------------------------- */
@@ -65,6 +67,8 @@ typedef struct cpu_launch {
     const cb_kernel_info *info;
     cb_kernel_entry entry;
     cb_kernel_block_entry block_entry; /* NULL: run entry per thread */
+    cb_kernel_lanes_entry lanes_entry; /* not NULL: run each block through it (block_exec.c) */
+    size_t lanes_bytes;          /* the scratch it needs per block */
     cb_dim3 grid, block;
     uint32_t nthreads;           /* per block */
     uint32_t static_smem;        /* rounded up to 16 */
@@ -240,6 +244,8 @@ struct cpu_block {
     uint32_t threads_cap;
     cb_fiber_stack *stacks;
     uint32_t nstacks;
+    unsigned char *lanes_scratch; /* the lanes entry's scratch, 64-aligned */
+    size_t lanes_cap;
     /* Cooperative launches (coop_exec.c): */
     int coop;
     int spin_leave;              /* a spin point handed the worker back; the block can go on */
@@ -333,6 +339,8 @@ uint32_t cb_cpu_converge(cb_thread *t, const cb_conv_frame *fr);
 void cb_cpu_warp_exchange(cb_thread *t, uint32_t mask, void *data, cb_warp_fn fn);
 void cb_cpu_yield(cb_thread *t);
 void cb_cpu_spin(cb_thread *t, const void *addr);
+void cb_cpu_warp_gone(cb_thread *t, uint32_t warp, uint32_t mask, uint32_t gone, int kind, int mode);
+void cb_cpu_warp_not_member(cb_thread *t, uint32_t mask, int kind, int mode);
 /* A thread of a fiber-mode block finished: releases the barriers and warp
  * collectives it held up (it counts as arrived) and the convergence points
  * of its warp. Returns 0, or -1 when the launch failed. */

@@ -12,8 +12,10 @@
  *                  updated under flock; jit_cache_stats.c)
  *   lock           taken (flock) by the process that evicts
  * configuration = SHA-256 of the entry format, CB_KERNEL_ABI_VERSION, the
- * compiler command and identity (first line of `cc --version`) and the flags;
- * key = SHA-256 of the configuration's and the source's hashes.
+ * compiler command and identity (first line of `cc --version`) and the flags
+ * (two sets, chosen by the source: jit_flags below), and for the set with
+ * -march=native the CPU's identity; key = SHA-256 of the configuration's and
+ * the source's hashes.
  * An entry proves what it is: the loader checks that its trailer names the
  * source and configuration of the key it looked up (a valid entry copied
  * over another key is refused), that its size and hash match its bytes, and
@@ -47,10 +49,34 @@
 
 static atomic_uint jit_hits, jit_misses;
 
+/* Two sets of flags, chosen per unit. Most units (every kernel's general
+ * entries: fibers, the per-thread block entry) build with -O2: big modules
+ * (thrust, CUB, thousands of kernels) must compile fast. A unit that holds a
+ * lanes entry (CB_C_LANES_MARK, codegen/translate.h; src/codegen/c/lanes.c)
+ * builds with -O3 -march=native: its lane loops are written for the C
+ * compiler to vectorise, with this CPU's vector units; for such units the
+ * CPU's identity is part of the configuration (the cache key). (gcc's
+ * optimize("O3") attribute on the lanes entries alone, in a unit built at
+ * -O2, left sgemm 10x and saxpy 5.6x slower than the whole unit at -O3.)
+ * -fno-math-errno: nothing reads errno, and with it sqrtf and friends
+ * vectorise. Both sets keep IEEE semantics (-ffp-contract=off, no fast-math),
+ * so a kernel gives the same bits whichever set built it. */
 static const char *const jit_flags[] = {
     "-O2", "-fPIC", "-shared", "-fno-strict-aliasing", "-ffp-contract=off", "-fwrapv",
 };
+static const char *const jit_flags_lanes[] = {
+    "-O3", "-march=native", "-fno-math-errno", "-fPIC", "-shared", "-fno-strict-aliasing", "-ffp-contract=off",
+    "-fwrapv",
+};
+/* Units of more C than this build with the general flags even when they hold
+ * lanes entries: -O3 -march=native costs big units (thrust's, CUB's: 1 to 15
+ * MB) 1.7x the compile time of -O2 (a 7 MB unit of thrust: 57.6 s against
+ * 34.3 s of CPU); their lanes entries still run without fibers, less well
+ * vectorised. The one-kernel units of lazy loading stay far below it. */
+#define JIT_LANES_UNIT_MAX ((size_t)1 << 20)
 #define JIT_NFLAGS (sizeof jit_flags / sizeof jit_flags[0])
+#define JIT_NFLAGS_LANES (sizeof jit_flags_lanes / sizeof jit_flags_lanes[0])
+#define JIT_NFLAGS_MAX (JIT_NFLAGS > JIT_NFLAGS_LANES ? JIT_NFLAGS : JIT_NFLAGS_LANES)
 #define JIT_MAX_ARGS 48
 #define JIT_OUTPUT_MAX 16384
 /* Temporary folders of killed processes are removed after this long. */
@@ -242,8 +268,10 @@ static int jit_split_command(const char *cmd, char *storage, size_t storage_len,
     return n;
 }
 
-/* The SHA-256 of everything besides the source that decides the object. */
-static void jit_config_hash(cb_jit_cache *c)
+/* The SHA-256 of everything besides the source that decides the object,
+ * for one set of flags; cpu: the CPU's identity (-march=native), or NULL. */
+static void jit_config_hash_of(const cb_jit_cache *c, const char *const *flags, size_t nflags, const char *cpu,
+                               unsigned char out[32])
 {
     cb_sha256 s;
     char head[2048];
@@ -251,12 +279,25 @@ static void jit_config_hash(cb_jit_cache *c)
                      c->cc, c->cc_identity);
     cb_sha256_init(&s);
     cb_sha256_update(&s, head, (size_t)n);
-    for (size_t i = 0; i < JIT_NFLAGS; i++) {
+    if (cpu) {
+        cb_sha256_update(&s, "\ncpu ", 5);
+        cb_sha256_update(&s, cpu, strlen(cpu));
+    }
+    for (size_t i = 0; i < nflags; i++) {
         cb_sha256_update(&s, " ", 1);
-        cb_sha256_update(&s, jit_flags[i], strlen(jit_flags[i]));
+        cb_sha256_update(&s, flags[i], strlen(flags[i]));
     }
     cb_sha256_update(&s, " -lm\n", 5);
-    cb_sha256_final(&s, c->config_hash);
+    cb_sha256_final(&s, out);
+}
+
+/* Both configurations: the general units' and the lanes units'. */
+static void jit_config_hash(cb_jit_cache *c)
+{
+    char cpu[4096];
+    cb_sys_cpu_identity(cpu, sizeof cpu);
+    jit_config_hash_of(c, jit_flags, JIT_NFLAGS, NULL, c->config_hash);
+    jit_config_hash_of(c, jit_flags_lanes, JIT_NFLAGS_LANES, cpu, c->config_hash_lanes);
 }
 
 /* Learns the first line of `cc --version` and the configuration hash, once.
@@ -354,8 +395,8 @@ static const char *jit_entry_fault(const unsigned char *bytes, size_t len, const
 /* Reads the entry key and checks that it is the entry of (src, cfg).
  * Returns 1 and the object bytes (trailer removed) on a good entry, 0 when
  * there is none, -1 (logged) when it is bad. */
-static int jit_lookup(cb_jit_cache *c, const char *key, const unsigned char src[32], unsigned char **so,
-                      size_t *so_len)
+static int jit_lookup(cb_jit_cache *c, const char *key, const unsigned char src[32], const unsigned char cfg[32],
+                      unsigned char **so, size_t *so_len)
 {
     char name[80];
     snprintf(name, sizeof name, "%s.so", key);
@@ -371,7 +412,7 @@ static int jit_lookup(cb_jit_cache *c, const char *key, const unsigned char src[
                                      : strerror(errno));
         return -1;
     }
-    const char *why = jit_entry_fault(bytes, len, src, c->config_hash);
+    const char *why = jit_entry_fault(bytes, len, src, cfg);
     if (why) {
         cb_log(CB_LOG_WARN, "JIT cache entry %s/%s is refused: %s; rebuilding it", c->dir, name, why);
         free(bytes);
@@ -386,8 +427,8 @@ static int jit_lookup(cb_jit_cache *c, const char *key, const unsigned char src[
 }
 
 /* Publishes the object bytes as entry key: one file, one rename. */
-static int jit_store(const cb_jit_cache *c, const char *key, const unsigned char src[32], const unsigned char *so,
-                     size_t len)
+static int jit_store(const cb_jit_cache *c, const char *key, const unsigned char src[32], const unsigned char cfg[32],
+                     const unsigned char *so, size_t len)
 {
     unsigned char *entry = malloc(len + CB_JIT_TRAILER_LEN);
     if (!entry) {
@@ -395,7 +436,7 @@ static int jit_store(const cb_jit_cache *c, const char *key, const unsigned char
         return -1;
     }
     memcpy(entry, so, len);
-    jit_trailer(so, len, src, c->config_hash, entry + len);
+    jit_trailer(so, len, src, cfg, entry + len);
     char name[80];
     snprintf(name, sizeof name, "%s.so", key);
     int rc = cb_fs_at_write_atomic(c->dirfd, name, entry, len + CB_JIT_TRAILER_LEN);
@@ -468,9 +509,11 @@ static void jit_full_message(const cb_jit_cache *c, const char *detail, char *er
              c->dir, detail);
 }
 
-/* Compiles source into the entry key. */
-static CUresult jit_compile(cb_jit_cache *c, const char *key, const unsigned char src[32], const char *source,
-                            size_t len, unsigned char **so, size_t *so_len, char *err, size_t errlen)
+/* Compiles source with the lanes flags or the general ones into the entry
+ * key of configuration cfg. */
+static CUresult jit_compile(cb_jit_cache *c, int lanes, const unsigned char cfg[32], const char *key,
+                            const unsigned char src[32], const char *source, size_t len, unsigned char **so,
+                            size_t *so_len, char *err, size_t errlen)
 {
     char c_name[64], so_name[64], final[80], c_path[4200], so_path[4200];
     int fd = cb_fs_at_create_temp(c->dirfd, "tmp-", ".c", c_name, sizeof c_name);
@@ -495,9 +538,11 @@ static CUresult jit_compile(cb_jit_cache *c, const char *key, const unsigned cha
 
     char storage[1024];
     char *argv[JIT_MAX_ARGS];
-    int n = jit_split_command(c->cc, storage, sizeof storage, argv, JIT_MAX_ARGS - (int)JIT_NFLAGS - 6);
-    for (size_t i = 0; i < JIT_NFLAGS; i++)
-        argv[n++] = (char *)jit_flags[i];
+    int n = jit_split_command(c->cc, storage, sizeof storage, argv, JIT_MAX_ARGS - (int)JIT_NFLAGS_MAX - 6);
+    const char *const *flags = lanes ? jit_flags_lanes : jit_flags;
+    size_t nflags = lanes ? JIT_NFLAGS_LANES : JIT_NFLAGS;
+    for (size_t i = 0; i < nflags; i++)
+        argv[n++] = (char *)flags[i];
     argv[n++] = "-o";
     argv[n++] = so_path;
     argv[n++] = c_path;
@@ -539,7 +584,7 @@ static CUresult jit_compile(cb_jit_cache *c, const char *key, const unsigned cha
     }
 
     /* Publish: the entry (one file, one rename), then the source. */
-    int ok = jit_store(c, key, src, *so, *so_len) == 0;
+    int ok = jit_store(c, key, src, cfg, *so, *so_len) == 0;
     snprintf(final, sizeof final, "%s.c", key);
     if (!ok || cb_fs_at_rename(c->dirfd, c_name, final) != 0)
         cb_log(CB_LOG_WARN, "could not store JIT cache entry %s/%s: %s%s", c->dir, key, strerror(errno),
@@ -566,8 +611,12 @@ CUresult cb_jit_build(cb_jit_cache *c, const char *source, size_t len, unsigned 
     cb_sha256_init(&s);
     cb_sha256_update(&s, source, len);
     cb_sha256_final(&s, src);
-    jit_key(c->config_hash, src, key);
-    int found = jit_lookup(c, key, src, so, so_len);
+    /* the flags follow from the source, so the key (configuration and
+     * source) still names one object */
+    int lanes = len <= JIT_LANES_UNIT_MAX && memmem(source, len, CB_C_LANES_MARK, sizeof CB_C_LANES_MARK - 1) != NULL;
+    const unsigned char *cfg = lanes ? c->config_hash_lanes : c->config_hash;
+    jit_key(cfg, src, key);
+    int found = jit_lookup(c, key, src, cfg, so, so_len);
     if (found == 1) {
         atomic_fetch_add(&jit_hits, 1);
         cb_jit_stats_add(c, 1, 0, 0, 0, 0);
@@ -576,6 +625,6 @@ CUresult cb_jit_build(cb_jit_cache *c, const char *source, size_t len, unsigned 
     }
     atomic_fetch_add(&jit_misses, 1);
     cb_jit_stats_add(c, 0, 1, 0, 0, found < 0);
-    cb_log(CB_LOG_DEBUG, "JIT cache miss %s: compiling with %s", key, c->cc);
-    return jit_compile(c, key, src, source, len, so, so_len, err, errlen);
+    cb_log(CB_LOG_DEBUG, "JIT cache miss %s: compiling with %s (%s flags)", key, c->cc, lanes ? "lanes" : "general");
+    return jit_compile(c, lanes, cfg, key, src, source, len, so, so_len, err, errlen);
 }

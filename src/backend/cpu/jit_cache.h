@@ -31,6 +31,7 @@ typedef struct cb_jit_cache {
     char cc[1024];           /* CUBRIDGE_HOST_CC */
     char cc_identity[512];   /* first line of `cc --version`, once known */
     unsigned char config_hash[32]; /* SHA-256 of the build configuration, once known */
+    unsigned char config_hash_lanes[32]; /* the same for units with lanes entries (their flags, the CPU) */
     int cc_state;            /* 0 unknown, 1 known, -1 missing */
     cb_mutex lock;           /* guards cc_identity/config_hash/cc_state */
     cb_mutex stats_lock;     /* one thread at a time on stats_fd (flock is per open file) */

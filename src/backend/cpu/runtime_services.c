@@ -120,4 +120,6 @@ const cb_runtime cb_cpu_runtime = {
     .cluster_arrive = cb_cpu_cluster_arrive,
     .cluster_wait = cb_cpu_cluster_wait,
     .check_access = cb_cpu_check_access,
+    .warp_gone = cb_cpu_warp_gone,
+    .warp_not_member = cb_cpu_warp_not_member,
 };

@@ -486,3 +486,25 @@ void cb_cpu_sync_describe_deadlock(cpu_block *b, char *buf, size_t len)
     if (!used)
         snprintf(buf, len, "no thread is runnable");
 }
+
+/* ---- the lanes entry's collectives (kernel ABI 11) ------------------------ */
+
+/* Named lanes that had exited: they count as arrived, as for the fibers
+ * (note_exited_lanes): the launch records the warning once. */
+void cb_cpu_warp_gone(cb_thread *t, uint32_t warp, uint32_t mask, uint32_t gone, int kind, int mode)
+{
+    cpu_block *b = cpu_block_of(t);
+    cpu_warp_group g;
+    memset(&g, 0, sizeof g);
+    g.mask = mask;
+    g.kind = kind == CB_COLL_SHFL ? WARP_SHFL : kind == CB_COLL_VOTE ? WARP_VOTE
+             : kind == CB_COLL_EXCHANGE ? WARP_EXCHANGE : WARP_SYNC;
+    g.mode = mode;
+    note_exited_lanes(b, warp, &g, gone);
+}
+
+void cb_cpu_warp_not_member(cb_thread *t, uint32_t mask, int kind, int mode)
+{
+    cb_cpu_thread_fail(t, CUDA_ERROR_LAUNCH_FAILED, "%s: the calling lane %u is not in its mask 0x%08x",
+                       warp_kind_name(kind, mode), t->lane, mask);
+}

@@ -49,6 +49,9 @@ int cg_uses_carry(const ptx_func *f);
 /* Emits, for kernel f (cname cbk_<k>), the thread-loop block entry
  * cbk_<k>_block around an inlined copy of its body (block.c). */
 void cg_emit_plain_entry(cg *c, const ptx_func *f);
+/* Emits, for kernel f that pass_lanes accepted, cbk_<k>_lanes (the whole
+ * block as SIMD lanes) and cbk_<k>_lanes_scratch (lanes.c). */
+void cg_emit_lanes_entry(cg *c, const ptx_func *f);
 
 /* ---- warp convergence points (conv.c; the analysis is pass_converge's) ---------------- */
 

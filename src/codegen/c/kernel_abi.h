@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CB_KERNEL_ABI_VERSION 10
+#define CB_KERNEL_ABI_VERSION 11
 
 typedef struct cb_dim3 {
     uint32_t x, y, z;
@@ -305,7 +305,19 @@ typedef struct cb_runtime {
      * CUDA_ERROR_MISALIGNED_ADDRESS or CUDA_ERROR_ILLEGAL_ADDRESS and does
      * not return. NULL: every access goes on. */
     unsigned char *(*check_access)(cb_thread *t, uint64_t addr, uint32_t size);
+    /* ---- ABI 11: lanes entries ---- */
+    /* A lanes entry ran a warp collective (kind CB_COLL_*, mode its CB_SHFL_* or
+     * CB_VOTE_*) of warp `warp` with member mask `mask`, and the named lanes
+     * `gone` (a bit per lane of the warp) had exited: the runtime's rule for
+     * exited lanes named in a mask applies (runtime_sync.c). */
+    void (*warp_gone)(cb_thread *t, uint32_t warp, uint32_t mask, uint32_t gone, int kind, int mode);
+    /* The lane that *t names ran such a collective outside its mask: fails the
+     * launch as the fiber runtime does. Does not return. */
+    void (*warp_not_member)(cb_thread *t, uint32_t mask, int kind, int mode);
 } cb_runtime;
+
+/* Warp collectives' kinds, for warp_gone and warp_not_member. */
+enum { CB_COLL_SHFL = 0, CB_COLL_VOTE = 1, CB_COLL_SYNC = 2, CB_COLL_EXCHANGE = 3 };
 
 /* Every generated translation unit defines, with default visibility:
  *
@@ -333,8 +345,23 @@ typedef struct cb_runtime {
  * that a fault, an assert or a trap inside names that thread. It reads the
  * block's values and parameters once per call. Absent: the runtime calls
  * cbk_<i> per thread. CUBRIDGE_BLOCK_ENTRY=0 makes it do so anyway.
+ *
+ * ---- ABI 11: lanes entries ----
+ * and, optionally, for a kernel the code generator can run as SIMD lanes
+ * (src/codegen/c/lanes.c):
+ *
+ *   void cbk_<i>_lanes(cb_thread *t, unsigned char *scratch);
+ *   const uint32_t cbk_<i>_lanes_scratch[2];      {bytes per thread, arrays}
+ *
+ * which runs every thread of the block t->blk, all together, to the end (or
+ * until the launch fails). t is as for a block entry: the entry stores the
+ * identity of a lane into *t before the lane does what may fault or call the
+ * runtime. scratch is 64-byte aligned and at least threads * bytes + 64 *
+ * arrays long; the entry neither expects it cleared nor keeps anything in it.
+ * CUBRIDGE_CODEGEN=general makes the runtime use the other entries instead.
  */
 typedef void (*cb_kernel_entry)(cb_thread *t);
 typedef void (*cb_kernel_block_entry)(cb_thread *t, uint32_t first, uint32_t count);
+typedef void (*cb_kernel_lanes_entry)(cb_thread *t, unsigned char *scratch);
 
 #endif

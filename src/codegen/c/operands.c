@@ -378,6 +378,8 @@ static int access_checks(void)
 
 void cg_address(cg *c, const ptx_operand *o, ptx_space sp)
 {
+    if (c->address_hook && c->address_hook(c, o, sp))
+        return;
     long long off = (long long)o->offset;
     if (sp == PTX_SPACE_shared_cluster && (o->reg >= 0 || o->sym.kind == PTX_SYM_none)) {
         /* another block's window when the address says so (cluster.c) */

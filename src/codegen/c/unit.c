@@ -247,5 +247,9 @@ void c_unit_kernel(cg *c, const ptx_func *f)
         emit_shared_table(c, f);
     if (!f->kernel->needs_fibers && !f->kernel->uses_alloca)
         cg_emit_plain_entry(c, f);
+    if (f->kernel->lanes)
+        cg_emit_lanes_entry(c, f);
+    else
+        cg_printf(c, "\n/* %s: no lanes entry: %s */\n", f->cname, f->kernel->lanes_why);
     c_unit_function(c, f);
 }
