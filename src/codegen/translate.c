@@ -54,6 +54,7 @@ static int fill_kernels(const ptx_module *m, cb_translation *tr)
         ki->num_regs = kn->num_regs;
         ki->needs_fibers = kn->needs_fibers;
         ki->uses_textures = kn->uses_textures;
+        ki->warp_scratch = tr->dialect == CB_DIALECT_OPENCL ? cg_opencl_warp_scratch(f) : 0;
         memcpy(ki->maxntid, f->maxntid, sizeof ki->maxntid);
         memcpy(ki->reqntid, f->reqntid, sizeof ki->reqntid);
         ki->minnctapersm = f->minnctapersm;
@@ -171,7 +172,15 @@ int cb_translate_ptx(const char *ptx, size_t len, const char *source_name, cb_di
         ptx_format_error(err, errlen, source_name, 0, NULL, 0, "out of memory");
         goto done;
     }
-    rc = cb_codegen_emit(&target, m, &tr->source, &tr->source_len, err, errlen);
+    char **why = calloc(m->nkernels ? m->nkernels : 1, sizeof *why);
+    if (!why) {
+        ptx_format_error(err, errlen, source_name, 0, NULL, 0, "out of memory");
+        goto done;
+    }
+    rc = cb_codegen_emit(&target, m, &tr->source, &tr->source_len, why, err, errlen);
+    for (uint32_t k = 0; k < m->nkernels; k++)
+        tr->kernels[k].refused = why[k];
+    free(why);
     if (rc < 0)
         goto done;
     rc = 0;
@@ -195,6 +204,7 @@ void cb_translation_free(cb_translation *t)
         free(t->kernels[i].name);
         free(t->kernels[i].symbol);
         free(t->kernels[i].params);
+        free(t->kernels[i].refused);
     }
     free(t->kernels);
     for (uint32_t i = 0; i < t->nglobals && t->globals; i++) {

@@ -49,5 +49,10 @@ int pass_shared_offset(const ptx_kernel *k, const ptx_var *v, uint32_t *offset);
  * (sites, calls that reach one, the loops holding them) and, per loop level,
  * which node reaches which. */
 cb_pass pass_converge;
+/* uniform.c: ptx_func.uniform of every kernel that holds a collective: which
+ * of its instructions the whole block runs in uniform control flow (a
+ * divergence analysis: uniform values, branches on divergent ones, their
+ * regions up to the immediate post-dominator). */
+cb_pass pass_uniform;
 
 #endif

@@ -312,6 +312,8 @@ typedef struct ptx_func {
     int explicitcluster;
     ptx_kernel *kernel;    /* .entry: filled by the passes; NULL for a .func */
     ptx_conv *conv;        /* it reaches a warp convergence point (pass_converge); else NULL */
+    unsigned char *uniform; /* a kernel with a collective: per instruction, 1 when the whole block runs it
+                               together or not at all (pass_uniform); else NULL */
 } ptx_func;
 
 /* An address in the initialiser of a module variable: the 8 bytes at offset

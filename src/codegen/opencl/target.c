@@ -92,10 +92,15 @@ void cg_target_opencl_init(cg_target *t)
     t->op[PTX_OP_call] = ocl_emit_call;
     t->op[PTX_OP_exit] = ocl_emit_exit;
     t->op[PTX_OP_trap] = ocl_emit_trap;
-    /* not yet: warp collectives, runtime services, matrices, async copies, textures */
+    t->op[PTX_OP_shfl] = ocl_emit_shfl;
+    t->op[PTX_OP_vote] = ocl_emit_vote;
+    t->op[PTX_OP_activemask] = ocl_emit_activemask;
+    t->op[PTX_OP_match] = ocl_emit_match;
+    t->op[PTX_OP_redux] = ocl_emit_redux;
+    t->op[PTX_OP_elect] = ocl_emit_elect;
+    /* not yet: runtime services, matrices, async copies, textures */
     static const ptx_opcode no[] = {
-        PTX_OP_nanosleep, PTX_OP_shfl, PTX_OP_vote, PTX_OP_activemask, PTX_OP_match,
-        PTX_OP_redux, PTX_OP_elect, PTX_OP_mma, PTX_OP_wmma, PTX_OP_ldmatrix, PTX_OP_stmatrix,
+        PTX_OP_nanosleep, PTX_OP_mma, PTX_OP_wmma, PTX_OP_ldmatrix, PTX_OP_stmatrix,
         PTX_OP_cp, PTX_OP_mbarrier, PTX_OP_tex, PTX_OP_tld4, PTX_OP_txq, PTX_OP_suld, PTX_OP_sust,
     };
     for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)

@@ -1,0 +1,349 @@
+/* warp.c: the OpenCL C dialect's warp and block collectives (shfl vote
+ * activemask match redux elect bar.warp.sync bar.red; opencl.h).
+ *
+ * OpenCL C 1.2 has no warps. A warp here is 32 consecutive work-items of the
+ * flat index (CB_FLAT), as on the CPU, and its collectives are emulated
+ * through local memory: each work-item writes its operand to its slot of a
+ * scratch area after the kernel's shared memory (cb_wxs, two slots per
+ * work-item used in turn, so that one barrier per collective is enough),
+ * waits at a work-group barrier, and reads its warp's 32 slots. The results
+ * are the CPU backend's (runtime_sync.c): the lanes are the mask's lanes
+ * that exist (a partial last warp has fewer), a shfl from a lane that does
+ * not exist reads the reader's own value.
+ *
+ * OpenCL defines a barrier only where every work-item of the work-group
+ * reaches it, so a collective is emitted only where the whole block runs it
+ * together (pass_uniform: ptx_func.uniform) and its mask is the full mask
+ * (an immediate, or a register whose one definition moves it there) (then every lane of every warp takes part, as the barrier
+ * needs). Anywhere else -- divergent control flow, threads that left before
+ * it, a .func, another mask, the forms without .sync -- the kernel is
+ * refused with the reason (cg_unsupported), never emitted differently.
+ *
+ * On NVIDIA's OpenCL the backend defines CB_NV_ASM, and the helpers run the
+ * PTX instruction itself in an asm statement instead (prelude: cb_w*).
+ */
+#include "codegen/opencl/opencl.h"
+#include "codegen/c/ops.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int is_warp_collective(const ptx_instr *in)
+{
+    switch (in->op) {
+    case PTX_OP_shfl: case PTX_OP_vote: case PTX_OP_match: case PTX_OP_redux:
+        return 1;
+    case PTX_OP_bar: case PTX_OP_barrier:
+        return ptx_has(in, PTX_MOD_red);
+    default:
+        return 0;
+    }
+}
+
+uint32_t cg_opencl_warp_scratch(const ptx_func *f)
+{
+    for (uint32_t i = 0; i < f->ninstrs; i++)
+        if (is_warp_collective(&f->instrs[i]))
+            return 16;
+    return 0;
+}
+
+/* Refuses in unless the whole block runs it together (kernel code, uniform
+ * control flow). what names it in the reason. */
+static void require_uniform(cg *c, const ptx_instr *in, const char *what)
+{
+    char msg[400];
+    if (!c->f->is_entry) {
+        snprintf(msg, sizeof msg, "%s in a .func: the OpenCL dialect emulates warp collectives with work-group "
+                 "barriers, and only a kernel's own code is known to be reached by the whole block", what);
+        cg_unsupported(c, msg);
+    }
+    uint32_t k = (uint32_t)(in - c->f->instrs);
+    if (!c->f->uniform || k >= c->f->ninstrs || !c->f->uniform[k]) {
+        snprintf(msg, sizeof msg, "%s in control flow that is not uniform over the block (after a branch on a "
+                 "thread-dependent value, or after some threads exited): the OpenCL dialect emulates it with a "
+                 "work-group barrier, which OpenCL defines only where every work-item reaches it", what);
+        cg_unsupported(c, msg);
+    }
+}
+
+/* Whether register r of f has one definition, an unguarded mov of the full mask
+ * (nvcc writes "mov.u32 %r14, -1;" and names %r14 as the mask). */
+static int reg_is_full_mask(const ptx_func *f, int32_t r)
+{
+    int defs = 0, full = 0;
+    for (uint32_t i = 0; i < f->ninstrs; i++) {
+        const ptx_instr *d = &f->instrs[i];
+        if (!(ptx_instr_flags(d) & PTX_OPF_DST) || d->nops < 1)
+            continue;
+        const ptx_operand *o = &d->ops[0];
+        int writes = (o->kind == PTX_OPD_reg && (o->reg == r || o->reg2 == r));
+        for (uint32_t e = 0; o->kind == PTX_OPD_vec && e < o->nelems; e++)
+            writes |= o->elems[e].kind == PTX_OPD_reg && o->elems[e].reg == r;
+        if (!writes)
+            continue;
+        defs++;
+        full = d->op == PTX_OP_mov && d->guard < 0 && o->kind == PTX_OPD_reg && o->reg2 < 0 && d->nops == 2 &&
+               d->ops[1].kind == PTX_OPD_int && (uint32_t)d->ops[1].imm == 0xffffffffu;
+    }
+    return defs == 1 && full;
+}
+
+/* Refuses in unless operand i, its membermask, is the full mask (an immediate,
+ * or a register that only ever holds it). */
+static void require_full_mask(cg *c, const ptx_instr *in, int i, const char *what)
+{
+    const ptx_operand *o = &in->ops[i];
+    if (i < in->nops && !(o->kind == PTX_OPD_int && (uint32_t)o->imm == 0xffffffffu) &&
+        !(o->kind == PTX_OPD_reg && reg_is_full_mask(c->f, o->reg))) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "%s with a mask not known to be the full mask 0xffffffff: the OpenCL "
+                 "dialect emulates only collectives of every lane of the warp", what);
+        cg_unsupported(c, msg);
+    }
+}
+
+static void check(cg *c, const ptx_instr *in, int mask_op, const char *what)
+{
+    if (!ptx_has(in, PTX_MOD_sync)) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "%s without .sync (its lanes are the ones that reach it together) is not "
+                 "supported by the OpenCL dialect", what);
+        cg_unsupported(c, msg);
+    }
+    require_full_mask(c, in, mask_op, what);
+    require_uniform(c, in, what);
+}
+
+/* Writes expression text e (a uint) to the "|p" predicate of destination d, if any. */
+static void write_pred(cg *c, const ptx_operand *d, const char *e)
+{
+    if (d->reg2 < 0)
+        return;
+    ptx_operand q = *d;
+    q.kind = PTX_OPD_reg;
+    q.reg = q.reg2;
+    cg_puts(c, "    ");
+    cg_dst_open(c, &q, PTX_TYPE_pred);
+    cg_puts(c, e);
+    cg_dst_close(c, &q, PTX_TYPE_pred);
+}
+
+/* shfl.sync.{up,down,bfly,idx}.b32 d[|p], a, b, c, membermask */
+void ocl_emit_shfl(cg *c, const ptx_instr *in)
+{
+    int mode = ptx_has(in, PTX_MOD_up) ? 0 : ptx_has(in, PTX_MOD_down) ? 1 : ptx_has(in, PTX_MOD_bfly) ? 2
+               : ptx_has(in, PTX_MOD_idx) ? 3 : -1;
+    if (mode < 0 || in->nops != (ptx_has(in, PTX_MOD_sync) ? 5 : 4) || ptx_type_size(in->types[0]) != 4)
+        cg_fail(c, "bad shfl");
+    check(c, in, 4, "shfl");
+    static const char *const fn[] = {"cb_wshfl_up", "cb_wshfl_down", "cb_wshfl_bfly", "cb_wshfl_idx"};
+    cg_printf(c, "uint cb_p = 0; uint cb_r = %s(cb_wxs, &cb_ws, ", fn[mode]);
+    for (int i = 1; i <= 3; i++) {
+        cg_read(c, &in->ops[i], PTX_TYPE_b32);
+        cg_puts(c, ", ");
+    }
+    cg_puts(c, "&cb_p);\n    ");
+    dst_open(c, in, PTX_TYPE_b32);
+    cg_puts(c, "cb_r");
+    dst_close(c, in, PTX_TYPE_b32);
+    write_pred(c, &in->ops[0], "cb_p");
+    if (in->ops[0].reg2 < 0)
+        cg_puts(c, "    (void)cb_p;\n");
+}
+
+/* vote.sync.{all,any,uni}.pred d, p, membermask; vote.sync.ballot.b32 d, p, membermask */
+void ocl_emit_vote(cg *c, const ptx_instr *in)
+{
+    const char *e = ptx_has(in, PTX_MOD_all) ? "cb_b == cb_wlanes()" : ptx_has(in, PTX_MOD_any) ? "cb_b != 0u"
+                    : ptx_has(in, PTX_MOD_uni) ? "cb_b == 0u || cb_b == cb_wlanes()"
+                    : ptx_has(in, PTX_MOD_ballot) ? "cb_b" : NULL;
+    if (!e || in->nops != (ptx_has(in, PTX_MOD_sync) ? 3 : 2))
+        cg_fail(c, "bad vote");
+    check(c, in, 2, "vote");
+    ptx_type rt = ptx_has(in, PTX_MOD_ballot) ? PTX_TYPE_b32 : PTX_TYPE_pred;
+    cg_puts(c, "uint cb_b = cb_wballot(cb_wxs, &cb_ws, (uint)");
+    cg_read(c, &in->ops[1], PTX_TYPE_pred);
+    cg_puts(c, ");\n    ");
+    dst_open(c, in, rt);
+    cg_printf(c, "(%s)", e);
+    dst_close(c, in, rt);
+}
+
+/* activemask.b32 d: in uniform control flow, every lane of the warp that exists */
+void ocl_emit_activemask(cg *c, const ptx_instr *in)
+{
+    require_uniform(c, in, "activemask");
+    dst_open(c, in, PTX_TYPE_b32);
+    cg_puts(c, "cb_wlanes()");
+    dst_close(c, in, PTX_TYPE_b32);
+}
+
+/* match.{any,all}.sync.{b32,b64} d[|p], a, membermask */
+void ocl_emit_match(cg *c, const ptx_instr *in)
+{
+    ptx_type ty = in->ntypes ? in->types[0] : PTX_TYPE_none;
+    int any = ptx_has(in, PTX_MOD_any), all = ptx_has(in, PTX_MOD_all);
+    if (any == all || in->nops != 3 || (ptx_type_size(ty) != 4 && ptx_type_size(ty) != 8) ||
+        (any && in->ops[0].reg2 >= 0))
+        cg_fail(c, "match needs .any or .all, .sync, .b32 or .b64, and d, a, membermask");
+    check(c, in, 2, "match");
+    cg_printf(c, "uint cb_p = 0; uint cb_r = %s(cb_wxs, &cb_ws, (ulong)", any ? "cb_wmatch_any" : "cb_wmatch_all");
+    cg_read(c, &in->ops[1], ptx_type_size(ty) == 8 ? PTX_TYPE_b64 : PTX_TYPE_b32);
+    cg_puts(c, ", &cb_p);\n    ");
+    dst_open(c, in, PTX_TYPE_b32);
+    cg_puts(c, "cb_r");
+    dst_close(c, in, PTX_TYPE_b32);
+    write_pred(c, &in->ops[0], "cb_p");
+    if (in->ops[0].reg2 < 0)
+        cg_puts(c, "    (void)cb_p;\n");
+}
+
+/* redux.sync.{add,min,max}.{u32,s32} and redux.sync.{and,or,xor}.b32 d, a, membermask */
+void ocl_emit_redux(cg *c, const ptx_instr *in)
+{
+    ptx_type ty = in->ntypes ? in->types[0] : PTX_TYPE_none;
+    char k = ptx_type_kind(ty);
+    int op = -1;
+    if (in->nops != 3 || ptx_type_size(ty) != 4)
+        cg_unsupported(c, "redux.sync on other than a 32-bit integer is not supported by the OpenCL dialect");
+    if (ptx_has(in, PTX_MOD_add) && (k == 'u' || k == 's'))
+        op = 0;
+    else if (ptx_has(in, PTX_MOD_min) && (k == 'u' || k == 's'))
+        op = k == 's' ? 1 : 2;
+    else if (ptx_has(in, PTX_MOD_max) && (k == 'u' || k == 's'))
+        op = k == 's' ? 3 : 4;
+    else if (ptx_has(in, PTX_MOD_and) && k == 'b')
+        op = 5;
+    else if (ptx_has(in, PTX_MOD_or) && k == 'b')
+        op = 6;
+    else if (ptx_has(in, PTX_MOD_xor) && k == 'b')
+        op = 7;
+    if (op < 0)
+        cg_fail(c, "unsupported redux operation or type (add/min/max take .u32/.s32, and/or/xor take .b32)");
+    check(c, in, 2, "redux");
+    dst_open(c, in, PTX_TYPE_b32);
+    cg_printf(c, "cb_wredux(cb_wxs, &cb_ws, %d, ", op);
+    cg_read(c, &in->ops[1], PTX_TYPE_b32);
+    cg_puts(c, ")");
+    dst_close(c, in, PTX_TYPE_b32);
+}
+
+/* elect.sync d|p, membermask: with the full mask in uniform control flow the
+ * leader is lane 0, which every warp has */
+void ocl_emit_elect(cg *c, const ptx_instr *in)
+{
+    if (in->nops != 2 || in->ops[0].reg2 < 0)
+        cg_fail(c, "elect needs .sync and d|p, membermask");
+    check(c, in, 1, "elect");
+    dst_open(c, in, PTX_TYPE_b32);
+    cg_puts(c, "0u");
+    dst_close(c, in, PTX_TYPE_b32);
+    write_pred(c, &in->ops[0], "(CB_FLAT & 31u) == 0u");
+}
+
+/* bar.warp.sync membermask (__syncwarp): in uniform control flow with the full
+ * mask, a work-group barrier orders the warp's memory accesses as it needs */
+void ocl_emit_bar_warp(cg *c, const ptx_instr *in)
+{
+    if (in->nops != 1)
+        cg_fail(c, "bar.warp.sync takes a mask");
+    require_full_mask(c, in, 0, "bar.warp.sync");
+    require_uniform(c, in, "bar.warp.sync");
+    cg_puts(c, "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n");
+}
+
+/* bar.red.{popc.u32,and.pred,or.pred} d, 0, {count,} p (__syncthreads_count/and/or):
+ * a work-group barrier and a count in local memory */
+void ocl_emit_bar_red(cg *c, const ptx_instr *in)
+{
+    const char *e = ptx_has(in, PTX_MOD_popc) ? "cb_n" : ptx_has(in, PTX_MOD_and) ? "cb_n == CB_NTH"
+                    : ptx_has(in, PTX_MOD_or) ? "cb_n != 0u" : NULL;
+    if (!e || in->nops < 3 || in->nops > 4)
+        cg_fail(c, "bad bar.red");
+    if (in->nops == 4 || in->ops[1].kind != PTX_OPD_int || in->ops[1].imm != 0)
+        cg_unsupported(c, "bar.red with a barrier other than 0 or a thread count is not supported by the OpenCL dialect");
+    require_uniform(c, in, "bar.red (__syncthreads_count/and/or)");
+    ptx_type rt = ptx_has(in, PTX_MOD_popc) ? PTX_TYPE_u32 : PTX_TYPE_pred;
+    cg_puts(c, "uint cb_n = cb_bar_count(cb_wxs, (uint)");
+    cg_read(c, &in->ops[in->nops - 1], PTX_TYPE_pred);
+    cg_puts(c, ");\n    ");
+    dst_open(c, in, rt);
+    cg_printf(c, "(%s)", e);
+    dst_close(c, in, rt);
+}
+
+/* The helpers (after the prelude): CB_NTH, cb_wlanes, the exchange and the collectives. */
+const char cb_codegen_opencl_prelude_warp[] =
+"/* ---- warps (warp.c): 32 work-items of the flat index; collectives through local memory ---- */\n"
+"#define CB_NTH ((uint)(get_local_size(0) * get_local_size(1) * get_local_size(2)))\n"
+"/* the lanes of the calling work-item's warp that exist (fewer in a partial last warp) */\n"
+"CB_INL uint cb_wlanes(void) { uint left = CB_NTH - (CB_FLAT & ~31u); return left >= 32u ? 0xffffffffu : (1u << left) - 1u; }\n"
+"/* writes v to the work-item's slot of the half of the scratch it uses next, waits for the work-group,\n"
+"   and returns its warp's 32 slots */\n"
+"CB_INL __local ulong *cb_wput(__local ulong *s, uint *sel, ulong v) {\n"
+"  __local ulong *x = s + (*sel ? CB_NTH : 0u); *sel ^= 1u;\n"
+"  x[CB_FLAT] = v; barrier(CLK_LOCAL_MEM_FENCE); return x + (CB_FLAT & ~31u); }\n"
+"/* shfl: the PTX ISA's source lane (clamp c[4:0], segment mask c[12:8]); *p: it was in range */\n"
+"CB_INL uint cb_wshfl(__local ulong *s, uint *sel, int mode, uint a, uint b, uint c, uint *p) {\n"
+"  __local ulong *w = cb_wput(s, sel, a);\n"
+"  uint lane = CB_FLAT & 31u, bval = b & 31u, cval = c & 31u, seg = (c >> 8) & 31u;\n"
+"  int maxl = (int)((lane & seg) | (cval & ~seg)), minl = (int)(lane & seg), j; uint ok;\n"
+"  switch (mode) {\n"
+"  case 0: j = (int)lane - (int)bval; ok = j >= maxl; break;\n"
+"  case 1: j = (int)lane + (int)bval; ok = j <= maxl; break;\n"
+"  case 2: j = (int)(lane ^ bval); ok = j <= maxl; break;\n"
+"  default: j = minl | (int)(bval & ~seg); ok = j <= maxl; break; }\n"
+"  if (!ok) j = (int)lane;\n"
+"  *p = ok;\n"
+"  return (cb_wlanes() >> j & 1u) ? (uint)w[j] : a; }\n"
+"#ifdef CB_NV_ASM\n"
+"/* NVIDIA's OpenCL: the PTX instruction itself (the backend defines CB_NV_ASM on that platform only) */\n"
+"#define CB_WSHFL_ASM(MODE) uint r, q; asm volatile(\"{ .reg .pred cbq; shfl.sync.\" MODE \".b32 %0|cbq, %2, %3, %4, -1; \" \\\n"
+"  \"selp.u32 %1, 1, 0, cbq; }\" : \"=r\"(r), \"=r\"(q) : \"r\"(a), \"r\"(b), \"r\"(c)); *p = q; return r;\n"
+"CB_INL uint cb_wshfl_up(__local ulong *s, uint *sel, uint a, uint b, uint c, uint *p) { (void)s; (void)sel; CB_WSHFL_ASM(\"up\") }\n"
+"CB_INL uint cb_wshfl_down(__local ulong *s, uint *sel, uint a, uint b, uint c, uint *p) { (void)s; (void)sel; CB_WSHFL_ASM(\"down\") }\n"
+"CB_INL uint cb_wshfl_bfly(__local ulong *s, uint *sel, uint a, uint b, uint c, uint *p) { (void)s; (void)sel; CB_WSHFL_ASM(\"bfly\") }\n"
+"CB_INL uint cb_wshfl_idx(__local ulong *s, uint *sel, uint a, uint b, uint c, uint *p) { (void)s; (void)sel; CB_WSHFL_ASM(\"idx\") }\n"
+"CB_INL uint cb_wballot(__local ulong *s, uint *sel, uint pred) { uint r; (void)s; (void)sel;\n"
+"  asm volatile(\"{ .reg .pred cbq; setp.ne.u32 cbq, %1, 0; vote.sync.ballot.b32 %0, cbq, -1; }\" : \"=r\"(r) : \"r\"(pred));\n"
+"  return r; }\n"
+"#else\n"
+"CB_INL uint cb_wshfl_up(__local ulong *s, uint *sel, uint a, uint b, uint c, uint *p) { return cb_wshfl(s, sel, 0, a, b, c, p); }\n"
+"CB_INL uint cb_wshfl_down(__local ulong *s, uint *sel, uint a, uint b, uint c, uint *p) { return cb_wshfl(s, sel, 1, a, b, c, p); }\n"
+"CB_INL uint cb_wshfl_bfly(__local ulong *s, uint *sel, uint a, uint b, uint c, uint *p) { return cb_wshfl(s, sel, 2, a, b, c, p); }\n"
+"CB_INL uint cb_wshfl_idx(__local ulong *s, uint *sel, uint a, uint b, uint c, uint *p) { return cb_wshfl(s, sel, 3, a, b, c, p); }\n"
+"/* vote: the ballot of the lanes that exist */\n"
+"CB_INL uint cb_wballot(__local ulong *s, uint *sel, uint pred) {\n"
+"  __local ulong *w = cb_wput(s, sel, pred != 0u); uint lanes = cb_wlanes(), b = 0u;\n"
+"  for (uint l = 0; l < 32u; l++) if ((lanes >> l & 1u) && w[l]) b |= 1u << l;\n"
+"  return b; }\n"
+"#endif\n"
+"/* match.any: the lanes holding the same value; match.all: all of them or none */\n"
+"CB_INL uint cb_wmatch_any(__local ulong *s, uint *sel, ulong v, uint *p) {\n"
+"  __local ulong *w = cb_wput(s, sel, v); uint lanes = cb_wlanes(), m = 0u;\n"
+"  for (uint l = 0; l < 32u; l++) if ((lanes >> l & 1u) && w[l] == v) m |= 1u << l;\n"
+"  *p = m == lanes; return m; }\n"
+"CB_INL uint cb_wmatch_all(__local ulong *s, uint *sel, ulong v, uint *p) {\n"
+"  __local ulong *w = cb_wput(s, sel, v); uint lanes = cb_wlanes(), same = 1u;\n"
+"  for (uint l = 0; l < 32u; l++) if ((lanes >> l & 1u) && w[l] != w[0]) same = 0u;\n"
+"  *p = same; return same ? lanes : 0u; }\n"
+"/* redux: 0 add, 1 min.s32, 2 min.u32, 3 max.s32, 4 max.u32, 5 and, 6 or, 7 xor */\n"
+"CB_INL uint cb_wredux(__local ulong *s, uint *sel, int op, uint v) {\n"
+"  __local ulong *w = cb_wput(s, sel, v); uint lanes = cb_wlanes();\n"
+"  uint r = op == 1 ? 0x7fffffffu : op == 2 || op == 5 ? 0xffffffffu : op == 3 ? 0x80000000u : 0u;\n"
+"  for (uint l = 0; l < 32u; l++) { if (!(lanes >> l & 1u)) continue; uint x = (uint)w[l];\n"
+"    switch (op) { case 0: r += x; break; case 1: r = (int)x < (int)r ? x : r; break; case 2: r = x < r ? x : r; break;\n"
+"    case 3: r = (int)x > (int)r ? x : r; break; case 4: r = x > r ? x : r; break; case 5: r &= x; break;\n"
+"    case 6: r |= x; break; default: r ^= x; break; } }\n"
+"  return r; }\n"
+"/* bar.red: a barrier (as bar.sync), then the number of work-items whose predicate is true, counted in\n"
+"   the word after both halves of the scratch */\n"
+"CB_INL uint cb_bar_count(__local ulong *s, uint pred) {\n"
+"  volatile __local uint *n = (volatile __local uint *)(s + 2u * CB_NTH);\n"
+"  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n"
+"  if (CB_FLAT == 0u) *n = 0u;\n"
+"  barrier(CLK_LOCAL_MEM_FENCE);\n"
+"  if (pred) atomic_inc(n);\n"
+"  barrier(CLK_LOCAL_MEM_FENCE);\n"
+"  return *n; }\n";
