@@ -91,13 +91,9 @@ int ocl_symbol(cg *c, const ptx_var *v)
 
 void ocl_locals(cg *c, const ptx_func *f)
 {
-    for (uint32_t i = 0; f->conv && i < f->ninstrs; i++) {   /* activemask: warp.c, in uniform control flow */
-        c->in = &f->instrs[i];
-        if ((ptx_instr_flags(c->in) & PTX_OPF_CONVERGE) && c->in->op != PTX_OP_activemask)
-            cg_unsupported(c, "warp convergence points (volatile shared accesses, warp collectives without .sync) "
-                              "are not supported by the OpenCL dialect yet");
-    }
-    c->in = NULL;
+    if (f->conv)   /* the shared body would keep convergence frames, which need the CPU runtime */
+        cg_unsupported(c, "warp convergence points (activemask, volatile shared accesses, warp collectives without "
+                          ".sync) are not supported by the OpenCL dialect yet");
     for (uint32_t i = 0; i < f->nregs; i++) {
         const char *ct = cg_ctype(f->regs[i].type);
         int same = i > 0 && !strcmp(ct, cg_ctype(f->regs[i - 1].type));

@@ -170,7 +170,8 @@ void ocl_emit_vote(cg *c, const ptx_instr *in)
     dst_close(c, in, rt);
 }
 
-/* activemask.b32 d: in uniform control flow, every lane of the warp that exists */
+/* activemask.b32 d: in uniform control flow, every lane of the warp that exists. (Not reached yet:
+ * activemask is a convergence point, and unit.c refuses functions with those.) */
 void ocl_emit_activemask(cg *c, const ptx_instr *in)
 {
     require_uniform(c, in, "activemask");
