@@ -321,6 +321,8 @@ static CUresult ocl_module_load(cb_backend *b, const cb_translation *tr, const u
         return r;
     }
     m->has_status = strstr(tr->source, "cb_trap(cb_heap") || strstr(tr->source, "cb_assert(cb_heap");
+    for (uint32_t i = 0; i < tr->nkernels; i++)
+        m->has_status |= tr->kernels[i].warp_scratch != 0;   /* warp collectives check their masks (status 3) */
     m->kernels = calloc(tr->nkernels ? tr->nkernels : 1, sizeof *m->kernels);
     if (!m->kernels) {
         module_free(m);
@@ -377,6 +379,17 @@ static CUresult launch_status(ocl_backend *s, cb_launch_error *err)
         err->result = CUDA_ERROR_LAUNCH_FAILED;
         snprintf(err->message, sizeof err->message, "trap instruction executed (block [%u,%u,%u], thread [%u,%u,%u])",
                  st[1], st[2], st[3], st[4], st[5], st[6]);
+        return err->result;
+    }
+    if (st[0] == 3) {   /* codegen/opencl/warp.c: cb_wfail */
+        static const char *const kinds[] = {"?", "shfl.sync", "vote.sync", "match.sync", "redux.sync", "elect.sync",
+                                            "bar.warp.sync"};
+        err->result = CUDA_ERROR_LAUNCH_FAILED;
+        snprintf(err->message, sizeof err->message,
+                 "%s with mask 0x%08x (block [%u,%u,%u], thread [%u,%u,%u]): the calling lane is not in its mask, "
+                 "or lanes it names passed another mask and never join it (the CPU backend reports the same "
+                 "collective as waiting for them)",
+                 kinds[st[8] < 7 ? st[8] : 0], st[7], st[1], st[2], st[3], st[4], st[5], st[6]);
         return err->result;
     }
     uint64_t w[3];

@@ -31,10 +31,10 @@
 static int is_warp_collective(const ptx_instr *in)
 {
     switch (in->op) {
-    case PTX_OP_shfl: case PTX_OP_vote: case PTX_OP_match: case PTX_OP_redux:
+    case PTX_OP_shfl: case PTX_OP_vote: case PTX_OP_match: case PTX_OP_redux: case PTX_OP_elect:
         return 1;
     case PTX_OP_bar: case PTX_OP_barrier:
-        return ptx_has(in, PTX_MOD_red);
+        return ptx_has(in, PTX_MOD_red) || ptx_has(in, PTX_MOD_warp);
     default:
         return 0;
     }
@@ -44,7 +44,7 @@ uint32_t cg_opencl_warp_scratch(const ptx_func *f)
 {
     for (uint32_t i = 0; i < f->ninstrs; i++)
         if (is_warp_collective(&f->instrs[i]))
-            return 16;
+            return 32;
     return 0;
 }
 
@@ -67,42 +67,6 @@ static void require_uniform(cg *c, const ptx_instr *in, const char *what)
     }
 }
 
-/* Whether register r of f has one definition, an unguarded mov of the full mask
- * (nvcc writes "mov.u32 %r14, -1;" and names %r14 as the mask). */
-static int reg_is_full_mask(const ptx_func *f, int32_t r)
-{
-    int defs = 0, full = 0;
-    for (uint32_t i = 0; i < f->ninstrs; i++) {
-        const ptx_instr *d = &f->instrs[i];
-        if (!(ptx_instr_flags(d) & PTX_OPF_DST) || d->nops < 1)
-            continue;
-        const ptx_operand *o = &d->ops[0];
-        int writes = (o->kind == PTX_OPD_reg && (o->reg == r || o->reg2 == r));
-        for (uint32_t e = 0; o->kind == PTX_OPD_vec && e < o->nelems; e++)
-            writes |= o->elems[e].kind == PTX_OPD_reg && o->elems[e].reg == r;
-        if (!writes)
-            continue;
-        defs++;
-        full = d->op == PTX_OP_mov && d->guard < 0 && o->kind == PTX_OPD_reg && o->reg2 < 0 && d->nops == 2 &&
-               d->ops[1].kind == PTX_OPD_int && (uint32_t)d->ops[1].imm == 0xffffffffu;
-    }
-    return defs == 1 && full;
-}
-
-/* Refuses in unless operand i, its membermask, is the full mask (an immediate,
- * or a register that only ever holds it). */
-static void require_full_mask(cg *c, const ptx_instr *in, int i, const char *what)
-{
-    const ptx_operand *o = &in->ops[i];
-    if (i < in->nops && !(o->kind == PTX_OPD_int && (uint32_t)o->imm == 0xffffffffu) &&
-        !(o->kind == PTX_OPD_reg && reg_is_full_mask(c->f, o->reg))) {
-        char msg[300];
-        snprintf(msg, sizeof msg, "%s with a mask not known to be the full mask 0xffffffff: the OpenCL "
-                 "dialect emulates only collectives of every lane of the warp", what);
-        cg_unsupported(c, msg);
-    }
-}
-
 static void check(cg *c, const ptx_instr *in, int mask_op, const char *what)
 {
     if (!ptx_has(in, PTX_MOD_sync)) {
@@ -111,8 +75,17 @@ static void check(cg *c, const ptx_instr *in, int mask_op, const char *what)
                  "supported by the OpenCL dialect", what);
         cg_unsupported(c, msg);
     }
-    require_full_mask(c, in, mask_op, what);
     require_uniform(c, in, what);
+    (void)mask_op;
+}
+
+/* Emits the membermask operand i (all lanes when absent). */
+static void read_mask(cg *c, const ptx_instr *in, int i)
+{
+    if (i < in->nops)
+        cg_read(c, &in->ops[i], PTX_TYPE_u32);
+    else
+        cg_puts(c, "0xffffffffu");
 }
 
 /* Writes expression text e (a uint) to the "|p" predicate of destination d, if any. */
@@ -138,12 +111,13 @@ void ocl_emit_shfl(cg *c, const ptx_instr *in)
         cg_fail(c, "bad shfl");
     check(c, in, 4, "shfl");
     static const char *const fn[] = {"cb_wshfl_up", "cb_wshfl_down", "cb_wshfl_bfly", "cb_wshfl_idx"};
-    cg_printf(c, "uint cb_p = 0; uint cb_r = %s(cb_wxs, &cb_ws, ", fn[mode]);
+    cg_printf(c, "uint cb_p = 0; uint cb_r = %s(cb_wxs, &cb_ws, cb_heap, ", fn[mode]);
+    read_mask(c, in, 4);
     for (int i = 1; i <= 3; i++) {
-        cg_read(c, &in->ops[i], PTX_TYPE_b32);
         cg_puts(c, ", ");
+        cg_read(c, &in->ops[i], PTX_TYPE_b32);
     }
-    cg_puts(c, "&cb_p);\n    ");
+    cg_puts(c, ", &cb_p);\n    ");
     dst_open(c, in, PTX_TYPE_b32);
     cg_puts(c, "cb_r");
     dst_close(c, in, PTX_TYPE_b32);
@@ -155,14 +129,16 @@ void ocl_emit_shfl(cg *c, const ptx_instr *in)
 /* vote.sync.{all,any,uni}.pred d, p, membermask; vote.sync.ballot.b32 d, p, membermask */
 void ocl_emit_vote(cg *c, const ptx_instr *in)
 {
-    const char *e = ptx_has(in, PTX_MOD_all) ? "cb_b == cb_wlanes()" : ptx_has(in, PTX_MOD_any) ? "cb_b != 0u"
-                    : ptx_has(in, PTX_MOD_uni) ? "cb_b == 0u || cb_b == cb_wlanes()"
+    const char *e = ptx_has(in, PTX_MOD_all) ? "cb_b == (cb_m & cb_wlanes())" : ptx_has(in, PTX_MOD_any) ? "cb_b != 0u"
+                    : ptx_has(in, PTX_MOD_uni) ? "cb_b == 0u || cb_b == (cb_m & cb_wlanes())"
                     : ptx_has(in, PTX_MOD_ballot) ? "cb_b" : NULL;
     if (!e || in->nops != (ptx_has(in, PTX_MOD_sync) ? 3 : 2))
         cg_fail(c, "bad vote");
     check(c, in, 2, "vote");
     ptx_type rt = ptx_has(in, PTX_MOD_ballot) ? PTX_TYPE_b32 : PTX_TYPE_pred;
-    cg_puts(c, "uint cb_b = cb_wballot(cb_wxs, &cb_ws, (uint)");
+    cg_puts(c, "uint cb_m = ");
+    read_mask(c, in, 2);
+    cg_puts(c, "; uint cb_b = cb_wballot(cb_wxs, &cb_ws, cb_heap, cb_m, (uint)");
     cg_read(c, &in->ops[1], PTX_TYPE_pred);
     cg_puts(c, ");\n    ");
     dst_open(c, in, rt);
@@ -189,7 +165,9 @@ void ocl_emit_match(cg *c, const ptx_instr *in)
         (any && in->ops[0].reg2 >= 0))
         cg_fail(c, "match needs .any or .all, .sync, .b32 or .b64, and d, a, membermask");
     check(c, in, 2, "match");
-    cg_printf(c, "uint cb_p = 0; uint cb_r = %s(cb_wxs, &cb_ws, (ulong)", any ? "cb_wmatch_any" : "cb_wmatch_all");
+    cg_printf(c, "uint cb_p = 0; uint cb_r = %s(cb_wxs, &cb_ws, cb_heap, ", any ? "cb_wmatch_any" : "cb_wmatch_all");
+    read_mask(c, in, 2);
+    cg_puts(c, ", (ulong)");
     cg_read(c, &in->ops[1], ptx_type_size(ty) == 8 ? PTX_TYPE_b64 : PTX_TYPE_b32);
     cg_puts(c, ", &cb_p);\n    ");
     dst_open(c, in, PTX_TYPE_b32);
@@ -224,34 +202,40 @@ void ocl_emit_redux(cg *c, const ptx_instr *in)
         cg_fail(c, "unsupported redux operation or type (add/min/max take .u32/.s32, and/or/xor take .b32)");
     check(c, in, 2, "redux");
     dst_open(c, in, PTX_TYPE_b32);
-    cg_printf(c, "cb_wredux(cb_wxs, &cb_ws, %d, ", op);
+    cg_printf(c, "cb_wredux(cb_wxs, &cb_ws, cb_heap, %d, ", op);
+    read_mask(c, in, 2);
+    cg_puts(c, ", ");
     cg_read(c, &in->ops[1], PTX_TYPE_b32);
     cg_puts(c, ")");
     dst_close(c, in, PTX_TYPE_b32);
 }
 
-/* elect.sync d|p, membermask: with the full mask in uniform control flow the
- * leader is lane 0, which every warp has */
+/* elect.sync d|p, membermask: the lowest lane of the group leads */
 void ocl_emit_elect(cg *c, const ptx_instr *in)
 {
     if (in->nops != 2 || in->ops[0].reg2 < 0)
         cg_fail(c, "elect needs .sync and d|p, membermask");
     check(c, in, 1, "elect");
+    cg_puts(c, "uint cb_l = cb_welect(cb_wxs, &cb_ws, cb_heap, ");
+    read_mask(c, in, 1);
+    cg_puts(c, ");\n    ");
     dst_open(c, in, PTX_TYPE_b32);
-    cg_puts(c, "0u");
+    cg_puts(c, "cb_l");
     dst_close(c, in, PTX_TYPE_b32);
-    write_pred(c, &in->ops[0], "(CB_FLAT & 31u) == 0u");
+    write_pred(c, &in->ops[0], "cb_l == (CB_FLAT & 31u)");
 }
 
-/* bar.warp.sync membermask (__syncwarp): in uniform control flow with the full
- * mask, a work-group barrier orders the warp's memory accesses as it needs */
+/* bar.warp.sync membermask (__syncwarp): in uniform control flow a work-group
+ * barrier orders the warp's memory accesses as it needs; the mask is checked
+ * as the other collectives' */
 void ocl_emit_bar_warp(cg *c, const ptx_instr *in)
 {
     if (in->nops != 1)
         cg_fail(c, "bar.warp.sync takes a mask");
-    require_full_mask(c, in, 0, "bar.warp.sync");
     require_uniform(c, in, "bar.warp.sync");
-    cg_puts(c, "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n");
+    cg_puts(c, "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); (void)cb_wput(cb_wxs, &cb_ws, cb_heap, ");
+    read_mask(c, in, 0);
+    cg_puts(c, ", 0ul, 6u);\n");
 }
 
 /* bar.red.{popc.u32,and.pred,or.pred} d, 0, {count,} p (__syncthreads_count/and/or):
@@ -280,14 +264,24 @@ const char cb_codegen_opencl_prelude_warp[] =
 "#define CB_NTH ((uint)(get_local_size(0) * get_local_size(1) * get_local_size(2)))\n"
 "/* the lanes of the calling work-item's warp that exist (fewer in a partial last warp) */\n"
 "CB_INL uint cb_wlanes(void) { uint left = CB_NTH - (CB_FLAT & ~31u); return left >= 32u ? 0xffffffffu : (1u << left) - 1u; }\n"
-"/* writes v to the work-item's slot of the half of the scratch it uses next, waits for the work-group,\n"
-"   and returns its warp's 32 slots */\n"
-"CB_INL __local ulong *cb_wput(__local ulong *s, uint *sel, ulong v) {\n"
-"  __local ulong *x = s + (*sel ? CB_NTH : 0u); *sel ^= 1u;\n"
-"  x[CB_FLAT] = v; barrier(CLK_LOCAL_MEM_FENCE); return x + (CB_FLAT & ~31u); }\n"
+"CB_INL uint cb_wctz(uint x) { return 31u - clz(x & (0u - x)); }\n"
+"/* launch status 3: a warp collective's masks disagree (kind: 1 shfl 2 vote 3 match 4 redux 5 elect 6 bar.warp.sync) */\n"
+"CB_INL void cb_wfail(__global uchar *h, uint mask, uint kind) {\n"
+"  if (cb_status_claim(h, 3u)) { ((__global uint *)h)[7] = mask; ((__global uint *)h)[8] = kind; } }\n"
+"/* writes (v, mask) to the work-item's slots of the set of the scratch it uses next, waits for the\n"
+"   work-group, and returns its warp's 32 (value, mask) pairs; the caller must be in its mask, and every\n"
+"   lane of its group must have passed the same mask (else the launch fails: the CPU would wait) */\n"
+"CB_INL __local ulong *cb_wput(__local ulong *s, uint *sel, __global uchar *h, uint mask, ulong v, uint kind) {\n"
+"  __local ulong *x = s + (*sel ? 2u * CB_NTH : 0u); *sel ^= 1u;\n"
+"  x[2u * CB_FLAT] = v; x[2u * CB_FLAT + 1u] = mask; barrier(CLK_LOCAL_MEM_FENCE);\n"
+"  __local ulong *w = x + 2u * (CB_FLAT & ~31u);\n"
+"  uint lanes = mask & cb_wlanes(), bad = !(mask >> (CB_FLAT & 31u) & 1u);\n"
+"  for (uint l = 0; l < 32u; l++) if ((lanes >> l & 1u) && (uint)w[2u * l + 1u] != mask) bad = 1u;\n"
+"  if (bad) cb_wfail(h, mask, kind);\n"
+"  return w; }\n"
 "/* shfl: the PTX ISA's source lane (clamp c[4:0], segment mask c[12:8]); *p: it was in range */\n"
-"CB_INL uint cb_wshfl(__local ulong *s, uint *sel, int mode, uint a, uint b, uint c, uint *p) {\n"
-"  __local ulong *w = cb_wput(s, sel, a);\n"
+"CB_INL uint cb_wshfl(__local ulong *s, uint *sel, __global uchar *h, int mode, uint mask, uint a, uint b, uint c, uint *p) {\n"
+"  __local ulong *w = cb_wput(s, sel, h, mask, a, 1u);\n"
 "  uint lane = CB_FLAT & 31u, bval = b & 31u, cval = c & 31u, seg = (c >> 8) & 31u;\n"
 "  int maxl = (int)((lane & seg) | (cval & ~seg)), minl = (int)(lane & seg), j; uint ok;\n"
 "  switch (mode) {\n"
@@ -297,51 +291,57 @@ const char cb_codegen_opencl_prelude_warp[] =
 "  default: j = minl | (int)(bval & ~seg); ok = j <= maxl; break; }\n"
 "  if (!ok) j = (int)lane;\n"
 "  *p = ok;\n"
-"  return (cb_wlanes() >> j & 1u) ? (uint)w[j] : a; }\n"
+"  return ((mask & cb_wlanes()) >> j & 1u) ? (uint)w[2 * j] : a; }\n"
 "#ifdef CB_NV_ASM\n"
 "/* NVIDIA's OpenCL: the PTX instruction itself (the backend defines CB_NV_ASM on that platform only) */\n"
-"#define CB_WSHFL_ASM(MODE) uint r, q; asm volatile(\"{ .reg .pred cbq; shfl.sync.\" MODE \".b32 %0|cbq, %2, %3, %4, -1; \" \\\n"
-"  \"selp.u32 %1, 1, 0, cbq; }\" : \"=r\"(r), \"=r\"(q) : \"r\"(a), \"r\"(b), \"r\"(c)); *p = q; return r;\n"
-"CB_INL uint cb_wshfl_up(__local ulong *s, uint *sel, uint a, uint b, uint c, uint *p) { (void)s; (void)sel; CB_WSHFL_ASM(\"up\") }\n"
-"CB_INL uint cb_wshfl_down(__local ulong *s, uint *sel, uint a, uint b, uint c, uint *p) { (void)s; (void)sel; CB_WSHFL_ASM(\"down\") }\n"
-"CB_INL uint cb_wshfl_bfly(__local ulong *s, uint *sel, uint a, uint b, uint c, uint *p) { (void)s; (void)sel; CB_WSHFL_ASM(\"bfly\") }\n"
-"CB_INL uint cb_wshfl_idx(__local ulong *s, uint *sel, uint a, uint b, uint c, uint *p) { (void)s; (void)sel; CB_WSHFL_ASM(\"idx\") }\n"
-"CB_INL uint cb_wballot(__local ulong *s, uint *sel, uint pred) { uint r; (void)s; (void)sel;\n"
-"  asm volatile(\"{ .reg .pred cbq; setp.ne.u32 cbq, %1, 0; vote.sync.ballot.b32 %0, cbq, -1; }\" : \"=r\"(r) : \"r\"(pred));\n"
+"#define CB_WSHFL_ASM(MODE) uint r, q; (void)s; (void)sel; (void)h; \\\n"
+"  asm volatile(\"{ .reg .pred cbq; shfl.sync.\" MODE \".b32 %0|cbq, %2, %3, %4, %5; selp.u32 %1, 1, 0, cbq; }\" \\\n"
+"               : \"=r\"(r), \"=r\"(q) : \"r\"(a), \"r\"(b), \"r\"(c), \"r\"(mask)); *p = q; return r;\n"
+"CB_INL uint cb_wshfl_up(__local ulong *s, uint *sel, __global uchar *h, uint mask, uint a, uint b, uint c, uint *p) { CB_WSHFL_ASM(\"up\") }\n"
+"CB_INL uint cb_wshfl_down(__local ulong *s, uint *sel, __global uchar *h, uint mask, uint a, uint b, uint c, uint *p) { CB_WSHFL_ASM(\"down\") }\n"
+"CB_INL uint cb_wshfl_bfly(__local ulong *s, uint *sel, __global uchar *h, uint mask, uint a, uint b, uint c, uint *p) { CB_WSHFL_ASM(\"bfly\") }\n"
+"CB_INL uint cb_wshfl_idx(__local ulong *s, uint *sel, __global uchar *h, uint mask, uint a, uint b, uint c, uint *p) { CB_WSHFL_ASM(\"idx\") }\n"
+"CB_INL uint cb_wballot(__local ulong *s, uint *sel, __global uchar *h, uint mask, uint pred) { uint r; (void)s; (void)sel; (void)h;\n"
+"  asm volatile(\"{ .reg .pred cbq; setp.ne.u32 cbq, %1, 0; vote.sync.ballot.b32 %0, cbq, %2; }\" : \"=r\"(r) : \"r\"(pred), \"r\"(mask));\n"
 "  return r; }\n"
 "#else\n"
-"CB_INL uint cb_wshfl_up(__local ulong *s, uint *sel, uint a, uint b, uint c, uint *p) { return cb_wshfl(s, sel, 0, a, b, c, p); }\n"
-"CB_INL uint cb_wshfl_down(__local ulong *s, uint *sel, uint a, uint b, uint c, uint *p) { return cb_wshfl(s, sel, 1, a, b, c, p); }\n"
-"CB_INL uint cb_wshfl_bfly(__local ulong *s, uint *sel, uint a, uint b, uint c, uint *p) { return cb_wshfl(s, sel, 2, a, b, c, p); }\n"
-"CB_INL uint cb_wshfl_idx(__local ulong *s, uint *sel, uint a, uint b, uint c, uint *p) { return cb_wshfl(s, sel, 3, a, b, c, p); }\n"
-"/* vote: the ballot of the lanes that exist */\n"
-"CB_INL uint cb_wballot(__local ulong *s, uint *sel, uint pred) {\n"
-"  __local ulong *w = cb_wput(s, sel, pred != 0u); uint lanes = cb_wlanes(), b = 0u;\n"
-"  for (uint l = 0; l < 32u; l++) if ((lanes >> l & 1u) && w[l]) b |= 1u << l;\n"
+"CB_INL uint cb_wshfl_up(__local ulong *s, uint *sel, __global uchar *h, uint mask, uint a, uint b, uint c, uint *p) { return cb_wshfl(s, sel, h, 0, mask, a, b, c, p); }\n"
+"CB_INL uint cb_wshfl_down(__local ulong *s, uint *sel, __global uchar *h, uint mask, uint a, uint b, uint c, uint *p) { return cb_wshfl(s, sel, h, 1, mask, a, b, c, p); }\n"
+"CB_INL uint cb_wshfl_bfly(__local ulong *s, uint *sel, __global uchar *h, uint mask, uint a, uint b, uint c, uint *p) { return cb_wshfl(s, sel, h, 2, mask, a, b, c, p); }\n"
+"CB_INL uint cb_wshfl_idx(__local ulong *s, uint *sel, __global uchar *h, uint mask, uint a, uint b, uint c, uint *p) { return cb_wshfl(s, sel, h, 3, mask, a, b, c, p); }\n"
+"/* vote: the ballot of the group */\n"
+"CB_INL uint cb_wballot(__local ulong *s, uint *sel, __global uchar *h, uint mask, uint pred) {\n"
+"  __local ulong *w = cb_wput(s, sel, h, mask, pred != 0u, 2u); uint lanes = mask & cb_wlanes(), b = 0u;\n"
+"  for (uint l = 0; l < 32u; l++) if ((lanes >> l & 1u) && w[2u * l]) b |= 1u << l;\n"
 "  return b; }\n"
 "#endif\n"
-"/* match.any: the lanes holding the same value; match.all: all of them or none */\n"
-"CB_INL uint cb_wmatch_any(__local ulong *s, uint *sel, ulong v, uint *p) {\n"
-"  __local ulong *w = cb_wput(s, sel, v); uint lanes = cb_wlanes(), m = 0u;\n"
-"  for (uint l = 0; l < 32u; l++) if ((lanes >> l & 1u) && w[l] == v) m |= 1u << l;\n"
+"/* match.any: the lanes of the group holding the same value; match.all: all of them or none */\n"
+"CB_INL uint cb_wmatch_any(__local ulong *s, uint *sel, __global uchar *h, uint mask, ulong v, uint *p) {\n"
+"  __local ulong *w = cb_wput(s, sel, h, mask, v, 3u); uint lanes = mask & cb_wlanes(), m = 0u;\n"
+"  for (uint l = 0; l < 32u; l++) if ((lanes >> l & 1u) && w[2u * l] == v) m |= 1u << l;\n"
 "  *p = m == lanes; return m; }\n"
-"CB_INL uint cb_wmatch_all(__local ulong *s, uint *sel, ulong v, uint *p) {\n"
-"  __local ulong *w = cb_wput(s, sel, v); uint lanes = cb_wlanes(), same = 1u;\n"
-"  for (uint l = 0; l < 32u; l++) if ((lanes >> l & 1u) && w[l] != w[0]) same = 0u;\n"
+"CB_INL uint cb_wmatch_all(__local ulong *s, uint *sel, __global uchar *h, uint mask, ulong v, uint *p) {\n"
+"  __local ulong *w = cb_wput(s, sel, h, mask, v, 3u); uint lanes = mask & cb_wlanes(), same = 1u;\n"
+"  uint first = lanes ? cb_wctz(lanes) : 0u;\n"
+"  for (uint l = 0; l < 32u; l++) if ((lanes >> l & 1u) && w[2u * l] != w[2u * first]) same = 0u;\n"
 "  *p = same; return same ? lanes : 0u; }\n"
-"/* redux: 0 add, 1 min.s32, 2 min.u32, 3 max.s32, 4 max.u32, 5 and, 6 or, 7 xor */\n"
-"CB_INL uint cb_wredux(__local ulong *s, uint *sel, int op, uint v) {\n"
-"  __local ulong *w = cb_wput(s, sel, v); uint lanes = cb_wlanes();\n"
+"/* redux over the group: 0 add, 1 min.s32, 2 min.u32, 3 max.s32, 4 max.u32, 5 and, 6 or, 7 xor */\n"
+"CB_INL uint cb_wredux(__local ulong *s, uint *sel, __global uchar *h, int op, uint mask, uint v) {\n"
+"  __local ulong *w = cb_wput(s, sel, h, mask, v, 4u); uint lanes = mask & cb_wlanes();\n"
 "  uint r = op == 1 ? 0x7fffffffu : op == 2 || op == 5 ? 0xffffffffu : op == 3 ? 0x80000000u : 0u;\n"
-"  for (uint l = 0; l < 32u; l++) { if (!(lanes >> l & 1u)) continue; uint x = (uint)w[l];\n"
+"  for (uint l = 0; l < 32u; l++) { if (!(lanes >> l & 1u)) continue; uint x = (uint)w[2u * l];\n"
 "    switch (op) { case 0: r += x; break; case 1: r = (int)x < (int)r ? x : r; break; case 2: r = x < r ? x : r; break;\n"
 "    case 3: r = (int)x > (int)r ? x : r; break; case 4: r = x > r ? x : r; break; case 5: r &= x; break;\n"
 "    case 6: r |= x; break; default: r ^= x; break; } }\n"
 "  return r; }\n"
+"/* elect: the lowest lane of the group */\n"
+"CB_INL uint cb_welect(__local ulong *s, uint *sel, __global uchar *h, uint mask) {\n"
+"  (void)cb_wput(s, sel, h, mask, 0ul, 5u); uint lanes = mask & cb_wlanes();\n"
+"  return lanes ? cb_wctz(lanes) : 0u; }\n"
 "/* bar.red: a barrier (as bar.sync), then the number of work-items whose predicate is true, counted in\n"
-"   the word after both halves of the scratch */\n"
+"   the word after both sets of the scratch */\n"
 "CB_INL uint cb_bar_count(__local ulong *s, uint pred) {\n"
-"  volatile __local uint *n = (volatile __local uint *)(s + 2u * CB_NTH);\n"
+"  volatile __local uint *n = (volatile __local uint *)(s + 4u * CB_NTH);\n"
 "  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n"
 "  if (CB_FLAT == 0u) *n = 0u;\n"
 "  barrier(CLK_LOCAL_MEM_FENCE);\n"
