@@ -22,6 +22,11 @@
  *     exit after ret/exit/trap: lanes that leave early make everything after
  *     them divergent, since OpenCL counts them as never arriving).
  *
+ * It also finds predicable regions (ptx_func.pred_region, region_ok below):
+ * "if (warp == 0) { ...shfl... }" bodies that every thread can run, those
+ * that would have branched around taking part in the collectives as absent
+ * lanes and doing nothing else, so that the barriers stay uniform.
+ *
  * Only kernels that hold a collective (PTX_OPF_COLLECTIVE) are analysed, and
  * only their own bodies (a .func is not: it may be called from divergent
  * code). Functions with more than UN_MAX_INSTRS instructions are left
@@ -301,6 +306,100 @@ static int mark_region(const un_cfg *g, uint32_t k, const uint32_t *ipdom, unsig
     return changed;
 }
 
+/* ---- predicable regions ------------------------------------------------------------------ */
+
+/* A warp collective that a predicated region may hold (not a block barrier). */
+static int region_collective(const ptx_instr *in)
+{
+    switch (in->op) {
+    case PTX_OP_shfl: case PTX_OP_vote: case PTX_OP_match: case PTX_OP_redux: case PTX_OP_elect:
+        return 1;
+    case PTX_OP_bar: case PTX_OP_barrier:
+        return ptx_has(in, PTX_MOD_warp);
+    default:
+        return 0;
+    }
+}
+
+/* Whether branch b of f heads a predicable region: b is "@p bra P" in uniform
+ * control flow with P its immediate post-dominator, and the instructions
+ * R = (b, P) form an acyclic piece of code that only leaves through P, with
+ * no exit, call or block barrier, whose every warp collective lies on every
+ * path through it (the post-dominator chain from b + 1) and inside no other
+ * divergent region (cover == 1). Then every thread of the block may run R's
+ * collectives, those that would have branched taking part as absent lanes
+ * (codegen/opencl/warp.c), and reach them in the same order. */
+static int region_ok(const ptx_func *f, const un_cfg *g, const uint32_t *ipdom, const uint32_t *cover, uint32_t b)
+{
+    const ptx_instr *in = &f->instrs[b];
+    uint32_t n = f->ninstrs, p = ipdom[b];
+    if (in->op != PTX_OP_bra || in->guard < 0 || cover[b] != 0 || g->nsucc[b] != 2 || p >= n || p <= b + 1 ||
+        f->labels[in->ops[0].sym.index].instr != p || f->instrs[p].guard >= 0)
+        return 0;
+    int collectives = 0;
+    for (uint32_t k = b + 1; k < p; k++) {
+        const ptx_instr *x = &f->instrs[k];
+        if (ends_thread(x) || x->op == PTX_OP_call || x->op == PTX_OP_ret ||
+            ((x->op == PTX_OP_bar || x->op == PTX_OP_barrier) && !ptx_has(x, PTX_MOD_warp)))
+            return 0;
+        for (int s = 0; s < g->nsucc[k]; s++) {
+            uint32_t t = g->succ[2 * k + s];
+            if (t <= k || t > p)
+                return 0;
+        }
+        if (region_collective(x)) {
+            collectives++;
+            if (cover[k] != 1)
+                return 0;
+            uint32_t y = b + 1;
+            while (y != k && y < p)
+                y = ipdom[y];
+            if (y != k)
+                return 0;
+        }
+    }
+    return collectives > 0;
+}
+
+/* Fills f->pred_region for the kernel's predicable regions (region_ok). */
+static int find_regions(ptx_module *m, ptx_func *f, const un_cfg *g, uint32_t *ipdom, const unsigned char *div,
+                        uint32_t *stack, unsigned char *seen)
+{
+    uint32_t n = f->ninstrs;
+    uint32_t *cover = calloc(n + 1, sizeof(uint32_t));
+    unsigned char *one = calloc(n + 1, 1);
+    int rc = -1;
+    if (!cover || !one)
+        goto done;
+    for (uint32_t k = 0; k < n; k++) {   /* how many divergent regions hold each instruction */
+        if (!splits(&f->instrs[k], div))
+            continue;
+        memset(one, 0, n + 1);
+        mark_region(g, k, ipdom, one, stack, seen);
+        for (uint32_t x = 0; x < n; x++)
+            cover[x] += one[x];
+    }
+    f->pred_region = NULL;
+    for (uint32_t b = 0; b < n; b++) {
+        if (!splits(&f->instrs[b], div) || !region_ok(f, g, ipdom, cover, b))
+            continue;
+        if (!f->pred_region) {
+            f->pred_region = ptx_arena_alloc(&m->arena, sizeof(int32_t) * (n + 1));
+            if (!f->pred_region)
+                goto done;
+            for (uint32_t k = 0; k <= n; k++)
+                f->pred_region[k] = -1;
+        }
+        for (uint32_t k = b; k <= ipdom[b]; k++)
+            f->pred_region[k] = (int32_t)b;
+    }
+    rc = 0;
+done:
+    free(cover);
+    free(one);
+    return rc;
+}
+
 static int has_collective(const ptx_func *f)
 {
     for (uint32_t i = 0; i < f->ninstrs; i++)
@@ -358,6 +457,8 @@ static int analyse(ptx_module *m, ptx_func *f)
         goto done;
     for (uint32_t k = 0; k < n; k++)
         f->uniform[k] = reached[k] && !dcf[k] && !(f->instrs[k].guard >= 0 && div[f->instrs[k].guard]);
+    if (find_regions(m, f, &g, ipdom, div, stack, seen) < 0)
+        goto done;
     rc = 0;
 done:
     un_cfg_free(&g);
@@ -372,10 +473,11 @@ int pass_uniform(ptx_module *m, char *err, size_t errlen)
     for (uint32_t k = 0; k < m->nkernels; k++) {
         ptx_func *f = &m->funcs[m->kernels[k]->func];
         f->uniform = NULL;
+        f->pred_region = NULL;
         if (f->ninstrs == 0 || f->ninstrs > UN_MAX_INSTRS || !has_collective(f))
             continue;
         if (analyse(m, f) < 0)
-            f->uniform = NULL;   /* out of memory: nothing is known to be uniform, which only refuses more */
+            f->uniform = NULL, f->pred_region = NULL;   /* out of memory: nothing is known to be uniform, which only refuses more */
     }
     return 0;
 }

@@ -374,21 +374,41 @@ static void test_opencl_warp(void)
              "\tbar.red.popc.u32 %%r2, 0, %%p1;\n\tret;\n}\n", regs);
     cb_translation *t = ocl(src, err, sizeof err);
     CHECK(t && !t->kernels[0].refused, "uniform collectives refused: %s", t && t->kernels[0].refused ? t->kernels[0].refused : "");
-    static const char *const want[] = {"cb_wshfl_down(cb_wxs", "cb_wballot(cb_wxs", "cb_b == (cb_m & cb_wlanes())",
+    static const char *const want[] = {"cb_wshfl_down(cb_wxs", "cb_wvote(cb_wxs, &cb_ws, cb_heap, 3, ", "cb_wvote(cb_wxs, &cb_ws, cb_heap, 0, ",
                                        "cb_wmatch_any(cb_wxs", "cb_wredux(cb_wxs, &cb_ws, cb_heap, 1, ", "cb_bar_count(cb_wxs",
                                        "__local ulong *cb_wxs = "};
     for (size_t i = 0; t && !t->kernels[0].refused && i < sizeof want / sizeof want[0]; i++)
         CHECK(strstr(t->source, want[i]) != NULL, "emitted \"%s\"", want[i]);
     cb_translation_free(t);
-    /* inside the if: refused, and only that kernel */
+    /* inside an if that ends the kernel: a predicated region, whose inactive lanes count as exited */
     snprintf(src, sizeof src,
              HEADER ".visible .entry k()\n{\n%s\tmov.u32 %%r1, %%tid.x;\n\tsetp.lt.u32 %%p1, %%r1, 5;\n"
-             "\t@%%p1 bra $L1;\n\tshfl.sync.idx.b32 %%r4, %%r1, 0, 31, -1;\n$L1:\n\tret;\n}\n"
+             "\t@%%p1 bra $L1;\n\tadd.u32 %%r2, %%r1, 1;\n\tshfl.sync.idx.b32 %%r4, %%r2, 0, 31, -1;\n$L1:\n\tret;\n}\n"
+             ".visible .entry k2()\n{\n\tret;\n}\n", regs);
+    t = ocl(src, err, sizeof err);
+    CHECK(t && !t->kernels[0].refused && strstr(t->source, "cb_act = 0u;") && strstr(t->source, "cb_act = 1u;") &&
+              strstr(t->source, "if (cb_act) {") && strstr(t->source, "(cb_act ? 0ul : 0x200000000ul)"),
+          "a predicated region: \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "(emitted)");
+    cb_translation_free(t);
+    /* in a loop with a thread-dependent trip count: refused, and only that kernel */
+    snprintf(src, sizeof src,
+             HEADER ".visible .entry k()\n{\n%s\tmov.u32 %%r1, %%tid.x;\n$L0:\n"
+             "\tshfl.sync.idx.b32 %%r4, %%r1, 0, 31, -1;\n\tadd.u32 %%r1, %%r1, 32;\n\tsetp.lt.u32 %%p1, %%r1, 40;\n"
+             "\t@%%p1 bra $L0;\n\tret;\n}\n"
              ".visible .entry k2()\n{\n\tret;\n}\n", regs);
     t = ocl(src, err, sizeof err);
     CHECK(t && t->kernels[0].refused && strstr(t->kernels[0].refused, "not uniform over the block") &&
               strstr(t->kernels[0].refused, "shfl.sync.idx") && !t->kernels[1].refused,
-          "divergent shfl refused: got \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "(none)");
+          "divergent loop refused: got \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "(none)");
+    cb_translation_free(t);
+    /* in a branch inside a predicated region: refused */
+    snprintf(src, sizeof src,
+             HEADER ".visible .entry k()\n{\n%s\tmov.u32 %%r1, %%tid.x;\n\tsetp.lt.u32 %%p1, %%r1, 5;\n"
+             "\tsetp.lt.u32 %%p2, %%r1, 9;\n\t@%%p1 bra $L1;\n\t@%%p2 bra $L2;\n"
+             "\tvote.sync.any.pred %%p3, %%p1, -1;\n$L2:\n\tadd.u32 %%r2, %%r1, 1;\n$L1:\n\tret;\n}\n", regs);
+    t = ocl(src, err, sizeof err);
+    CHECK(t && t->kernels[0].refused && strstr(t->kernels[0].refused, "not uniform"), "nested: \"%s\"",
+          t && t->kernels[0].refused ? t->kernels[0].refused : "(none)");
     cb_translation_free(t);
     /* a branch on a uniform value (a kernel parameter, %ctaid) does not diverge */
     snprintf(src, sizeof src,
@@ -406,20 +426,21 @@ static void test_opencl_warp(void)
     CHECK(t && t->kernels[0].refused && strstr(t->kernels[0].refused, "not uniform"), "after an early exit: \"%s\"",
           t && t->kernels[0].refused ? t->kernels[0].refused : "(none)");
     cb_translation_free(t);
-    /* a value defined in divergent flow is divergent after the join */
+    /* a value defined in divergent flow is divergent after the join: the branch on it heads a region */
     snprintf(src, sizeof src,
              HEADER ".visible .entry k()\n{\n%s\tmov.u32 %%r1, %%tid.x;\n\tmov.u32 %%r2, 0;\n\tsetp.lt.u32 %%p1, %%r1, 5;\n"
              "\t@%%p1 bra $L1;\n\tmov.u32 %%r2, 1;\n$L1:\n\tsetp.eq.u32 %%p2, %%r2, 0;\n\t@%%p2 bra $L2;\n"
-             "\tshfl.sync.idx.b32 %%r4, %%r1, 0, 31, -1;\n$L2:\n\tret;\n}\n", regs);
+             "\tshfl.sync.idx.b32 %%r4, %%r1, 0, 31, -1;\n$L2:\n\tst.global.u32 [%%rd1], %%r4;\n\tret;\n}\n", regs);
     t = ocl(src, err, sizeof err);
-    CHECK(t && t->kernels[0].refused && strstr(t->kernels[0].refused, "not uniform"), "sync dependence: \"%s\"",
-          t && t->kernels[0].refused ? t->kernels[0].refused : "(none)");
+    CHECK(t && !t->kernels[0].refused && strstr(t->source, "cb_act = 0u;") &&
+              strstr(t->source, "(cb_act ? 0ul : 0x100000000ul)"), "sync dependence: \"%s\"",
+          t && t->kernels[0].refused ? t->kernels[0].refused : "(emitted)");
     cb_translation_free(t);
     /* a partial mask in uniform control flow: emitted, its masks checked at run time (launch status 3) */
     snprintf(src, sizeof src, HEADER ".visible .entry k()\n{\n%s\tmov.u32 %%r1, %%tid.x;\n"
              "\tshfl.sync.idx.b32 %%r4, %%r1, 0, 31, 65535;\n\tret;\n}\n", regs);
     t = ocl(src, err, sizeof err);
-    CHECK(t && !t->kernels[0].refused && strstr(t->source, "cb_wshfl_idx(cb_wxs, &cb_ws, cb_heap, ((uint32_t)0xffffull)"),
+    CHECK(t && !t->kernels[0].refused && strstr(t->source, "cb_wshfl_idx(cb_wxs, &cb_ws, cb_heap, ((ulong)((uint32_t)0xffffull))"),
           "partial mask: \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "(emitted?)");
     cb_translation_free(t);
     /* a .func with a collective: refused, with every kernel that calls it; the others stay */

@@ -44,6 +44,10 @@ void ocl_emit_trap(cg *c, const ptx_instr *in);
 
 /* warp.c: warp and block collectives through local memory, in uniform control flow */
 extern const char cb_codegen_opencl_prelude_warp[];
+/* Whether in lies inside a predicated region (ptx_func.pred_region), after its head branch. */
+int ocl_in_region(cg *c, const ptx_instr *in);
+/* Whether in is a warp collective or bar.red emitted through the scratch. */
+int ocl_is_collective(const ptx_instr *in);
 void ocl_emit_shfl(cg *c, const ptx_instr *in);
 void ocl_emit_vote(cg *c, const ptx_instr *in);
 void ocl_emit_activemask(cg *c, const ptx_instr *in);

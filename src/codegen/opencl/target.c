@@ -54,7 +54,24 @@ static int opencl_by_type(cg *c, const ptx_instr *in)
             if (is_half(in->types[i]))
                 cg_unsupported(c, "half precision (f16/bf16) is not supported by the OpenCL dialect yet");
     size_t start = c->len;
+    const ptx_func *f = c->f;
+    uint32_t k = (uint32_t)(in - f->instrs);
+    int32_t r = f->pred_region && k < f->ninstrs ? f->pred_region[k] : -1;
+    int wrap = 0;
+    if (r >= 0 && (uint32_t)r == k) {   /* the head "@p bra P": the lanes that branch go on as inactive */
+        cg_puts(c, "cb_act = 0u; /* a predicated region (pass_uniform): these lanes only take part in its "
+                   "collectives, as absent lanes */\n");
+        return 1;
+    }
+    if (r >= 0 && (k + 1 >= f->ninstrs || f->pred_region[k + 1] != r)) {
+        cg_puts(c, "cb_act = 1u; /* the end of the predicated region */\n    ");   /* P: unguarded (pass_uniform) */
+    } else if (r >= 0 && in->op != PTX_OP_bra && !ocl_is_collective(in)) {
+        cg_puts(c, "if (cb_act) {\n    ");
+        wrap = 1;
+    }
     c->target->op[in->op](c, in);
+    if (wrap)
+        cg_puts(c, "    }\n");
     for (size_t i = 0; i < sizeof denied / sizeof denied[0]; i++)
         if (c->buf && strstr(c->buf + start, denied[i].text)) {
             c->len = start;

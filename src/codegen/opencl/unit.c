@@ -240,7 +240,8 @@ void ocl_unit_kernel(cg *c, const ptx_func *f)
               (unsigned long long)((k->static_smem + 15) & ~15ull));
     if (cg_opencl_warp_scratch(f))   /* warp.c: the collectives' scratch, after the dynamic shared memory */
         cg_puts(c, "    __local ulong *cb_wxs = (__local ulong *)(cb_smem + ((cb_dsm + cb_dyn + 7u) & ~7u)); uint cb_ws = 0u;\n"
-                   "    (void)cb_wxs; (void)cb_ws;\n");
+                   "    uint cb_act = 1u; /* 0: an inactive lane of a predicated region (warp.c) */\n"
+                   "    (void)cb_wxs; (void)cb_ws; (void)cb_act;\n");
     cg_emit_body(c, f);
     cg_puts(c, "}\n");
 }

@@ -28,7 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int is_warp_collective(const ptx_instr *in)
+int ocl_is_collective(const ptx_instr *in)
 {
     switch (in->op) {
     case PTX_OP_shfl: case PTX_OP_vote: case PTX_OP_match: case PTX_OP_redux: case PTX_OP_elect:
@@ -43,7 +43,7 @@ static int is_warp_collective(const ptx_instr *in)
 uint32_t cg_opencl_warp_scratch(const ptx_func *f)
 {
     for (uint32_t i = 0; i < f->ninstrs; i++)
-        if (is_warp_collective(&f->instrs[i]))
+        if (ocl_is_collective(&f->instrs[i]))
             return 32;
     return 0;
 }
@@ -59,6 +59,8 @@ static void require_uniform(cg *c, const ptx_instr *in, const char *what)
         cg_unsupported(c, msg);
     }
     uint32_t k = (uint32_t)(in - c->f->instrs);
+    if (ocl_in_region(c, in))   /* every thread runs it: the inactive ones as absent lanes */
+        return;
     if (!c->f->uniform || k >= c->f->ninstrs || !c->f->uniform[k]) {
         snprintf(msg, sizeof msg, "%s in control flow that is not uniform over the block (after a branch on a "
                  "thread-dependent value, or after some threads exited): the OpenCL dialect emulates it with a "
@@ -79,13 +81,51 @@ static void check(cg *c, const ptx_instr *in, int mask_op, const char *what)
     (void)mask_op;
 }
 
-/* Emits the membermask operand i (all lanes when absent). */
+int ocl_in_region(cg *c, const ptx_instr *in)
+{
+    const ptx_func *f = c->f;
+    if (!f || !f->pred_region || in < f->instrs || in >= f->instrs + f->ninstrs)
+        return 0;
+    uint32_t k = (uint32_t)(in - f->instrs);
+    return f->pred_region[k] >= 0 && (uint32_t)f->pred_region[k] != k;
+}
+
+/* Emits the membermask operand i (all lanes when absent) as the helpers' ulong:
+ * bit 32 set for a lane that only takes part as absent (a predicated region's
+ * inactive lane, cb_act == 0). */
 static void read_mask(cg *c, const ptx_instr *in, int i)
 {
+    cg_puts(c, "((ulong)");
     if (i < in->nops)
         cg_read(c, &in->ops[i], PTX_TYPE_u32);
     else
         cg_puts(c, "0xffffffffu");
+    if (!ocl_in_region(c, in)) {
+        cg_puts(c, ")");
+        return;
+    }
+    /* the region's end: a ret or exit of the kernel makes its inactive lanes exited lanes */
+    const ptx_func *f = c->f;
+    uint32_t k = (uint32_t)(in - f->instrs);
+    int32_t r = f->pred_region[k];
+    while (k + 1 < f->ninstrs && f->pred_region[k + 1] == r)
+        k++;
+    int ends = f->instrs[k].op == PTX_OP_ret || f->instrs[k].op == PTX_OP_exit;
+    cg_puts(c, ends ? " | (cb_act ? 0ul : 0x200000000ul))" : " | (cb_act ? 0ul : 0x100000000ul))");
+}
+
+/* Opens and closes the writes of a collective's results: in a predicated
+ * region only the active lanes write them. */
+static void results_open(cg *c, const ptx_instr *in)
+{
+    if (ocl_in_region(c, in))
+        cg_puts(c, "if (cb_act) {\n    ");
+}
+
+static void results_close(cg *c, const ptx_instr *in)
+{
+    if (ocl_in_region(c, in))
+        cg_puts(c, "    }\n");
 }
 
 /* Writes expression text e (a uint) to the "|p" predicate of destination d, if any. */
@@ -118,10 +158,12 @@ void ocl_emit_shfl(cg *c, const ptx_instr *in)
         cg_read(c, &in->ops[i], PTX_TYPE_b32);
     }
     cg_puts(c, ", &cb_p);\n    ");
+    results_open(c, in);
     dst_open(c, in, PTX_TYPE_b32);
     cg_puts(c, "cb_r");
     dst_close(c, in, PTX_TYPE_b32);
     write_pred(c, &in->ops[0], "cb_p");
+    results_close(c, in);
     if (in->ops[0].reg2 < 0)
         cg_puts(c, "    (void)cb_p;\n");
 }
@@ -129,21 +171,22 @@ void ocl_emit_shfl(cg *c, const ptx_instr *in)
 /* vote.sync.{all,any,uni}.pred d, p, membermask; vote.sync.ballot.b32 d, p, membermask */
 void ocl_emit_vote(cg *c, const ptx_instr *in)
 {
-    const char *e = ptx_has(in, PTX_MOD_all) ? "cb_b == (cb_m & cb_wlanes())" : ptx_has(in, PTX_MOD_any) ? "cb_b != 0u"
-                    : ptx_has(in, PTX_MOD_uni) ? "cb_b == 0u || cb_b == (cb_m & cb_wlanes())"
-                    : ptx_has(in, PTX_MOD_ballot) ? "cb_b" : NULL;
-    if (!e || in->nops != (ptx_has(in, PTX_MOD_sync) ? 3 : 2))
+    int mode = ptx_has(in, PTX_MOD_all) ? 0 : ptx_has(in, PTX_MOD_any) ? 1 : ptx_has(in, PTX_MOD_uni) ? 2
+               : ptx_has(in, PTX_MOD_ballot) ? 3 : -1;
+    if (mode < 0 || in->nops != (ptx_has(in, PTX_MOD_sync) ? 3 : 2))
         cg_fail(c, "bad vote");
     check(c, in, 2, "vote");
-    ptx_type rt = ptx_has(in, PTX_MOD_ballot) ? PTX_TYPE_b32 : PTX_TYPE_pred;
-    cg_puts(c, "uint cb_m = ");
+    ptx_type rt = mode == 3 ? PTX_TYPE_b32 : PTX_TYPE_pred;
+    cg_printf(c, "uint cb_b = cb_wvote(cb_wxs, &cb_ws, cb_heap, %d, ", mode);
     read_mask(c, in, 2);
-    cg_puts(c, "; uint cb_b = cb_wballot(cb_wxs, &cb_ws, cb_heap, cb_m, (uint)");
+    cg_puts(c, ", (uint)");
     cg_read(c, &in->ops[1], PTX_TYPE_pred);
     cg_puts(c, ");\n    ");
+    results_open(c, in);
     dst_open(c, in, rt);
-    cg_printf(c, "(%s)", e);
+    cg_puts(c, mode == 3 ? "cb_b" : "(cb_b != 0u)");
     dst_close(c, in, rt);
+    results_close(c, in);
 }
 
 /* activemask.b32 d: in uniform control flow, every lane of the warp that exists. (Not reached yet:
@@ -170,10 +213,12 @@ void ocl_emit_match(cg *c, const ptx_instr *in)
     cg_puts(c, ", (ulong)");
     cg_read(c, &in->ops[1], ptx_type_size(ty) == 8 ? PTX_TYPE_b64 : PTX_TYPE_b32);
     cg_puts(c, ", &cb_p);\n    ");
+    results_open(c, in);
     dst_open(c, in, PTX_TYPE_b32);
     cg_puts(c, "cb_r");
     dst_close(c, in, PTX_TYPE_b32);
     write_pred(c, &in->ops[0], "cb_p");
+    results_close(c, in);
     if (in->ops[0].reg2 < 0)
         cg_puts(c, "    (void)cb_p;\n");
 }
@@ -201,13 +246,16 @@ void ocl_emit_redux(cg *c, const ptx_instr *in)
     if (op < 0)
         cg_fail(c, "unsupported redux operation or type (add/min/max take .u32/.s32, and/or/xor take .b32)");
     check(c, in, 2, "redux");
-    dst_open(c, in, PTX_TYPE_b32);
-    cg_printf(c, "cb_wredux(cb_wxs, &cb_ws, cb_heap, %d, ", op);
+    cg_printf(c, "uint cb_r = cb_wredux(cb_wxs, &cb_ws, cb_heap, %d, ", op);
     read_mask(c, in, 2);
     cg_puts(c, ", ");
     cg_read(c, &in->ops[1], PTX_TYPE_b32);
-    cg_puts(c, ")");
+    cg_puts(c, ");\n    ");
+    results_open(c, in);
+    dst_open(c, in, PTX_TYPE_b32);
+    cg_puts(c, "cb_r");
     dst_close(c, in, PTX_TYPE_b32);
+    results_close(c, in);
 }
 
 /* elect.sync d|p, membermask: the lowest lane of the group leads */
@@ -219,10 +267,12 @@ void ocl_emit_elect(cg *c, const ptx_instr *in)
     cg_puts(c, "uint cb_l = cb_welect(cb_wxs, &cb_ws, cb_heap, ");
     read_mask(c, in, 1);
     cg_puts(c, ");\n    ");
+    results_open(c, in);
     dst_open(c, in, PTX_TYPE_b32);
     cg_puts(c, "cb_l");
     dst_close(c, in, PTX_TYPE_b32);
     write_pred(c, &in->ops[0], "cb_l == (CB_FLAT & 31u)");
+    results_close(c, in);
 }
 
 /* bar.warp.sync membermask (__syncwarp): in uniform control flow a work-group
@@ -233,9 +283,9 @@ void ocl_emit_bar_warp(cg *c, const ptx_instr *in)
     if (in->nops != 1)
         cg_fail(c, "bar.warp.sync takes a mask");
     require_uniform(c, in, "bar.warp.sync");
-    cg_puts(c, "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); (void)cb_wput(cb_wxs, &cb_ws, cb_heap, ");
+    cg_puts(c, "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); uint cb_l; (void)cb_wput(cb_wxs, &cb_ws, cb_heap, ");
     read_mask(c, in, 0);
-    cg_puts(c, ", 0ul, 6u);\n");
+    cg_puts(c, ", 0ul, 6u, &cb_l); (void)cb_l;\n");
 }
 
 /* bar.red.{popc.u32,and.pred,or.pred} d, 0, {count,} p (__syncthreads_count/and/or):
@@ -266,22 +316,29 @@ const char cb_codegen_opencl_prelude_warp[] =
 "CB_INL uint cb_wlanes(void) { uint left = CB_NTH - (CB_FLAT & ~31u); return left >= 32u ? 0xffffffffu : (1u << left) - 1u; }\n"
 "CB_INL uint cb_wctz(uint x) { return 31u - clz(x & (0u - x)); }\n"
 "/* launch status 3: a warp collective's masks disagree (kind: 1 shfl 2 vote 3 match 4 redux 5 elect 6 bar.warp.sync) */\n"
-"CB_INL void cb_wfail(__global uchar *h, uint mask, uint kind) {\n"
+"CB_INL void cb_wfail(__global uchar *h, ulong mask, uint kind) {\n"
 "  if (cb_status_claim(h, 3u)) { ((__global uint *)h)[7] = mask; ((__global uint *)h)[8] = kind; } }\n"
 "/* writes (v, mask) to the work-item's slots of the set of the scratch it uses next, waits for the\n"
-"   work-group, and returns its warp's 32 (value, mask) pairs; the caller must be in its mask, and every\n"
-"   lane of its group must have passed the same mask (else the launch fails: the CPU would wait) */\n"
-"CB_INL __local ulong *cb_wput(__local ulong *s, uint *sel, __global uchar *h, uint mask, ulong v, uint kind) {\n"
+"   work-group, and returns its warp's 32 (value, mask) pairs and in *lanes its group: the mask's lanes that\n"
+"   exist and have not exited. The caller must be in its mask, and every live lane of its group must have\n"
+"   passed the same mask (else the launch fails: the CPU would wait for it). Mask bit 32: the caller is an\n"
+"   inactive lane of a predicated region (it takes no part); bit 33: it has left the kernel (a region that\n"
+"   ends the kernel: its lanes count as exited, as on the CPU) */\n"
+"CB_INL __local ulong *cb_wput(__local ulong *s, uint *sel, __global uchar *h, ulong mask, ulong v, uint kind, uint *lanes) {\n"
 "  __local ulong *x = s + (*sel ? 2u * CB_NTH : 0u); *sel ^= 1u;\n"
 "  x[2u * CB_FLAT] = v; x[2u * CB_FLAT + 1u] = mask; barrier(CLK_LOCAL_MEM_FENCE);\n"
 "  __local ulong *w = x + 2u * (CB_FLAT & ~31u);\n"
-"  uint lanes = mask & cb_wlanes(), bad = !(mask >> (CB_FLAT & 31u) & 1u);\n"
-"  for (uint l = 0; l < 32u; l++) if ((lanes >> l & 1u) && (uint)w[2u * l + 1u] != mask) bad = 1u;\n"
-"  if (bad) cb_wfail(h, mask, kind);\n"
+"  uint m = (uint)mask, gone = 0u, bad = !(m >> (CB_FLAT & 31u) & 1u);\n"
+"  *lanes = 0u;\n"
+"  if (mask >> 32) return w;\n"
+"  for (uint l = 0; l < 32u; l++) if (w[2u * l + 1u] >> 33 & 1ul) gone |= 1u << l;\n"
+"  *lanes = m & cb_wlanes() & ~gone;\n"
+"  for (uint l = 0; l < 32u; l++) if ((*lanes >> l & 1u) && w[2u * l + 1u] != (ulong)m) bad = 1u;\n"
+"  if (bad) cb_wfail(h, m, kind);\n"
 "  return w; }\n"
 "/* shfl: the PTX ISA's source lane (clamp c[4:0], segment mask c[12:8]); *p: it was in range */\n"
-"CB_INL uint cb_wshfl(__local ulong *s, uint *sel, __global uchar *h, int mode, uint mask, uint a, uint b, uint c, uint *p) {\n"
-"  __local ulong *w = cb_wput(s, sel, h, mask, a, 1u);\n"
+"CB_INL uint cb_wshfl(__local ulong *s, uint *sel, __global uchar *h, int mode, ulong mask, uint a, uint b, uint c, uint *p) {\n"
+"  uint lanes; __local ulong *w = cb_wput(s, sel, h, mask, a, 1u, &lanes);\n"
 "  uint lane = CB_FLAT & 31u, bval = b & 31u, cval = c & 31u, seg = (c >> 8) & 31u;\n"
 "  int maxl = (int)((lane & seg) | (cval & ~seg)), minl = (int)(lane & seg), j; uint ok;\n"
 "  switch (mode) {\n"
@@ -291,43 +348,50 @@ const char cb_codegen_opencl_prelude_warp[] =
 "  default: j = minl | (int)(bval & ~seg); ok = j <= maxl; break; }\n"
 "  if (!ok) j = (int)lane;\n"
 "  *p = ok;\n"
-"  return ((mask & cb_wlanes()) >> j & 1u) ? (uint)w[2 * j] : a; }\n"
+"  return (lanes >> j & 1u) ? (uint)w[2 * j] : a; }\n"
 "#ifdef CB_NV_ASM\n"
 "/* NVIDIA's OpenCL: the PTX instruction itself (the backend defines CB_NV_ASM on that platform only) */\n"
-"#define CB_WSHFL_ASM(MODE) uint r, q; (void)s; (void)sel; (void)h; \\\n"
+"#define CB_WSHFL_ASM(MODE) uint r, q, m = (uint)mask; (void)s; (void)sel; (void)h; *p = 0u; if (mask >> 32) return a; \\\n"
 "  asm volatile(\"{ .reg .pred cbq; shfl.sync.\" MODE \".b32 %0|cbq, %2, %3, %4, %5; selp.u32 %1, 1, 0, cbq; }\" \\\n"
-"               : \"=r\"(r), \"=r\"(q) : \"r\"(a), \"r\"(b), \"r\"(c), \"r\"(mask)); *p = q; return r;\n"
-"CB_INL uint cb_wshfl_up(__local ulong *s, uint *sel, __global uchar *h, uint mask, uint a, uint b, uint c, uint *p) { CB_WSHFL_ASM(\"up\") }\n"
-"CB_INL uint cb_wshfl_down(__local ulong *s, uint *sel, __global uchar *h, uint mask, uint a, uint b, uint c, uint *p) { CB_WSHFL_ASM(\"down\") }\n"
-"CB_INL uint cb_wshfl_bfly(__local ulong *s, uint *sel, __global uchar *h, uint mask, uint a, uint b, uint c, uint *p) { CB_WSHFL_ASM(\"bfly\") }\n"
-"CB_INL uint cb_wshfl_idx(__local ulong *s, uint *sel, __global uchar *h, uint mask, uint a, uint b, uint c, uint *p) { CB_WSHFL_ASM(\"idx\") }\n"
-"CB_INL uint cb_wballot(__local ulong *s, uint *sel, __global uchar *h, uint mask, uint pred) { uint r; (void)s; (void)sel; (void)h;\n"
-"  asm volatile(\"{ .reg .pred cbq; setp.ne.u32 cbq, %1, 0; vote.sync.ballot.b32 %0, cbq, %2; }\" : \"=r\"(r) : \"r\"(pred), \"r\"(mask));\n"
+"               : \"=r\"(r), \"=r\"(q) : \"r\"(a), \"r\"(b), \"r\"(c), \"r\"(m)); *p = q; return r;\n"
+"CB_INL uint cb_wshfl_up(__local ulong *s, uint *sel, __global uchar *h, ulong mask, uint a, uint b, uint c, uint *p) { CB_WSHFL_ASM(\"up\") }\n"
+"CB_INL uint cb_wshfl_down(__local ulong *s, uint *sel, __global uchar *h, ulong mask, uint a, uint b, uint c, uint *p) { CB_WSHFL_ASM(\"down\") }\n"
+"CB_INL uint cb_wshfl_bfly(__local ulong *s, uint *sel, __global uchar *h, ulong mask, uint a, uint b, uint c, uint *p) { CB_WSHFL_ASM(\"bfly\") }\n"
+"CB_INL uint cb_wshfl_idx(__local ulong *s, uint *sel, __global uchar *h, ulong mask, uint a, uint b, uint c, uint *p) { CB_WSHFL_ASM(\"idx\") }\n"
+"/* vote: 0 all, 1 any, 2 uni, 3 ballot */\n"
+"CB_INL uint cb_wvote(__local ulong *s, uint *sel, __global uchar *h, int mode, ulong mask, uint pred) {\n"
+"  uint r = 0u, m = (uint)mask; (void)s; (void)sel; (void)h;\n"
+"  if (mask >> 32) return 0u;\n"
+"  switch (mode) {\n"
+"  case 0: asm volatile(\"{ .reg .pred cbq; setp.ne.u32 cbq, %1, 0; vote.sync.all.pred cbq, cbq, %2; selp.u32 %0, 1, 0, cbq; }\" : \"=r\"(r) : \"r\"(pred), \"r\"(m)); break;\n"
+"  case 1: asm volatile(\"{ .reg .pred cbq; setp.ne.u32 cbq, %1, 0; vote.sync.any.pred cbq, cbq, %2; selp.u32 %0, 1, 0, cbq; }\" : \"=r\"(r) : \"r\"(pred), \"r\"(m)); break;\n"
+"  case 2: asm volatile(\"{ .reg .pred cbq; setp.ne.u32 cbq, %1, 0; vote.sync.uni.pred cbq, cbq, %2; selp.u32 %0, 1, 0, cbq; }\" : \"=r\"(r) : \"r\"(pred), \"r\"(m)); break;\n"
+"  default: asm volatile(\"{ .reg .pred cbq; setp.ne.u32 cbq, %1, 0; vote.sync.ballot.b32 %0, cbq, %2; }\" : \"=r\"(r) : \"r\"(pred), \"r\"(m)); break; }\n"
 "  return r; }\n"
 "#else\n"
-"CB_INL uint cb_wshfl_up(__local ulong *s, uint *sel, __global uchar *h, uint mask, uint a, uint b, uint c, uint *p) { return cb_wshfl(s, sel, h, 0, mask, a, b, c, p); }\n"
-"CB_INL uint cb_wshfl_down(__local ulong *s, uint *sel, __global uchar *h, uint mask, uint a, uint b, uint c, uint *p) { return cb_wshfl(s, sel, h, 1, mask, a, b, c, p); }\n"
-"CB_INL uint cb_wshfl_bfly(__local ulong *s, uint *sel, __global uchar *h, uint mask, uint a, uint b, uint c, uint *p) { return cb_wshfl(s, sel, h, 2, mask, a, b, c, p); }\n"
-"CB_INL uint cb_wshfl_idx(__local ulong *s, uint *sel, __global uchar *h, uint mask, uint a, uint b, uint c, uint *p) { return cb_wshfl(s, sel, h, 3, mask, a, b, c, p); }\n"
-"/* vote: the ballot of the group */\n"
-"CB_INL uint cb_wballot(__local ulong *s, uint *sel, __global uchar *h, uint mask, uint pred) {\n"
-"  __local ulong *w = cb_wput(s, sel, h, mask, pred != 0u, 2u); uint lanes = mask & cb_wlanes(), b = 0u;\n"
+"CB_INL uint cb_wshfl_up(__local ulong *s, uint *sel, __global uchar *h, ulong mask, uint a, uint b, uint c, uint *p) { return cb_wshfl(s, sel, h, 0, mask, a, b, c, p); }\n"
+"CB_INL uint cb_wshfl_down(__local ulong *s, uint *sel, __global uchar *h, ulong mask, uint a, uint b, uint c, uint *p) { return cb_wshfl(s, sel, h, 1, mask, a, b, c, p); }\n"
+"CB_INL uint cb_wshfl_bfly(__local ulong *s, uint *sel, __global uchar *h, ulong mask, uint a, uint b, uint c, uint *p) { return cb_wshfl(s, sel, h, 2, mask, a, b, c, p); }\n"
+"CB_INL uint cb_wshfl_idx(__local ulong *s, uint *sel, __global uchar *h, ulong mask, uint a, uint b, uint c, uint *p) { return cb_wshfl(s, sel, h, 3, mask, a, b, c, p); }\n"
+"/* vote over the group: 0 all, 1 any, 2 uni, 3 ballot */\n"
+"CB_INL uint cb_wvote(__local ulong *s, uint *sel, __global uchar *h, int mode, ulong mask, uint pred) {\n"
+"  uint lanes, b = 0u; __local ulong *w = cb_wput(s, sel, h, mask, pred != 0u, 2u, &lanes);\n"
 "  for (uint l = 0; l < 32u; l++) if ((lanes >> l & 1u) && w[2u * l]) b |= 1u << l;\n"
-"  return b; }\n"
+"  return mode == 0 ? b == lanes : mode == 1 ? b != 0u : mode == 2 ? (b == 0u || b == lanes) : b; }\n"
 "#endif\n"
 "/* match.any: the lanes of the group holding the same value; match.all: all of them or none */\n"
-"CB_INL uint cb_wmatch_any(__local ulong *s, uint *sel, __global uchar *h, uint mask, ulong v, uint *p) {\n"
-"  __local ulong *w = cb_wput(s, sel, h, mask, v, 3u); uint lanes = mask & cb_wlanes(), m = 0u;\n"
+"CB_INL uint cb_wmatch_any(__local ulong *s, uint *sel, __global uchar *h, ulong mask, ulong v, uint *p) {\n"
+"  uint lanes, m = 0u; __local ulong *w = cb_wput(s, sel, h, mask, v, 3u, &lanes);\n"
 "  for (uint l = 0; l < 32u; l++) if ((lanes >> l & 1u) && w[2u * l] == v) m |= 1u << l;\n"
 "  *p = m == lanes; return m; }\n"
-"CB_INL uint cb_wmatch_all(__local ulong *s, uint *sel, __global uchar *h, uint mask, ulong v, uint *p) {\n"
-"  __local ulong *w = cb_wput(s, sel, h, mask, v, 3u); uint lanes = mask & cb_wlanes(), same = 1u;\n"
+"CB_INL uint cb_wmatch_all(__local ulong *s, uint *sel, __global uchar *h, ulong mask, ulong v, uint *p) {\n"
+"  uint lanes, same = 1u; __local ulong *w = cb_wput(s, sel, h, mask, v, 3u, &lanes);\n"
 "  uint first = lanes ? cb_wctz(lanes) : 0u;\n"
 "  for (uint l = 0; l < 32u; l++) if ((lanes >> l & 1u) && w[2u * l] != w[2u * first]) same = 0u;\n"
 "  *p = same; return same ? lanes : 0u; }\n"
 "/* redux over the group: 0 add, 1 min.s32, 2 min.u32, 3 max.s32, 4 max.u32, 5 and, 6 or, 7 xor */\n"
-"CB_INL uint cb_wredux(__local ulong *s, uint *sel, __global uchar *h, int op, uint mask, uint v) {\n"
-"  __local ulong *w = cb_wput(s, sel, h, mask, v, 4u); uint lanes = mask & cb_wlanes();\n"
+"CB_INL uint cb_wredux(__local ulong *s, uint *sel, __global uchar *h, int op, ulong mask, uint v) {\n"
+"  uint lanes; __local ulong *w = cb_wput(s, sel, h, mask, v, 4u, &lanes);\n"
 "  uint r = op == 1 ? 0x7fffffffu : op == 2 || op == 5 ? 0xffffffffu : op == 3 ? 0x80000000u : 0u;\n"
 "  for (uint l = 0; l < 32u; l++) { if (!(lanes >> l & 1u)) continue; uint x = (uint)w[2u * l];\n"
 "    switch (op) { case 0: r += x; break; case 1: r = (int)x < (int)r ? x : r; break; case 2: r = x < r ? x : r; break;\n"
@@ -335,8 +399,8 @@ const char cb_codegen_opencl_prelude_warp[] =
 "    case 6: r |= x; break; default: r ^= x; break; } }\n"
 "  return r; }\n"
 "/* elect: the lowest lane of the group */\n"
-"CB_INL uint cb_welect(__local ulong *s, uint *sel, __global uchar *h, uint mask) {\n"
-"  (void)cb_wput(s, sel, h, mask, 0ul, 5u); uint lanes = mask & cb_wlanes();\n"
+"CB_INL uint cb_welect(__local ulong *s, uint *sel, __global uchar *h, ulong mask) {\n"
+"  uint lanes; (void)cb_wput(s, sel, h, mask, 0ul, 5u, &lanes);\n"
 "  return lanes ? cb_wctz(lanes) : 0u; }\n"
 "/* bar.red: a barrier (as bar.sync), then the number of work-items whose predicate is true, counted in\n"
 "   the word after both sets of the scratch */\n"
