@@ -323,7 +323,7 @@ static int region_collective(const ptx_instr *in)
 
 /* Whether branch b of f heads a predicable region: b is "@p bra P" in uniform
  * control flow with P its immediate post-dominator, and the instructions
- * R = (b, P) form an acyclic piece of code that only leaves through P, with
+ * R = (b, P) form an acyclic piece of code entered only from b and left only through P, with
  * no exit, call or block barrier, whose every warp collective lies on every
  * path through it (the post-dominator chain from b + 1) and inside no other
  * divergent region (cover == 1). Then every thread of the block may run R's
@@ -347,6 +347,9 @@ static int region_ok(const ptx_func *f, const un_cfg *g, const uint32_t *ipdom, 
             if (t <= k || t > p)
                 return 0;
         }
+        for (uint32_t e = g->pred_start[k]; e < g->pred_start[k + 1]; e++)   /* entered only through b */
+            if (g->preds[e] < b || g->preds[e] >= p)
+                return 0;
         if (region_collective(x)) {
             collectives++;
             if (cover[k] != 1)
