@@ -3,6 +3,7 @@
  *   ptx_parse     src/ptx/parser.c    PTX text -> IR
  *   ptx_verify    src/ptx/verify.c    every instruction against ops.def
  *   cb_passes_run src/passes/         layout and analyses, written into the IR
+ *   pass_uniform  src/passes/uniform.c  block-uniform control flow, for OpenCL only
  *   describe                          cb_translation's kernels, globals, relocations
  *   emit          src/codegen/<dialect>/
  */
@@ -167,6 +168,9 @@ int cb_translate_ptx(const char *ptx, size_t len, const char *source_name, cb_di
     tr->ptx_version = m->version;
     tr->target_sm = m->target_sm;
     if (ptx_verify(m, err, errlen) < 0 || cb_passes_run(m, err, errlen) < 0)
+        goto done;
+    /* OpenCL emulates warp collectives with work-group barriers: where the block runs together */
+    if (dialect == CB_DIALECT_OPENCL && pass_uniform(m, err, errlen) < 0)
         goto done;
     if (fill_kernels(m, tr) < 0 || fill_globals(m, tr) < 0 || fill_relocs(m, tr) < 0) {
         ptx_format_error(err, errlen, source_name, 0, NULL, 0, "out of memory");

@@ -15,7 +15,5 @@ int cb_passes_run(ptx_module *m, char *err, size_t errlen)
         return -1;
     if (pass_converge(m, err, errlen) < 0)
         return -1;
-    if (pass_uniform(m, err, errlen) < 0)
-        return -1;
     return 0;
 }

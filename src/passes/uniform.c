@@ -29,8 +29,9 @@
  *
  * Only kernels that hold a collective (PTX_OPF_COLLECTIVE) are analysed, and
  * only their own bodies (a .func is not: it may be called from divergent
- * code). Functions with more than UN_MAX_INSTRS instructions are left
- * unanalysed (NULL: nothing known to be uniform).
+ * code). Functions with more than UN_MAX_INSTRS instructions, or that need
+ * more than UN_MAX_WORK steps, are left unanalysed (NULL: nothing known to
+ * be uniform).
  */
 #include "passes/passes.h"
 
@@ -38,6 +39,9 @@
 #include <string.h>
 
 #define UN_MAX_INSTRS 200000u
+/* Region markings (instructions visited) per kernel before the analysis gives up: nothing is then known
+ * to be uniform, which only refuses more. */
+#define UN_MAX_WORK (256u << 20)
 
 typedef struct un_cfg {
     uint32_t n;             /* instructions; node n is the virtual exit */
@@ -439,9 +443,12 @@ static int analyse(ptx_module *m, ptx_func *f)
             }
         }
     }
+    uint64_t work = 0;
     for (int changed = 1; changed;) {
         changed = 0;
         for (uint32_t k = 0; k < n; k++) {
+            if (work > UN_MAX_WORK)
+                goto done;   /* too costly: rc -1, nothing is known to be uniform */
             const ptx_instr *in = &f->instrs[k];
             if (!reached[k])
                 continue;
@@ -452,6 +459,7 @@ static int analyse(ptx_module *m, ptx_func *f)
                     ipdom[k] = n + 1;
                 }
                 changed |= mark_region(&g, k, ipdom, dcf, stack, seen);
+                work += n;
             }
         }
     }

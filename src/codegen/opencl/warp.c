@@ -19,8 +19,10 @@
  * it, a .func, another mask, the forms without .sync -- the kernel is
  * refused with the reason (cg_unsupported), never emitted differently.
  *
- * On NVIDIA's OpenCL the backend defines CB_NV_ASM, and the helpers run the
- * PTX instruction itself in an asm statement instead (prelude: cb_w*).
+ * On NVIDIA's OpenCL the backend defines CB_NV_ASM, and shfl and vote in
+ * uniform control flow run the PTX instruction itself in an asm statement
+ * instead (prelude: cb_wshfl_*, cb_wvote); in a predicated region they keep
+ * the local-memory form, whose barrier the inactive lanes meet.
  */
 #include "codegen/opencl/opencl.h"
 #include "codegen/c/ops.h"
@@ -151,7 +153,10 @@ void ocl_emit_shfl(cg *c, const ptx_instr *in)
         cg_fail(c, "bad shfl");
     check(c, in, 4, "shfl");
     static const char *const fn[] = {"cb_wshfl_up", "cb_wshfl_down", "cb_wshfl_bfly", "cb_wshfl_idx"};
-    cg_printf(c, "uint cb_p = 0; uint cb_r = %s(cb_wxs, &cb_ws, cb_heap, ", fn[mode]);
+    if (ocl_in_region(c, in))   /* the local-memory form: inactive lanes must still meet its barrier */
+        cg_printf(c, "uint cb_p = 0; uint cb_r = cb_wshfl(cb_wxs, &cb_ws, cb_heap, %d, ", mode);
+    else
+        cg_printf(c, "uint cb_p = 0; uint cb_r = %s(cb_wxs, &cb_ws, cb_heap, ", fn[mode]);
     read_mask(c, in, 4);
     for (int i = 1; i <= 3; i++) {
         cg_puts(c, ", ");
@@ -177,7 +182,7 @@ void ocl_emit_vote(cg *c, const ptx_instr *in)
         cg_fail(c, "bad vote");
     check(c, in, 2, "vote");
     ptx_type rt = mode == 3 ? PTX_TYPE_b32 : PTX_TYPE_pred;
-    cg_printf(c, "uint cb_b = cb_wvote(cb_wxs, &cb_ws, cb_heap, %d, ", mode);
+    cg_printf(c, "uint cb_b = %s(cb_wxs, &cb_ws, cb_heap, %d, ", ocl_in_region(c, in) ? "cb_wvote_lm" : "cb_wvote", mode);
     read_mask(c, in, 2);
     cg_puts(c, ", (uint)");
     cg_read(c, &in->ops[1], PTX_TYPE_pred);
@@ -349,10 +354,15 @@ const char cb_codegen_opencl_prelude_warp[] =
 "  if (!ok) j = (int)lane;\n"
 "  *p = ok;\n"
 "  return (lanes >> j & 1u) ? (uint)w[2 * j] : a; }\n"
+"/* vote over the group: 0 all, 1 any, 2 uni, 3 ballot */\n"
+"CB_INL uint cb_wvote_lm(__local ulong *s, uint *sel, __global uchar *h, int mode, ulong mask, uint pred) {\n"
+"  uint lanes, b = 0u; __local ulong *w = cb_wput(s, sel, h, mask, pred != 0u, 2u, &lanes);\n"
+"  for (uint l = 0; l < 32u; l++) if ((lanes >> l & 1u) && w[2u * l]) b |= 1u << l;\n"
+"  return mode == 0 ? b == lanes : mode == 1 ? b != 0u : mode == 2 ? (b == 0u || b == lanes) : b; }\n"
 "#ifdef CB_NV_ASM\n"
 "/* NVIDIA's OpenCL: the PTX instruction itself (the backend defines CB_NV_ASM on that platform only) */\n"
 "#define CB_WSHFL_ASM(MODE) uint r, q, m = (uint)mask; (void)s; (void)sel; (void)h; *p = 0u; if (mask >> 32) return a; \\\n"
-"  asm volatile(\"{ .reg .pred cbq; shfl.sync.\" MODE \".b32 %0|cbq, %2, %3, %4, %5; selp.u32 %1, 1, 0, cbq; }\" \\\n"
+"  __asm__ __volatile__(\"{ .reg .pred cbq; shfl.sync.\" MODE \".b32 %0|cbq, %2, %3, %4, %5; selp.u32 %1, 1, 0, cbq; }\" \\\n"
 "               : \"=r\"(r), \"=r\"(q) : \"r\"(a), \"r\"(b), \"r\"(c), \"r\"(m)); *p = q; return r;\n"
 "CB_INL uint cb_wshfl_up(__local ulong *s, uint *sel, __global uchar *h, ulong mask, uint a, uint b, uint c, uint *p) { CB_WSHFL_ASM(\"up\") }\n"
 "CB_INL uint cb_wshfl_down(__local ulong *s, uint *sel, __global uchar *h, ulong mask, uint a, uint b, uint c, uint *p) { CB_WSHFL_ASM(\"down\") }\n"
@@ -363,21 +373,17 @@ const char cb_codegen_opencl_prelude_warp[] =
 "  uint r = 0u, m = (uint)mask; (void)s; (void)sel; (void)h;\n"
 "  if (mask >> 32) return 0u;\n"
 "  switch (mode) {\n"
-"  case 0: asm volatile(\"{ .reg .pred cbq; setp.ne.u32 cbq, %1, 0; vote.sync.all.pred cbq, cbq, %2; selp.u32 %0, 1, 0, cbq; }\" : \"=r\"(r) : \"r\"(pred), \"r\"(m)); break;\n"
-"  case 1: asm volatile(\"{ .reg .pred cbq; setp.ne.u32 cbq, %1, 0; vote.sync.any.pred cbq, cbq, %2; selp.u32 %0, 1, 0, cbq; }\" : \"=r\"(r) : \"r\"(pred), \"r\"(m)); break;\n"
-"  case 2: asm volatile(\"{ .reg .pred cbq; setp.ne.u32 cbq, %1, 0; vote.sync.uni.pred cbq, cbq, %2; selp.u32 %0, 1, 0, cbq; }\" : \"=r\"(r) : \"r\"(pred), \"r\"(m)); break;\n"
-"  default: asm volatile(\"{ .reg .pred cbq; setp.ne.u32 cbq, %1, 0; vote.sync.ballot.b32 %0, cbq, %2; }\" : \"=r\"(r) : \"r\"(pred), \"r\"(m)); break; }\n"
+"  case 0: __asm__ __volatile__(\"{ .reg .pred cbq; setp.ne.u32 cbq, %1, 0; vote.sync.all.pred cbq, cbq, %2; selp.u32 %0, 1, 0, cbq; }\" : \"=r\"(r) : \"r\"(pred), \"r\"(m)); break;\n"
+"  case 1: __asm__ __volatile__(\"{ .reg .pred cbq; setp.ne.u32 cbq, %1, 0; vote.sync.any.pred cbq, cbq, %2; selp.u32 %0, 1, 0, cbq; }\" : \"=r\"(r) : \"r\"(pred), \"r\"(m)); break;\n"
+"  case 2: __asm__ __volatile__(\"{ .reg .pred cbq; setp.ne.u32 cbq, %1, 0; vote.sync.uni.pred cbq, cbq, %2; selp.u32 %0, 1, 0, cbq; }\" : \"=r\"(r) : \"r\"(pred), \"r\"(m)); break;\n"
+"  default: __asm__ __volatile__(\"{ .reg .pred cbq; setp.ne.u32 cbq, %1, 0; vote.sync.ballot.b32 %0, cbq, %2; }\" : \"=r\"(r) : \"r\"(pred), \"r\"(m)); break; }\n"
 "  return r; }\n"
 "#else\n"
 "CB_INL uint cb_wshfl_up(__local ulong *s, uint *sel, __global uchar *h, ulong mask, uint a, uint b, uint c, uint *p) { return cb_wshfl(s, sel, h, 0, mask, a, b, c, p); }\n"
 "CB_INL uint cb_wshfl_down(__local ulong *s, uint *sel, __global uchar *h, ulong mask, uint a, uint b, uint c, uint *p) { return cb_wshfl(s, sel, h, 1, mask, a, b, c, p); }\n"
 "CB_INL uint cb_wshfl_bfly(__local ulong *s, uint *sel, __global uchar *h, ulong mask, uint a, uint b, uint c, uint *p) { return cb_wshfl(s, sel, h, 2, mask, a, b, c, p); }\n"
 "CB_INL uint cb_wshfl_idx(__local ulong *s, uint *sel, __global uchar *h, ulong mask, uint a, uint b, uint c, uint *p) { return cb_wshfl(s, sel, h, 3, mask, a, b, c, p); }\n"
-"/* vote over the group: 0 all, 1 any, 2 uni, 3 ballot */\n"
-"CB_INL uint cb_wvote(__local ulong *s, uint *sel, __global uchar *h, int mode, ulong mask, uint pred) {\n"
-"  uint lanes, b = 0u; __local ulong *w = cb_wput(s, sel, h, mask, pred != 0u, 2u, &lanes);\n"
-"  for (uint l = 0; l < 32u; l++) if ((lanes >> l & 1u) && w[2u * l]) b |= 1u << l;\n"
-"  return mode == 0 ? b == lanes : mode == 1 ? b != 0u : mode == 2 ? (b == 0u || b == lanes) : b; }\n"
+"CB_INL uint cb_wvote(__local ulong *s, uint *sel, __global uchar *h, int mode, ulong mask, uint pred) { return cb_wvote_lm(s, sel, h, mode, mask, pred); }\n"
 "#endif\n"
 "/* match.any: the lanes of the group holding the same value; match.all: all of them or none */\n"
 "CB_INL uint cb_wmatch_any(__local ulong *s, uint *sel, __global uchar *h, ulong mask, ulong v, uint *p) {\n"
