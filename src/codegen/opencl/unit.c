@@ -169,7 +169,11 @@ void ocl_unit_begin(cg *c)
     cg_puts(c, "#ifndef CB_HEAP_BASE\n#error \"the OpenCL backend defines CB_HEAP_BASE, CB_HEAP_SIZE, CB_SHARED_WIN "
                "and CB_G<i>\"\n#endif\n");
     cg_puts(c, cb_codegen_opencl_prelude);
-    cg_puts(c, cb_codegen_opencl_prelude_warp);
+    int warps = 0;   /* the collectives' helpers (warp.c) only where a kernel has collectives: less to build */
+    for (uint32_t k = 0; k < m->nkernels && !warps; k++)
+        warps = cg_opencl_warp_scratch(&m->funcs[m->kernels[k]->func]) != 0;
+    if (warps)
+        cg_puts(c, cb_codegen_opencl_prelude_warp);
     for (uint32_t i = 0; i < m->nvars; i++) {
         const ptx_var *v = &m->vars[i];
         if (v->space == PTX_SPACE_global || v->space == PTX_SPACE_const)
