@@ -72,13 +72,20 @@ struct cg_target {
 /* The dialects' tables (c/target.c, opencl/target.c). */
 void cg_target_c_init(cg_target *t);
 void cg_target_opencl_init(cg_target *t);
+/* OpenCL (opencl/warp.c): the bytes of local memory per work-item that kernel
+ * f's emulated warp collectives use after its dynamic shared memory (the
+ * backend adds them, plus 16), or 0. */
+uint32_t cg_opencl_warp_scratch(const ptx_func *f);
 
 /* Emits m (laid out by cb_passes_run) through target t. Returns 0 and a
  * malloc'd NUL-terminated text in *out (length in *outlen), or -1 with
- * "file:line: near 'tok': reason" in err (-2: the dialect cannot express it,
- * cg_unsupported). */
-int cb_codegen_emit(const cg_target *t, const ptx_module *m, char **out, size_t *outlen, char *err,
-                    size_t errlen);
+ * "file:line: near 'tok': reason" in err (-2: the dialect cannot express the
+ * module as a whole, cg_unsupported outside any function). A kernel it cannot
+ * express, or that can run a function it cannot express, is left out of the
+ * text: kernel_why[k] (m->nkernels slots) is then its malloc'd reason, else
+ * NULL. */
+int cb_codegen_emit(const cg_target *t, const ptx_module *m, char **out, size_t *outlen, char **kernel_why,
+                    char *err, size_t errlen);
 
 /* ---- for the dialects (emit.c) --------------------------------------------------- */
 
@@ -89,8 +96,10 @@ void cg_puts(cg *c, const char *s);
 void cg_reserve(cg *c, size_t extra);
 /* Fails the emission at the current instruction (or function). Does not return. */
 _Noreturn void cg_fail(cg *c, const char *reason);
-/* As cg_fail, for valid PTX that the dialect cannot express: cb_codegen_emit
- * then returns -2 (the loader answers CUDA_ERROR_NOT_SUPPORTED). */
+/* As cg_fail, for valid PTX that the dialect cannot express: inside a
+ * function or kernel it refuses that one (and the kernels that run it), else
+ * the module; cb_codegen_emit then returns -2 (the loader answers
+ * CUDA_ERROR_NOT_SUPPORTED). */
 _Noreturn void cg_unsupported(cg *c, const char *reason);
 /* One instruction: target->by_type, else target->op[in->op]. */
 void cg_emit_instr(cg *c, const ptx_instr *in);

@@ -4,6 +4,9 @@
  *
  * The walk emits the whole module. Emitting one kernel alone would walk that
  * kernel and its callees (ptx_kernel.callees) instead of every function.
+ * Refusal is per kernel: a function or kernel that the dialect cannot express
+ * (cg_unsupported) is left out with its reason, and so is each kernel that
+ * can run such a function; the rest of the module is emitted.
  */
 #include "codegen/codegen.h"
 
@@ -72,7 +75,99 @@ void cg_emit_instr(cg *c, const ptx_instr *in)
     c->target->op[in->op](c, in);
 }
 
-static void emit_module(cg *c)
+/* Runs emit(c, f) with a refusal caught: on cg_unsupported the text it wrote
+ * is dropped and the reason ("file:line: near 'instr': why") comes back,
+ * malloc'd; any other failure goes on to the emission's handler. NULL: f was
+ * emitted. */
+static char *emit_guarded(cg *c, void (*emit)(cg *c, const ptx_func *f), const ptx_func *f)
+{
+    jmp_buf outer;
+    memcpy(outer, c->fail, sizeof outer);
+    char *err = c->err, why[1024] = "";
+    size_t errlen = c->errlen, start = c->len;
+    c->err = why;
+    c->errlen = sizeof why;
+    if (setjmp(c->fail) == 0) {
+        emit(c, f);
+        memcpy(c->fail, outer, sizeof outer);
+        c->err = err;
+        c->errlen = errlen;
+        return NULL;
+    }
+    memcpy(c->fail, outer, sizeof outer);
+    c->err = err;
+    c->errlen = errlen;
+    if (!c->unsupported) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s", why);
+        longjmp(c->fail, 1);
+    }
+    c->unsupported = 0;
+    c->len = start;
+    if (c->buf)
+        c->buf[start] = 0;
+    c->f = NULL;
+    c->in = NULL;
+    char *r = strdup(why[0] ? why : "not supported by this dialect");
+    if (!r)
+        cg_fail(c, "out of memory");
+    return r;
+}
+
+/* The function that call instruction in names directly, or -1. */
+static int32_t direct_callee(const ptx_module *m, const ptx_instr *in)
+{
+    if (in->op != PTX_OP_call || in->nops < 2 || in->ops[1].kind != PTX_OPD_sym ||
+        in->ops[1].sym.kind != PTX_SYM_func || in->ops[1].sym.index < 0 ||
+        (uint32_t)in->ops[1].sym.index >= m->nfuncs)
+        return -1;
+    return in->ops[1].sym.index;
+}
+
+/* After the functions: a function that calls a refused one is refused too
+ * (its text cut out, spans[2i..2i+1]), until nothing changes. */
+static void refuse_callers(cg *c, char **why, size_t *spans)
+{
+    const ptx_module *m = c->m;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t i = 0; i < m->nfuncs; i++) {
+            const ptx_func *f = &m->funcs[i];
+            if (!f->defined || f->is_entry || why[i])
+                continue;
+            for (uint32_t k = 0; k < f->ninstrs && !why[i]; k++) {
+                int32_t t = direct_callee(m, &f->instrs[k]);
+                if (t >= 0 && why[t]) {
+                    size_t n = strlen(m->funcs[t].name) + strlen(why[t]) + 64;
+                    if (!(why[i] = malloc(n)))
+                        cg_fail(c, "out of memory");
+                    snprintf(why[i], n, "calls %s, which is refused: %s", m->funcs[t].name, why[t]);
+                    changed = 1;
+                }
+            }
+        }
+    }
+    size_t out = spans[0], at = spans[0];
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        size_t b = spans[2 * i], e = spans[2 * i + 1];
+        if (e <= b)
+            continue;
+        if (!why[i]) {
+            memmove(c->buf + out, c->buf + b, e - b);
+            out += e - b;
+        }
+        at = e;
+    }
+    if (c->buf && at > out) {
+        memmove(c->buf + out, c->buf + at, c->len - at + 1);
+        c->len -= at - out;
+    }
+}
+
+/* The whole module. A function or kernel the dialect cannot express is left
+ * out with its reason (cg_unsupported), and so is every kernel that can run
+ * it: kernel_why[k] is that reason, or NULL. The other kernels are emitted. */
+static void emit_module(cg *c, char **func_why, char **kernel_why)
 {
     const cg_target *t = c->target;
     const ptx_module *m = c->m;
@@ -83,35 +178,70 @@ static void emit_module(cg *c)
     c->f = NULL;
     c->in = NULL;
     t->tables(c);
-    for (uint32_t i = 0; i < m->nfuncs; i++)
-        if (m->funcs[i].defined && !m->funcs[i].is_entry)
-            t->function(c, &m->funcs[i]);
-    for (uint32_t k = 0; k < m->nkernels; k++)
-        t->kernel(c, &m->funcs[m->kernels[k]->func]);
+    size_t *spans = calloc(2 * (size_t)m->nfuncs + 2, sizeof *spans);
+    if (!spans)
+        cg_fail(c, "out of memory");
+    spans[0] = c->len;
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        spans[2 * i] = spans[2 * i + 1] = c->len;
+        if (m->funcs[i].defined && !m->funcs[i].is_entry) {
+            func_why[i] = emit_guarded(c, t->function, &m->funcs[i]);
+            spans[2 * i + 1] = c->len;
+        }
+    }
+    refuse_callers(c, func_why, spans);
+    free(spans);
+    for (uint32_t k = 0; k < m->nkernels; k++) {
+        const ptx_kernel *kn = m->kernels[k];
+        for (uint32_t i = 0; i < kn->ncallees && !kernel_why[k]; i++) {
+            uint32_t f = kn->callees[i];
+            if (!func_why[f])
+                continue;
+            size_t n = strlen(m->funcs[f].name) + strlen(func_why[f]) + 64;
+            if (!(kernel_why[k] = malloc(n)))
+                cg_fail(c, "out of memory");
+            snprintf(kernel_why[k], n, "it calls %s, which is refused: %s", m->funcs[f].name, func_why[f]);
+        }
+        if (!kernel_why[k])
+            kernel_why[k] = emit_guarded(c, t->kernel, &m->funcs[kn->func]);
+    }
 }
 
-int cb_codegen_emit(const cg_target *t, const ptx_module *m, char **out, size_t *outlen, char *err,
-                    size_t errlen)
+int cb_codegen_emit(const cg_target *t, const ptx_module *m, char **out, size_t *outlen, char **kernel_why,
+                    char *err, size_t errlen)
 {
     cg *c = calloc(1, sizeof *c);
-    if (!c) {
+    char **func_why = calloc(m->nfuncs ? m->nfuncs : 1, sizeof *func_why);
+    if (!c || !func_why) {
+        free(c);
+        free(func_why);
         ptx_format_error(err, errlen, m->file, 0, NULL, 0, "out of memory");
         return -1;
     }
+    for (uint32_t k = 0; k < m->nkernels; k++)
+        kernel_why[k] = NULL;
     c->target = t;
     c->m = m;
     c->err = err;
     c->errlen = errlen;
+    int rc = 0;
     if (setjmp(c->fail)) {
-        int rc = c->unsupported ? -2 : -1;
+        rc = c->unsupported ? -2 : -1;
         free(c->buf);
-        free(c);
+        c->buf = NULL;
         *out = NULL;
-        return rc;
+        for (uint32_t k = 0; k < m->nkernels; k++) {
+            free(kernel_why[k]);
+            kernel_why[k] = NULL;
+        }
+    } else {
+        emit_module(c, func_why, kernel_why);
+        *out = c->buf;
+        *outlen = c->len;
     }
-    emit_module(c);
-    *out = c->buf;
-    *outlen = c->len;
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        free(func_why[i]);
+    free(func_why);
     free(c);
-    return 0;
+    return rc;
 }

@@ -3,6 +3,7 @@
  *   ptx_parse     src/ptx/parser.c    PTX text -> IR
  *   ptx_verify    src/ptx/verify.c    every instruction against ops.def
  *   cb_passes_run src/passes/         layout and analyses, written into the IR
+ *   pass_uniform  src/passes/uniform.c  block-uniform control flow, for OpenCL only
  *   describe                          cb_translation's kernels, globals, relocations
  *   emit          src/codegen/<dialect>/
  */
@@ -54,6 +55,7 @@ static int fill_kernels(const ptx_module *m, cb_translation *tr)
         ki->num_regs = kn->num_regs;
         ki->needs_fibers = kn->needs_fibers;
         ki->uses_textures = kn->uses_textures;
+        ki->warp_scratch = tr->dialect == CB_DIALECT_OPENCL ? cg_opencl_warp_scratch(f) : 0;
         memcpy(ki->maxntid, f->maxntid, sizeof ki->maxntid);
         memcpy(ki->reqntid, f->reqntid, sizeof ki->reqntid);
         ki->minnctapersm = f->minnctapersm;
@@ -175,11 +177,22 @@ int cb_translate_ptx_opts(const char *ptx, size_t len, const char *source_name, 
     m->want_lanes = opts->lanes;
     if (ptx_verify(m, err, errlen) < 0 || cb_passes_run(m, err, errlen) < 0)
         goto done;
+    /* OpenCL emulates warp collectives with work-group barriers: where the block runs together */
+    if (dialect == CB_DIALECT_OPENCL && pass_uniform(m, err, errlen) < 0)
+        goto done;
     if (fill_kernels(m, tr) < 0 || fill_globals(m, tr) < 0 || fill_relocs(m, tr) < 0) {
         ptx_format_error(err, errlen, source_name, 0, NULL, 0, "out of memory");
         goto done;
     }
-    rc = cb_codegen_emit(&target, m, &tr->source, &tr->source_len, err, errlen);
+    char **why = calloc(m->nkernels ? m->nkernels : 1, sizeof *why);
+    if (!why) {
+        ptx_format_error(err, errlen, source_name, 0, NULL, 0, "out of memory");
+        goto done;
+    }
+    rc = cb_codegen_emit(&target, m, &tr->source, &tr->source_len, why, err, errlen);
+    for (uint32_t k = 0; k < m->nkernels; k++)
+        tr->kernels[k].refused = why[k];
+    free(why);
     if (rc < 0)
         goto done;
     rc = 0;
@@ -203,6 +216,7 @@ void cb_translation_free(cb_translation *t)
         free(t->kernels[i].name);
         free(t->kernels[i].symbol);
         free(t->kernels[i].params);
+        free(t->kernels[i].refused);
     }
     free(t->kernels);
     for (uint32_t i = 0; i < t->nglobals && t->globals; i++) {

@@ -44,6 +44,10 @@ typedef struct cb_kernel_info {
     uint32_t cluster_dims[3]; /* .reqnctapercluster (__cluster_dims__), 0 if absent */
     uint32_t max_cluster_rank;/* .maxclusterrank, 0 if absent */
     int explicit_cluster;     /* .explicitcluster: must be launched with a cluster shape */
+    uint32_t warp_scratch;    /* OpenCL: local bytes per thread its warp collectives use after the dynamic
+                                 shared memory (the backend adds them, plus 16); 0 for none */
+    char *refused;            /* why the dialect cannot express it ("file:line: near 'instr': why"): it is
+                                 not in source and cannot be launched (CUDA_ERROR_NOT_SUPPORTED); NULL: it can */
 } cb_kernel_info;
 
 enum { CB_SPACE_GLOBAL = 0, CB_SPACE_CONST = 1 };
@@ -103,8 +107,10 @@ typedef struct cb_translation {
  * source_name names the input in messages ("prog.cu.ptx", "<fatbin>").
  * Returns 0 and sets *out on success. On failure returns -1, sets *out to
  * NULL and writes "file:line: token: reason" into err (truncated to errlen);
- * returns -2 instead when the PTX is valid but the dialect cannot express it
- * (the loader answers CUDA_ERROR_NOT_SUPPORTED). Never crashes on bad input. */
+ * returns -2 instead when the PTX is valid but the dialect cannot express the
+ * module (the loader answers CUDA_ERROR_NOT_SUPPORTED). A kernel that the
+ * dialect cannot express does not fail the translation: its
+ * cb_kernel_info.refused says why. Never crashes on bad input. */
 int cb_translate_ptx(const char *ptx, size_t len, const char *source_name, cb_dialect dialect,
                      cb_translation **out, char *err, size_t errlen);
 

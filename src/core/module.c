@@ -484,6 +484,10 @@ static CUresult module_load(cb_context *ctx, const void *image, size_t size, con
         module_free(m);
         return r;
     }
+    for (uint32_t k = 0; k < tr->nkernels; k++)
+        if (tr->kernels[k].refused)
+            cb_log(CB_LOG_INFO, "%s: kernel %s is not supported on this device (the others load): %s", name,
+                   tr->kernels[k].name, tr->kernels[k].refused);
     cb_stats_add(CB_STAT_MODULES_LOADED, 1);
     cb_stats_add(CB_STAT_KERNELS_REGISTERED, tr->nkernels);
     cb_stats_add(CB_STAT_KERNELS_TRANSLATED, tr->nkernels);
@@ -1026,6 +1030,18 @@ CUresult cb_module_function_at(cb_module *m, uint32_t i, cb_function **out)
             return r;
     } else {
         info = &m->tr->kernels[i];
+    }
+    if (info->refused) {   /* the dialect cannot express it: the module's other kernels run */
+        char msg[1536];
+        snprintf(msg, sizeof msg, "not supported on this device: kernel %s: %s", info->name, info->refused);
+        cb_log(CB_LOG_ERROR, "%s", msg);
+        cb_mutex_lock(&module_lock);
+        int first = !mi->failure_noted;
+        mi->failure_noted = 1;
+        cb_mutex_unlock(&module_lock);
+        if (first)
+            module_note_failure(mi->name, CUDA_ERROR_NOT_SUPPORTED, msg);
+        return CUDA_ERROR_NOT_SUPPORTED;
     }
     CUresult r = CUDA_SUCCESS;
     cb_mutex_lock(&module_lock);

@@ -66,5 +66,12 @@ int pass_shared_offset(const ptx_kernel *k, const ptx_var *v, uint32_t *offset);
  * (sites, calls that reach one, the loops holding them) and, per loop level,
  * which node reaches which. */
 cb_pass pass_converge;
+/* uniform.c (not in cb_passes_run: the translator runs it after them for the
+ * dialects that need it, OpenCL): ptx_func.uniform of every kernel that holds a collective: which
+ * of its instructions the whole block runs in uniform control flow (a
+ * divergence analysis: uniform values, branches on divergent ones, their
+ * regions up to the immediate post-dominator), and its predicable regions
+ * (ptx_func.pred_region). */
+cb_pass pass_uniform;
 
 #endif

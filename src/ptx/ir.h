@@ -359,6 +359,10 @@ typedef struct ptx_func {
     ptx_kernel *kernel;    /* .entry: filled by the passes; NULL for a .func */
     ptx_conv *conv;        /* it reaches a warp convergence point (pass_converge); else NULL */
     ptx_cfg *cfg;          /* .entry: its basic blocks (pass_cfg); NULL for a .func */
+    unsigned char *uniform; /* a kernel with a collective: per instruction, 1 when the whole block runs it
+                               together or not at all (pass_uniform); else NULL */
+    int32_t *pred_region;  /* per instruction of a kernel with such a region: the conditional branch B that
+                              heads the predicable region [B, P] holding it (pass_uniform), else -1; NULL: none */
 } ptx_func;
 
 /* An address in the initialiser of a module variable: the 8 bytes at offset

@@ -5,6 +5,7 @@
  * success the translation must be self-consistent; on failure err must say
  * why. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,13 @@ static void check_translation(const cb_translation *t)
         require(cb_translation_find_kernel(t, k->name) >= 0);
         for (uint32_t p = 0; p < k->nparams; p++)
             require(k->params[p].align >= 1 && k->params[p].offset + k->params[p].size <= k->param_bytes);
+        /* a refused kernel (OpenCL only) has its reason and is not in the program; the others are */
+        require(!k->refused || (t->dialect == CB_DIALECT_OPENCL && k->refused[0] != 0));
+        if (t->dialect == CB_DIALECT_OPENCL) {
+            char sig[64];
+            snprintf(sig, sizeof sig, "void %.40s(", k->symbol);
+            require((strstr(t->source, sig) != NULL) == (k->refused == NULL));
+        }
     }
     for (uint32_t i = 0; i < t->nglobals; i++)
         require(t->globals[i].name != NULL);

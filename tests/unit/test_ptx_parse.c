@@ -333,14 +333,26 @@ static void test_dialects(void)
     const char *shfl = HEADER ".visible .entry k()\n{\n\t.reg .b32 %r<3>;\n"
                               "\tshfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;\n\tret;\n}\n";
     t = (cb_translation *)1;
-    CHECK(cb_translate_ptx(shfl, strlen(shfl), "d.ptx", CB_DIALECT_OPENCL, &t, err, sizeof err) == -2 && t == NULL,
-          "shfl must be refused as not supported");
-    CHECK(strstr(err, "'shfl' is not supported by the OpenCL dialect") != NULL, "got \"%s\"", err);
+    CHECK(cb_translate_ptx(shfl, strlen(shfl), "d.ptx", CB_DIALECT_OPENCL, &t, err, sizeof err) == 0 && t, "shfl: %s",
+          err);
+    CHECK(t && !t->kernels[0].refused && strstr(t->source, "cb_wshfl_bfly(cb_wxs, &cb_ws, ") != NULL &&
+              t->kernels[0].warp_scratch == 32, "shfl with the full mask in uniform control flow is emulated");
+    cb_translation_free(t);
     CHECK(cb_translate_ptx(shfl, strlen(shfl), "d.ptx", CB_DIALECT_C, &t, err, sizeof err) == 0, "C: %s", err);
     cb_translation_free(t);
-    const char *rz = HEADER ".visible .entry k()\n{\n\t.reg .f32 %f<4>;\n\tadd.rz.f32 %f1, %f2, %f3;\n\tret;\n}\n";
-    CHECK(cb_translate_ptx(rz, strlen(rz), "d.ptx", CB_DIALECT_OPENCL, &t, err, sizeof err) == -2, "add.rz refused");
-    CHECK(strstr(err, "directed rounding") != NULL, "got \"%s\"", err);
+    /* per-kernel refusal: the module translates, the refused kernel is left out with its reason */
+    const char *rz = HEADER ".visible .entry k()\n{\n\t.reg .f32 %f<4>;\n\tadd.rz.f32 %f1, %f2, %f3;\n\tret;\n}\n"
+                            ".visible .entry k2()\n{\n\tret;\n}\n";
+    CHECK(cb_translate_ptx(rz, strlen(rz), "d.ptx", CB_DIALECT_OPENCL, &t, err, sizeof err) == 0 && t, "add.rz: %s",
+          err);
+    CHECK(t && t->kernels[0].refused && strstr(t->kernels[0].refused, "directed rounding") &&
+              strstr(t->kernels[0].refused, "d.ptx:") && !t->kernels[1].refused,
+          "add.rz refuses its kernel only: got \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "");
+    CHECK(t && !strstr(t->source, "void cbk_0(") && strstr(t->source, "void cbk_1("), "cbk_0 left out, cbk_1 kept");
+    cb_translation_free(t);
+    CHECK(cb_translate_ptx(rz, strlen(rz), "d.ptx", CB_DIALECT_C, &t, err, sizeof err) == 0 && t &&
+              !t->kernels[0].refused, "C runs every kernel: %s", err);
+    cb_translation_free(t);
     /* a funnel shift's helper is not a rounding helper */
     const char *shf = HEADER ".visible .entry k()\n{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<2>;\n"
                              "\tshf.r.wrap.b32 %r1, %r2, %r3, 3;\n\tret;\n}\n";
@@ -354,12 +366,132 @@ static void test_dialects(void)
     CHECK(strstr(err, "frob") != NULL, "the PTX error comes first: got \"%s\"", err);
 }
 
+/* Translates src for OpenCL; returns the translation (0 expected) or NULL. */
+static cb_translation *ocl(const char *src, char *err, size_t errlen)
+{
+    cb_translation *t = NULL;
+    int rc = cb_translate_ptx(src, strlen(src), "w.ptx", CB_DIALECT_OPENCL, &t, err, errlen);
+    CHECK(rc == 0 && t, "OpenCL translation failed (%d): %s", rc, err);
+    cb_translation *c = NULL;
+    CHECK(cb_translate_ptx(src, strlen(src), "w.ptx", CB_DIALECT_C, &c, err, errlen) == 0 && c && !c->kernels[0].refused,
+          "the C dialect runs it: %s", err);
+    cb_translation_free(c);
+    return rc == 0 ? t : NULL;
+}
+
+/* The OpenCL dialect's warp collectives: emitted in block-uniform control flow
+ * with the full mask (pass_uniform), else the kernel alone is refused. */
+static void test_opencl_warp(void)
+{
+    char err[512];
+    const char *regs = "\t.reg .b32 %r<9>;\n\t.reg .pred %p<4>;\n\t.reg .b64 %rd<3>;\n";
+    char src[4096];
+    /* reconverged: the shfl after a tid-dependent if, past its post-dominator */
+    snprintf(src, sizeof src,
+             HEADER ".visible .entry k()\n{\n%s\tmov.u32 %%r1, %%tid.x;\n\tsetp.lt.u32 %%p1, %%r1, 5;\n"
+             "\t@%%p1 bra $L1;\n\tadd.u32 %%r2, %%r1, 1;\n$L1:\n\tmov.u32 %%r3, -1;\n"
+             "\tshfl.sync.down.b32 %%r4|%%p2, %%r1, 1, 31, %%r3;\n\tvote.sync.ballot.b32 %%r5, %%p1, -1;\n"
+             "\tvote.sync.all.pred %%p3, %%p1, -1;\n\tmatch.any.sync.b64 %%r6, %%rd1, -1;\n"
+             "\tredux.sync.min.s32 %%r7, %%r1, -1;\n\telect.sync %%r8|%%p3, -1;\n\tbar.warp.sync -1;\n"
+             "\tbar.red.popc.u32 %%r2, 0, %%p1;\n\tret;\n}\n", regs);
+    cb_translation *t = ocl(src, err, sizeof err);
+    CHECK(t && !t->kernels[0].refused, "uniform collectives refused: %s", t && t->kernels[0].refused ? t->kernels[0].refused : "");
+    static const char *const want[] = {"cb_wshfl_down(cb_wxs", "cb_wvote(cb_wxs, &cb_ws, cb_heap, 3, ", "cb_wvote(cb_wxs, &cb_ws, cb_heap, 0, ",
+                                       "cb_wmatch_any(cb_wxs", "cb_wredux(cb_wxs, &cb_ws, cb_heap, 1, ", "cb_bar_count(cb_wxs",
+                                       "__local ulong *cb_wxs = "};
+    for (size_t i = 0; t && !t->kernels[0].refused && i < sizeof want / sizeof want[0]; i++)
+        CHECK(strstr(t->source, want[i]) != NULL, "emitted \"%s\"", want[i]);
+    cb_translation_free(t);
+    /* inside an if that ends the kernel: a predicated region, whose inactive lanes count as exited */
+    snprintf(src, sizeof src,
+             HEADER ".visible .entry k()\n{\n%s\tmov.u32 %%r1, %%tid.x;\n\tsetp.lt.u32 %%p1, %%r1, 5;\n"
+             "\t@%%p1 bra $L1;\n\tadd.u32 %%r2, %%r1, 1;\n\tshfl.sync.idx.b32 %%r4, %%r2, 0, 31, -1;\n$L1:\n\tret;\n}\n"
+             ".visible .entry k2()\n{\n\tret;\n}\n", regs);
+    t = ocl(src, err, sizeof err);
+    CHECK(t && !t->kernels[0].refused && strstr(t->source, "cb_act = 0u;") && strstr(t->source, "cb_act = 1u;") &&
+              strstr(t->source, "if (cb_act) {") && strstr(t->source, "(cb_act ? 0ul : 0x200000000ul)"),
+          "a predicated region: \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "(emitted)");
+    cb_translation_free(t);
+    /* in a loop with a thread-dependent trip count: refused, and only that kernel */
+    snprintf(src, sizeof src,
+             HEADER ".visible .entry k()\n{\n%s\tmov.u32 %%r1, %%tid.x;\n$L0:\n"
+             "\tshfl.sync.idx.b32 %%r4, %%r1, 0, 31, -1;\n\tadd.u32 %%r1, %%r1, 32;\n\tsetp.lt.u32 %%p1, %%r1, 40;\n"
+             "\t@%%p1 bra $L0;\n\tret;\n}\n"
+             ".visible .entry k2()\n{\n\tret;\n}\n", regs);
+    t = ocl(src, err, sizeof err);
+    CHECK(t && t->kernels[0].refused && strstr(t->kernels[0].refused, "not uniform over the block") &&
+              strstr(t->kernels[0].refused, "shfl.sync.idx") && !t->kernels[1].refused,
+          "divergent loop refused: got \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "(none)");
+    cb_translation_free(t);
+    /* in a branch inside a predicated region: refused */
+    snprintf(src, sizeof src,
+             HEADER ".visible .entry k()\n{\n%s\tmov.u32 %%r1, %%tid.x;\n\tsetp.lt.u32 %%p1, %%r1, 5;\n"
+             "\tsetp.lt.u32 %%p2, %%r1, 9;\n\t@%%p1 bra $L1;\n\t@%%p2 bra $L2;\n"
+             "\tvote.sync.any.pred %%p3, %%p1, -1;\n$L2:\n\tadd.u32 %%r2, %%r1, 1;\n$L1:\n\tret;\n}\n", regs);
+    t = ocl(src, err, sizeof err);
+    CHECK(t && t->kernels[0].refused && strstr(t->kernels[0].refused, "not uniform"), "nested: \"%s\"",
+          t && t->kernels[0].refused ? t->kernels[0].refused : "(none)");
+    cb_translation_free(t);
+    /* a branch on a uniform value (a kernel parameter, %ctaid) does not diverge */
+    snprintf(src, sizeof src,
+             HEADER ".visible .entry k(.param .u32 n)\n{\n%s\tld.param.u32 %%r1, [n];\n\tmov.u32 %%r2, %%ctaid.x;\n"
+             "\tadd.u32 %%r3, %%r1, %%r2;\n\tsetp.lt.u32 %%p1, %%r3, 5;\n"
+             "\t@%%p1 bra $L1;\n\tshfl.sync.idx.b32 %%r4, %%r1, 0, 31, -1;\n$L1:\n\tret;\n}\n", regs);
+    t = ocl(src, err, sizeof err);
+    CHECK(t && !t->kernels[0].refused, "uniform branch: got \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "");
+    cb_translation_free(t);
+    /* threads that exit early make the rest divergent (OpenCL's barrier needs them) */
+    snprintf(src, sizeof src,
+             HEADER ".visible .entry k()\n{\n%s\tmov.u32 %%r1, %%tid.x;\n\tsetp.lt.u32 %%p1, %%r1, 5;\n"
+             "\t@%%p1 exit;\n\tvote.sync.any.pred %%p2, %%p1, -1;\n\tret;\n}\n", regs);
+    t = ocl(src, err, sizeof err);
+    CHECK(t && t->kernels[0].refused && strstr(t->kernels[0].refused, "not uniform"), "after an early exit: \"%s\"",
+          t && t->kernels[0].refused ? t->kernels[0].refused : "(none)");
+    cb_translation_free(t);
+    /* a value defined in divergent flow is divergent after the join: the branch on it heads a region */
+    snprintf(src, sizeof src,
+             HEADER ".visible .entry k()\n{\n%s\tmov.u32 %%r1, %%tid.x;\n\tmov.u32 %%r2, 0;\n\tsetp.lt.u32 %%p1, %%r1, 5;\n"
+             "\t@%%p1 bra $L1;\n\tmov.u32 %%r2, 1;\n$L1:\n\tsetp.eq.u32 %%p2, %%r2, 0;\n\t@%%p2 bra $L2;\n"
+             "\tshfl.sync.idx.b32 %%r4, %%r1, 0, 31, -1;\n$L2:\n\tst.global.u32 [%%rd1], %%r4;\n\tret;\n}\n", regs);
+    t = ocl(src, err, sizeof err);
+    CHECK(t && !t->kernels[0].refused && strstr(t->source, "cb_act = 0u;") &&
+              strstr(t->source, "(cb_act ? 0ul : 0x100000000ul)"), "sync dependence: \"%s\"",
+          t && t->kernels[0].refused ? t->kernels[0].refused : "(emitted)");
+    cb_translation_free(t);
+    /* a partial mask in uniform control flow: emitted, its masks checked at run time (launch status 3) */
+    snprintf(src, sizeof src, HEADER ".visible .entry k()\n{\n%s\tmov.u32 %%r1, %%tid.x;\n"
+             "\tshfl.sync.idx.b32 %%r4, %%r1, 0, 31, 65535;\n\tret;\n}\n", regs);
+    t = ocl(src, err, sizeof err);
+    CHECK(t && !t->kernels[0].refused && strstr(t->source, "cb_wshfl_idx(cb_wxs, &cb_ws, cb_heap, ((ulong)((uint32_t)0xffffull))"),
+          "partial mask: \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "(emitted?)");
+    cb_translation_free(t);
+    /* a .func with a collective: refused, with every kernel that calls it; the others stay */
+    snprintf(src, sizeof src,
+             HEADER ".func (.param .b32 r) f(.param .b32 a)\n{\n\t.reg .b32 %%r<3>;\n\tld.param.b32 %%r1, [a];\n"
+             "\tshfl.sync.bfly.b32 %%r2, %%r1, 1, 31, -1;\n\tst.param.b32 [r], %%r2;\n\tret;\n}\n"
+             ".func (.param .b32 r) g(.param .b32 a)\n{\n\t.reg .b32 %%r<3>;\n\tld.param.b32 %%r1, [a];\n"
+             "\t{\n\t.param .b32 pa;\n\tst.param.b32 [pa], %%r1;\n\t.param .b32 pr;\n\tcall (pr), f, (pa);\n"
+             "\tld.param.b32 %%r2, [pr];\n\t}\n\tst.param.b32 [r], %%r2;\n\tret;\n}\n"
+             ".visible .entry k()\n{\n\t.reg .b32 %%r<3>;\n\tmov.u32 %%r1, 1;\n"
+             "\t{\n\t.param .b32 pa;\n\tst.param.b32 [pa], %%r1;\n\t.param .b32 pr;\n\tcall (pr), g, (pa);\n"
+             "\tld.param.b32 %%r2, [pr];\n\t}\n\tret;\n}\n"
+             ".visible .entry k2()\n{\n\tret;\n}\n");
+    t = ocl(src, err, sizeof err);
+    CHECK(t && t->kernels[0].refused && strstr(t->kernels[0].refused, "in a .func") && !t->kernels[1].refused,
+          "a .func's collective refuses its callers: \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "(none)");
+    CHECK(t && !strstr(t->source, "void cbk_0(") && strstr(t->source, "void cbk_1(") &&
+              !strstr(t->source, ".func f */") && !strstr(t->source, ".func g */") && !strstr(t->source, "cb_wshfl_bfly(cb_wxs"),
+          "the refused functions and kernel are left out");
+    cb_translation_free(t);
+}
+
 int main(void)
 {
     test_errors();
     test_layout();
     test_dialects();
     test_lanes_option();
+    test_opencl_warp();
     test_corpus();
     if (failures)
         fprintf(stderr, "test_ptx_parse: %d failures\n", failures);

@@ -34,6 +34,7 @@ typedef struct ocl_kernel {
     cb_mutex lock;          /* clSetKernelArg + enqueue are one step per kernel object */
     uint32_t words;         /* the .param struct, in ulongs */
     uint32_t dsm;           /* where dynamic shared memory starts */
+    uint32_t scratch;       /* local bytes per work-item of its warp collectives, after the dynamic part */
 } ocl_kernel;
 
 typedef struct ocl_module {
@@ -55,6 +56,7 @@ typedef struct ocl_backend {
     ocl_heap alloc;         /* heap.c */
     cb_device_info info;
     size_t max_wg;
+    int nvidia;             /* NVIDIA's OpenCL: warp collectives as inline PTX (CB_NV_ASM, codegen/opencl/warp.c) */
 } ocl_backend;
 
 static ocl_backend *self_of(cb_backend *b) { return (ocl_backend *)b; }
@@ -260,6 +262,8 @@ static char *module_header(ocl_backend *s, const cb_translation *tr, const uint6
                                 (unsigned long long)(s->heap_base + s->alloc.size));
     for (uint32_t i = 0; i < tr->nglobals; i++)
         n += (size_t)snprintf(h + n, cap - n, "#define CB_G%u 0x%llxul\n", i, (unsigned long long)ga[i]);
+    if (s->nvidia)
+        n += (size_t)snprintf(h + n, cap - n, "#define CB_NV_ASM 1\n");
     return h;
 }
 
@@ -317,6 +321,8 @@ static CUresult ocl_module_load(cb_backend *b, const cb_translation *tr, const u
         return r;
     }
     m->has_status = strstr(tr->source, "cb_trap(cb_heap") || strstr(tr->source, "cb_assert(cb_heap");
+    for (uint32_t i = 0; i < tr->nkernels; i++)
+        m->has_status |= tr->kernels[i].warp_scratch != 0;   /* warp collectives check their masks (status 3) */
     m->kernels = calloc(tr->nkernels ? tr->nkernels : 1, sizeof *m->kernels);
     if (!m->kernels) {
         module_free(m);
@@ -324,6 +330,9 @@ static CUresult ocl_module_load(cb_backend *b, const cb_translation *tr, const u
     }
     for (uint32_t i = 0; i < tr->nkernels; i++) {
         ocl_kernel *k = &m->kernels[i];
+        m->nkernels = i + 1;
+        if (tr->kernels[i].refused)   /* not in the program: the core answers NOT_SUPPORTED for it */
+            continue;
         k->k = clCreateKernel(m->prog, tr->kernels[i].symbol, &e);
         if (e != CL_SUCCESS) {
             k->k = NULL;
@@ -332,11 +341,11 @@ static CUresult ocl_module_load(cb_backend *b, const cb_translation *tr, const u
             return cl_result(e);
         }
         cb_mutex_init(&k->lock);
-        m->nkernels = i + 1;
         k->words = (tr->kernels[i].param_bytes + 7) / 8;
         if (!k->words)
             k->words = 1;
         k->dsm = (tr->kernels[i].static_smem + 15u) & ~15u;
+        k->scratch = tr->kernels[i].warp_scratch;
     }
     *module_out = m;
     return CUDA_SUCCESS;
@@ -372,6 +381,17 @@ static CUresult launch_status(ocl_backend *s, cb_launch_error *err)
                  st[1], st[2], st[3], st[4], st[5], st[6]);
         return err->result;
     }
+    if (st[0] == 3) {   /* codegen/opencl/warp.c: cb_wfail */
+        static const char *const kinds[] = {"?", "shfl.sync", "vote.sync", "match.sync", "redux.sync", "elect.sync",
+                                            "bar.warp.sync"};
+        err->result = CUDA_ERROR_LAUNCH_FAILED;
+        snprintf(err->message, sizeof err->message,
+                 "%s with mask 0x%08x (block [%u,%u,%u], thread [%u,%u,%u]): the calling lane is not in its mask, "
+                 "or lanes it names passed another mask and never join it (the CPU backend reports the same "
+                 "collective as waiting for them)",
+                 kinds[st[8] < 7 ? st[8] : 0], st[7], st[1], st[2], st[3], st[4], st[5], st[6]);
+        return err->result;
+    }
     uint64_t w[3];
     memcpy(w, &st[8], sizeof w);
     char msg[256], file[256], fn[256];
@@ -397,6 +417,11 @@ static CUresult ocl_launch(cb_backend *b, void *module, uint32_t kernel, const c
     /* cooperative launches run as any other: the dialect refuses grid-wide sync, the one thing
      * that needs every block resident */
     ocl_kernel *k = &m->kernels[kernel];
+    if (!k->k) {   /* refused by the dialect (cb_kernel_info.refused) */
+        err->result = CUDA_ERROR_NOT_SUPPORTED;
+        snprintf(err->message, sizeof err->message, "this kernel is not supported on this device");
+        return err->result;
+    }
     size_t pbytes = (size_t)k->words * 8;
     unsigned char stackbuf[512];
     unsigned char *pb = pbytes <= sizeof stackbuf ? stackbuf : calloc(1, pbytes);
@@ -413,6 +438,8 @@ static CUresult ocl_launch(cb_backend *b, void *module, uint32_t kernel, const c
         global[d] = (size_t)cfg->grid[d] * cfg->block[d];
     }
     size_t smem = (size_t)k->dsm + cfg->dynamic_smem;
+    if (k->scratch)   /* the warp collectives' scratch (codegen/opencl/warp.c), 8-byte aligned */
+        smem = ((smem + 7) & ~(size_t)7) + (size_t)k->scratch * cfg->block[0] * cfg->block[1] * cfg->block[2] + 16;
     cl_uint dyn = cfg->dynamic_smem;
     cl_event ev = NULL;
     cb_mutex_lock(&k->lock);
@@ -470,6 +497,10 @@ static void fill_info(ocl_backend *s)
     clGetDeviceInfo(s->dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL);
     clGetDeviceInfo(s->dev, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof l2, &l2, NULL);
     clGetDeviceInfo(s->dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+    char vendor[200] = "";
+    clGetDeviceInfo(s->dev, CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
+    /* inline PTX on NVIDIA's platform only; CUBRIDGE_OPENCL_NO_ASM=1 keeps the local-memory emulation there */
+    s->nvidia = strstr(vendor, "NVIDIA") != NULL && !getenv("CUBRIDGE_OPENCL_NO_ASM");
     snprintf(i->name, sizeof i->name, "%s (OpenCL, %s)", name, ver);
     i->total_mem = (size_t)s->alloc.size;
     i->multiprocessors = (int)cu;

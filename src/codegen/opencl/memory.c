@@ -375,10 +375,11 @@ void ocl_emit_membar(cg *c, const ptx_instr *in)
 void ocl_emit_bar(cg *c, const ptx_instr *in)
 {
     if (ptx_has(in, PTX_MOD_warp))
-        cg_unsupported(c, "bar.warp.sync (__syncwarp) is not supported by the OpenCL dialect yet");
-    if (ptx_has(in, PTX_MOD_red) || ptx_has(in, PTX_MOD_arrive))
-        cg_unsupported(c, "bar.red and bar.arrive (__syncthreads_count/and/or, named barriers) are not supported "
-                          "by the OpenCL dialect yet");
+        return ocl_emit_bar_warp(c, in);
+    if (ptx_has(in, PTX_MOD_red))
+        return ocl_emit_bar_red(c, in);
+    if (ptx_has(in, PTX_MOD_arrive))
+        cg_unsupported(c, "bar.arrive (named barriers, producer/consumer) is not supported by the OpenCL dialect yet");
     if (in->nops != 1 || in->ops[0].kind != PTX_OPD_int || in->ops[0].imm != 0)
         cg_unsupported(c, "barriers other than 0 over the whole block are not supported by the OpenCL dialect yet");
     cg_puts(c, "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n");

@@ -7,6 +7,7 @@
  *               locals; special registers as work-item built-ins
  *   memory.c    ld st ldu cvta isspacep atom red membar fence bar call exit
  *   prelude.c   the helpers, under the C dialect's names
+ *   warp.c      warp collectives and bar.red, through local memory in uniform control flow
  * Everything it cannot express fails at translation through cg_unsupported
  * (the loader answers CUDA_ERROR_NOT_SUPPORTED), never as different code.
  * docs/opencl.md says what works.
@@ -40,5 +41,20 @@ void ocl_emit_bar(cg *c, const ptx_instr *in);
 void ocl_emit_call(cg *c, const ptx_instr *in);
 void ocl_emit_exit(cg *c, const ptx_instr *in);
 void ocl_emit_trap(cg *c, const ptx_instr *in);
+
+/* warp.c: warp and block collectives through local memory, in uniform control flow */
+extern const char cb_codegen_opencl_prelude_warp[];
+/* Whether in lies inside a predicated region (ptx_func.pred_region), after its head branch. */
+int ocl_in_region(cg *c, const ptx_instr *in);
+/* Whether in is a warp collective or bar.red emitted through the scratch. */
+int ocl_is_collective(const ptx_instr *in);
+void ocl_emit_shfl(cg *c, const ptx_instr *in);
+void ocl_emit_vote(cg *c, const ptx_instr *in);
+void ocl_emit_activemask(cg *c, const ptx_instr *in);
+void ocl_emit_match(cg *c, const ptx_instr *in);
+void ocl_emit_redux(cg *c, const ptx_instr *in);
+void ocl_emit_elect(cg *c, const ptx_instr *in);
+void ocl_emit_bar_warp(cg *c, const ptx_instr *in);
+void ocl_emit_bar_red(cg *c, const ptx_instr *in);
 
 #endif

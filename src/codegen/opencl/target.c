@@ -54,7 +54,24 @@ static int opencl_by_type(cg *c, const ptx_instr *in)
             if (is_half(in->types[i]))
                 cg_unsupported(c, "half precision (f16/bf16) is not supported by the OpenCL dialect yet");
     size_t start = c->len;
+    const ptx_func *f = c->f;
+    uint32_t k = (uint32_t)(in - f->instrs);
+    int32_t r = f->pred_region && k < f->ninstrs ? f->pred_region[k] : -1;
+    int wrap = 0;
+    if (r >= 0 && (uint32_t)r == k) {   /* the head "@p bra P": the lanes that branch go on as inactive */
+        cg_puts(c, "cb_act = 0u; /* a predicated region (pass_uniform): these lanes only take part in its "
+                   "collectives, as absent lanes */\n");
+        return 1;
+    }
+    if (r >= 0 && (k + 1 >= f->ninstrs || f->pred_region[k + 1] != r)) {
+        cg_puts(c, "cb_act = 1u; /* the end of the predicated region */\n    ");   /* P: unguarded (pass_uniform) */
+    } else if (r >= 0 && in->op != PTX_OP_bra && !ocl_is_collective(in)) {
+        cg_puts(c, "if (cb_act) {\n    ");
+        wrap = 1;
+    }
     c->target->op[in->op](c, in);
+    if (wrap)
+        cg_puts(c, "    }\n");
     for (size_t i = 0; i < sizeof denied / sizeof denied[0]; i++)
         if (c->buf && strstr(c->buf + start, denied[i].text)) {
             c->len = start;
@@ -92,10 +109,15 @@ void cg_target_opencl_init(cg_target *t)
     t->op[PTX_OP_call] = ocl_emit_call;
     t->op[PTX_OP_exit] = ocl_emit_exit;
     t->op[PTX_OP_trap] = ocl_emit_trap;
-    /* not yet: warp collectives, runtime services, matrices, async copies, textures */
+    t->op[PTX_OP_shfl] = ocl_emit_shfl;
+    t->op[PTX_OP_vote] = ocl_emit_vote;
+    t->op[PTX_OP_activemask] = ocl_emit_activemask;
+    t->op[PTX_OP_match] = ocl_emit_match;
+    t->op[PTX_OP_redux] = ocl_emit_redux;
+    t->op[PTX_OP_elect] = ocl_emit_elect;
+    /* not yet: runtime services, matrices, async copies, textures */
     static const ptx_opcode no[] = {
-        PTX_OP_nanosleep, PTX_OP_shfl, PTX_OP_vote, PTX_OP_activemask, PTX_OP_match,
-        PTX_OP_redux, PTX_OP_elect, PTX_OP_mma, PTX_OP_wmma, PTX_OP_ldmatrix, PTX_OP_stmatrix,
+        PTX_OP_nanosleep, PTX_OP_mma, PTX_OP_wmma, PTX_OP_ldmatrix, PTX_OP_stmatrix,
         PTX_OP_cp, PTX_OP_mbarrier, PTX_OP_tex, PTX_OP_tld4, PTX_OP_txq, PTX_OP_suld, PTX_OP_sust,
     };
     for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)

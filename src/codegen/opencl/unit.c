@@ -91,9 +91,9 @@ int ocl_symbol(cg *c, const ptx_var *v)
 
 void ocl_locals(cg *c, const ptx_func *f)
 {
-    if (f->conv)
-        cg_unsupported(c, "warp convergence points (volatile shared accesses, warp collectives without .sync) "
-                          "are not supported by the OpenCL dialect yet");
+    if (f->conv)   /* the shared body would keep convergence frames, which need the CPU runtime */
+        cg_unsupported(c, "warp convergence points (activemask, volatile shared accesses, warp collectives without "
+                          ".sync) are not supported by the OpenCL dialect yet");
     for (uint32_t i = 0; i < f->nregs; i++) {
         const char *ct = cg_ctype(f->regs[i].type);
         int same = i > 0 && !strcmp(ct, cg_ctype(f->regs[i - 1].type));
@@ -169,6 +169,11 @@ void ocl_unit_begin(cg *c)
     cg_puts(c, "#ifndef CB_HEAP_BASE\n#error \"the OpenCL backend defines CB_HEAP_BASE, CB_HEAP_SIZE, CB_SHARED_WIN "
                "and CB_G<i>\"\n#endif\n");
     cg_puts(c, cb_codegen_opencl_prelude);
+    int warps = 0;   /* the collectives' helpers (warp.c) only where a kernel has collectives: less to build */
+    for (uint32_t k = 0; k < m->nkernels && !warps; k++)
+        warps = cg_opencl_warp_scratch(&m->funcs[m->kernels[k]->func]) != 0;
+    if (warps)
+        cg_puts(c, cb_codegen_opencl_prelude_warp);
     for (uint32_t i = 0; i < m->nvars; i++) {
         const ptx_var *v = &m->vars[i];
         if (v->space == PTX_SPACE_global || v->space == PTX_SPACE_const)
@@ -237,6 +242,10 @@ void ocl_unit_kernel(cg *c, const ptx_func *f)
     cg_puts(c, "    __local uchar *cb_smem = (__local uchar *)cb_smem16;\n");
     cg_printf(c, "    uchar *cb_pb = (uchar *)&cb_pbv; (void)cb_pb;\n    const uint cb_dsm = %lluu;\n",
               (unsigned long long)((k->static_smem + 15) & ~15ull));
+    if (cg_opencl_warp_scratch(f))   /* warp.c: the collectives' scratch, after the dynamic shared memory */
+        cg_puts(c, "    __local ulong *cb_wxs = (__local ulong *)(cb_smem + ((cb_dsm + cb_dyn + 7u) & ~7u)); uint cb_ws = 0u;\n"
+                   "    uint cb_act = 1u; /* 0: an inactive lane of a predicated region (warp.c) */\n"
+                   "    (void)cb_wxs; (void)cb_ws; (void)cb_act;\n");
     cg_emit_body(c, f);
     cg_puts(c, "}\n");
 }
