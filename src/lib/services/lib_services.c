@@ -75,18 +75,30 @@ static int services_capturing(cb_stream *s)
 
 static cb_backend *services_backend(cb_context *ctx) { return ctx->device->backend; }
 
+/* Whether [addr, addr + bytes) is memory a kernel may reach: one allocation,
+ * or several that follow each other without a gap (a virtual memory range
+ * mapped piece by piece with cuMemMap, as llama.cpp's pool grows, is one
+ * operand across several mappings; a GPU reads across them). */
 static int services_mem_valid(uint64_t addr, size_t bytes)
 {
-    cb_mem_info m = cb_mem_lookup(addr);
-    switch (m.kind) {
-    case CB_MEM_DEVICE:
-    case CB_MEM_MANAGED:
-    case CB_MEM_VMM:
-    case CB_MEM_HOST:
-    case CB_MEM_REGISTERED: break;
-    default: return 0;
+    for (;;) {
+        cb_mem_info m = cb_mem_lookup(addr);
+        switch (m.kind) {
+        case CB_MEM_DEVICE:
+        case CB_MEM_MANAGED:
+        case CB_MEM_VMM:
+        case CB_MEM_HOST:
+        case CB_MEM_REGISTERED: break;
+        default: return 0;
+        }
+        if (addr < m.base || addr - m.base >= m.size)
+            return 0;
+        uint64_t room = m.size - (addr - m.base);
+        if (bytes <= room)
+            return 1;
+        addr += room;
+        bytes -= (size_t)room;
     }
-    return addr >= m.base && bytes <= m.size && addr - m.base <= m.size - bytes;
 }
 
 static const char *services_mem_tag(uint64_t addr)
