@@ -167,7 +167,6 @@ double bk_reduce_step(int op, double acc, double v);
 double bk_reduce_final(int op, double acc, double n);
 /* Index into src (packed, row-major) of element e of dst, where src's dims
  * are dst's or 1 (broadcast), both of rank nd. */
-size_t bk_broadcast_index(const cudnn_tensor *src, const cudnn_tensor *dst, size_t e);
 /* A pointwise operation's output (packed, of its output's dims) from its
  * inputs' packed values (in[k] for op->in[k]); a reduction's from x. */
 void bk_compute_pointwise(const bk_operation *op, const double *const *in, double *out);

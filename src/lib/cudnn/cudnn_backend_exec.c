@@ -201,17 +201,6 @@ static CUresult exec_run(cudnn_op *o)
 
 /* ---- operands (every device tensor, then the workspace) ---------------------------------- */
 
-static cb_inspect_elem cmp_of(cudnnDataType_t t, unsigned *elem_bytes)
-{
-    *elem_bytes = 0;
-    switch (t) {
-    case CUDNN_DATA_FLOAT: return CB_ELEM_F32;
-    case CUDNN_DATA_DOUBLE: return CB_ELEM_F64;
-    case CUDNN_DATA_HALF: return CB_ELEM_F16;
-    case CUDNN_DATA_BFLOAT16: return CB_ELEM_BF16;
-    default: *elem_bytes = (unsigned)cudnn_type_size(t); return CB_ELEM_INT;
-    }
-}
 
 static const char *const operand_names[CUDNN_MAX_OPERANDS] = {
     "t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10", "t11", "t12", "t13", "t14", "t15",
@@ -231,7 +220,7 @@ static int exec_operands(cudnn_op *o, cbl_operand *ops)
         p->addr = ex->addr[k];
         p->bytes = cudnn_tensor_extent(&t->t);
         p->out = g->producer[k] >= 0;
-        p->cmp = cmp_of(t->t.dtype, &p->elem_bytes);
+        p->cmp = cudnn_cmp_of(t->t.dtype, &p->elem_bytes);
         p->tol_scale = cudnn_sum_scale(g->terms[k]) * (g->depth[k] > 1 ? g->depth[k] : 1);
         n++;
     }

@@ -88,19 +88,6 @@ double bk_round(cudnnDataType_t type, double v)
     return load_at(type, tmp);
 }
 
-size_t bk_broadcast_index(const cudnn_tensor *src, const cudnn_tensor *dst, size_t e)
-{
-    size_t idx = 0, mul = 1;
-    for (int d = dst->nd - 1; d >= 0; d--) {
-        size_t i = e % (size_t)dst->dim[d];
-        e /= (size_t)dst->dim[d];
-        if (src->dim[d] != 1)
-            idx += i * mul;
-        mul *= (size_t)src->dim[d];
-    }
-    return idx;
-}
-
 /* ---- pointwise ------------------------------------------------------------------------------- */
 
 int bk_pointwise_arity(int mode)
@@ -306,7 +293,7 @@ void bk_compute_pointwise(const bk_operation *op, const double *const *in, doubl
     for (size_t e = 0; e < n; e++) {
         double v[3] = {0, 0, 0};
         for (int k = 0; k < op->nin; k++)
-            v[k] = in[k][bk_broadcast_index(&op->t[op->in[k]].t, y, e)];
+            v[k] = in[k][cudnn_broadcast_index(&op->t[op->in[k]].t, y, e)];
         if (!bwd) {
             v[0] *= op->alpha;
             v[1] *= op->beta;
@@ -322,7 +309,7 @@ void bk_compute_reduction(const bk_operation *op, const double *x, double *y)
     for (size_t i = 0; i < ny; i++)
         y[i] = bk_reduce_init(op->red.op);
     for (size_t e = 0; e < nx; e++) {
-        size_t i = bk_broadcast_index(ty, tx, e);
+        size_t i = cudnn_broadcast_index(ty, tx, e);
         y[i] = bk_reduce_step(op->red.op, y[i], x[e]);
     }
     for (size_t i = 0; i < ny; i++)

@@ -155,6 +155,8 @@ double cudnn_ref_load(const cudnn_tensor *t, const void *base, size_t e);
 /* The packed index into src of element e of dst, where each of src's dims
  * equals dst's or is 1 (broadcast); src and dst of the same rank. */
 size_t cudnn_broadcast_index(const cudnn_tensor *src, const cudnn_tensor *dst, size_t e);
+/* How verify compares elements of type t (CB_ELEM_INT: *elem_bytes wide). */
+cb_inspect_elem cudnn_cmp_of(cudnnDataType_t t, unsigned *elem_bytes);
 /* 1 when every dim of src equals dst's or is 1 (and the ranks agree). */
 int cudnn_broadcastable(const cudnn_tensor *src, const cudnn_tensor *dst);
 /* Packed doubles of tensor i of o read from the device (worker); NULL on

@@ -105,7 +105,7 @@ size_t cudnn_broadcast_index(const cudnn_tensor *src, const cudnn_tensor *dst, s
 
 /* ---- operands ----------------------------------------------------------------- */
 
-static cb_inspect_elem cmp_of(cudnnDataType_t t, unsigned *elem_bytes)
+cb_inspect_elem cudnn_cmp_of(cudnnDataType_t t, unsigned *elem_bytes)
 {
     *elem_bytes = 0;
     switch (t) {
@@ -121,7 +121,7 @@ cbl_operand cudnn_operand(cudnn_op *o, int i, const char *name, int out)
 {
     cbl_operand op = {.name = name, .addr = o->addr[i], .bytes = o->addr[i] ? cudnn_tensor_extent(&o->t[i]) : 0,
                       .out = out};
-    op.cmp = cmp_of(o->t[i].dtype, &op.elem_bytes);
+    op.cmp = cudnn_cmp_of(o->t[i].dtype, &op.elem_bytes);
     return op;
 }
 
