@@ -220,6 +220,13 @@ static void *stream_worker(void *arg)
         for (size_t i = 0; i < op->nwaits; i++)
             cb_fence_wait(op->waits[i]);
         op_run(s, op);
+        /* a graph launch lets go of its instantiation (and so of the graph
+         * allocations its copy of the graph names) before it counts as done:
+         * a cuMemFree after a synchronize must find them released */
+        if (op->kind == CB_OP_GRAPH) {
+            cb_graph_launch_free(op->u.graph);
+            op->u.graph = NULL;
+        }
         cb_fence_signal(op->fence);
         cb_op_free(op);
         cb_mutex_lock(&s->lock);
