@@ -117,6 +117,9 @@ const cli_envvar cli_envvars[] = {
     {"CUBRIDGE_CACHE_MAX", "512M", "the kernel cache's size cap (least recently used entries are evicted)"},
     {"CUBRIDGE_HOST_CC", "cc", "the C compiler for translated kernels"},
     {"CUBRIDGE_THREADS", "CPUs", "worker threads that run blocks"},
+    {"CUBRIDGE_CODEGEN", "tiered", "the CPU's code: tiered (a hot kernel rebuilt with SIMD lanes), fast (lanes "
+                                   "everywhere), general (no lanes)"},
+    {"CUBRIDGE_TIER_MS", "50", "tiered: a kernel's launch time in ms before it is rebuilt with lanes"},
     {"CUBRIDGE_PROGRESS", "1", "0: no progress line on a terminal while modules translate and compile"},
     {"CUBRIDGE_INSPECT", "off", "trace or verify: the dispatch inspector"},
     {"CUBRIDGE_STRICT", "unset", "1: unsupported calls and drift are errors; the run exits 3 if any occurred"},
