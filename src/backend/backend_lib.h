@@ -178,7 +178,7 @@ typedef struct cb_backend_lib {
                       void *param);
 
     /* ---- level 2 (herm: the Hermitian form: hemv, her, hpr ...; alpha of
-     * her/hpr is real) */
+     * her/hpr is real). gemv's incx may be 0: every element of x is x[0]. */
     CUresult (*gemv)(struct cb_backend *b, cb_blas_type t, int trans, int64_t m, int64_t n, const void *alpha,
                      uint64_t a, int64_t lda, uint64_t x, int64_t incx, const void *beta, uint64_t y, int64_t incy);
     CUresult (*gbmv)(struct cb_backend *b, cb_blas_type t, int trans, int64_t m, int64_t n, int64_t kl, int64_t ku,

@@ -7,9 +7,8 @@
  * H200's answers (tests/lib/h200/cublas_status_probe.txt, recorded with
  *   nvcc tests/lib/cublas_status_probe.cu -o probe -lcublas && ./probe)
  * less the reference-BLAS lines NVIDIA prints (" ** On entry to SGEMM
- * parameter number 3 had an illegal value"), and but for two rows where
- * cubridge still answers INVALID_VALUE and the H200 SUCCESS: Sgemv with
- * n < 0 and with incx 0 (docs/libraries.md, "Bad input").
+ * parameter number 3 had an illegal value"; cubridge prints none:
+ * docs/libraries.md, "Bad input"). cublas_arg_probe.cu goes further.
  * Every call here should be rejected before any work; the ones that would
  * touch invalid memory if they were not come last, and stdout is
  * unbuffered, so that a crash on the GPU still leaves the lines before it. */

@@ -3,8 +3,9 @@
  * cuMemAddressReserve, two physical allocations mapped into it one after
  * the other, and Saxpy, Sgemm and SgemmStridedBatched on operands that
  * cross from the first mapping into the second (the GPU reads across them).
- * Then an operand that runs past the end of the mapped range: cuBLAS's
- * kernel faults (an illegal address), and so does cubridge's facade. Links
+ * Then an operand that runs past the end of the mapped range into the
+ * reserved, unmapped rest: cuBLAS's kernel faults (an illegal address), and
+ * cubridge's facade faults or refuses. Links
  * the driver API (-lcuda). */
 #include <cuda.h>
 
@@ -32,7 +33,10 @@ int main() {
   DRV(cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
   size_t piece = gran < ((size_t)1 << 21) ? ((size_t)1 << 21) / gran * gran : gran;   /* >= 2 MiB */
   CUdeviceptr base = 0;
-  DRV(cuMemAddressReserve(&base, 2 * piece, 0, 0, 0));
+  /* three pieces reserved, two mapped: the third stays unmapped, so that an operand past the mapped range
+   * reaches addresses nothing else can have (on the H200 an overrun past a range of exactly two pieces read
+   * whatever the driver had mapped next, without a fault) */
+  DRV(cuMemAddressReserve(&base, 3 * piece, 0, 0, 0));
   CUmemGenericAllocationHandle h[2];
   for (int i = 0; i < 2; i++) {
     DRV(cuMemCreate(&h[i], piece, &prop, 0));

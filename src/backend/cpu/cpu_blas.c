@@ -8,6 +8,7 @@
 #include "backend/cpu/cpu_blas.h"
 #include "backend/cpu/cpu_dnn.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "backend/cpu/cpu_internal.h"
@@ -297,6 +298,18 @@ static CUresult cpu_gemv(cb_backend *be, cb_blas_type t, int trans, int64_t m, i
     FITS4(m, n, lda, incx);
     FITS4(incy, 0, 0, 0);
     enum CBLAS_TRANSPOSE tr = cpu_trans(trans);
+    /* incx 0: every element is x[0] (cuBLAS's answer; BLAS refuses it), as a copy with increment 1 */
+    void *bcast = NULL;
+    if (incx == 0) {
+        size_t w = t == CB_BLAS_F32 ? 4 : t == CB_BLAS_C64 ? 16 : 8;
+        int64_t len = trans == CB_BLAS_OP_N ? n : m;
+        if (!(bcast = malloc((size_t)len * w)))
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        for (int64_t i = 0; i < len; i++)
+            memcpy((char *)bcast + (size_t)i * w, P(x), w);
+        x = (uint64_t)(uintptr_t)bcast;
+        incx = 1;
+    }
     switch (t) {
     case CB_BLAS_F32:
         bl->cblas_sgemv(ORD, tr, (int)m, (int)n, F(alpha), P(a), (int)lda, P(x), (int)incx, F(beta), P(y), (int)incy);
@@ -310,8 +323,9 @@ static CUresult cpu_gemv(cb_backend *be, cb_blas_type t, int trans, int64_t m, i
     case CB_BLAS_C64:
         bl->cblas_zgemv(ORD, tr, (int)m, (int)n, alpha, P(a), (int)lda, P(x), (int)incx, beta, P(y), (int)incy);
         break;
-    default: return CUDA_ERROR_NOT_SUPPORTED;
+    default: free(bcast); return CUDA_ERROR_NOT_SUPPORTED;
     }
+    free(bcast);
     return CUDA_SUCCESS;
 }
 

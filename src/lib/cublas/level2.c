@@ -140,12 +140,30 @@ static cublasStatus_t gemv(cublasHandle_t h, const char *fn, cb_blas_type t, int
                            const void *x, int64_t incx, const void *beta, void *y, int64_t incy)
 {
     BEGIN(r_gemv, t);
-    if (!cublas_op_valid(trans) || m < 0 || n < 0 || incx == 0 || incy == 0 || kl < 0 || ku < 0)
-        return CUBLAS_STATUS_INVALID_VALUE;
-    if (form == 0 ? lda < max1(m) : lda < kl + ku + 1)
-        return CUBLAS_STATUS_INVALID_VALUE;
-    if (m == 0 || n == 0)
-        return CUBLAS_STATUS_SUCCESS;
+    if (form == 0) {
+        /* gemv as the H200's cuBLAS 13 answers (tests/lib/cublas_arg_probe): a negative m or n returns at once
+         * with SUCCESS; a trans other than N, T or C is T; incx 0 reads x[0] for every element (the backend
+         * broadcasts it); incy 0 leaves y[0] with the first row's result. Only lda is checked. */
+        if (m <= 0 || n <= 0)
+            return lda < max1(m) ? CUBLAS_STATUS_INVALID_VALUE : CUBLAS_STATUS_SUCCESS;
+        if (!cublas_op_valid(trans))
+            trans = CUBLAS_OP_T;
+        if (lda < max1(m))
+            return CUBLAS_STATUS_INVALID_VALUE;
+        if (incy == 0) {
+            if (trans == CUBLAS_OP_N)
+                m = 1;
+            else
+                n = 1;
+            incy = 1;
+        }
+    } else {
+        if (!cublas_op_valid(trans) || m < 0 || n < 0 || incx == 0 || incy == 0 || kl < 0 || ku < 0 ||
+            lda < kl + ku + 1)
+            return CUBLAS_STATUS_INVALID_VALUE;
+        if (m == 0 || n == 0)
+            return CUBLAS_STATUS_SUCCESS;
+    }
     NEW(r_gemv, t);
     o->form = form;
     o->ta = trans;
