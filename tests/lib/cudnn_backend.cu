@@ -281,7 +281,15 @@ static void conv_case(const ConvCase &cc, int dir, int fuse) {
   BD tx = x.desc(1), tw = w.desc(2), ty = y.desc(3);
   std::vector<BD> keep = {cd, tx, tw, ty};
   std::vector<BD> ops;
+  /* alpha and beta as FLOAT, the type of the FLOAT compute (what cudnn-frontend passes; NVIDIA's engines read
+   * the scaling factors in the compute type). CB_ALPHA_DOUBLE passes them as DOUBLE instead. */
+#ifdef CB_ALPHA_DOUBLE
   double alpha = cc.alpha, beta = cc.beta;
+  const cudnnBackendAttributeType_t scale_type = CUDNN_TYPE_DOUBLE;
+#else
+  float alpha = cc.alpha, beta = cc.beta;
+  const cudnnBackendAttributeType_t scale_type = CUDNN_TYPE_FLOAT;
+#endif
   static const cudnnBackendDescriptorType_t kinds[3] = {CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR,
                                                         CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR,
                                                         CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR};
@@ -311,8 +319,8 @@ static void conv_case(const ConvCase &cc, int dir, int fuse) {
   set_desc(op, attrs[dir][0], tx);
   set_desc(op, attrs[dir][1], tw);
   set_desc(op, attrs[dir][2], conv_out);
-  set(op, attrs[dir][3], CUDNN_TYPE_DOUBLE, 1, &alpha);
-  set(op, (cudnnBackendAttributeName_t)(attrs[dir][3] + 1), CUDNN_TYPE_DOUBLE, 1, &beta);
+  set(op, attrs[dir][3], scale_type, 1, &alpha);
+  set(op, (cudnnBackendAttributeName_t)(attrs[dir][3] + 1), scale_type, 1, &beta);
   set_desc(op, attrs[dir][4], cd);
   fin(op);
   ops.push_back(op);
@@ -496,7 +504,14 @@ static void reduction_case(const char *name, cudnnReduceTensorOp_t rop, const in
   cudnnDataType_t f = CUDNN_DATA_FLOAT;
   set(rd, CUDNN_ATTR_REDUCTION_OPERATOR, CUDNN_TYPE_REDUCTION_OPERATOR_TYPE, 1, &rop);
   set(rd, CUDNN_ATTR_REDUCTION_COMP_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &f);
-  fin(rd);
+  cudnnStatus_t rs = cudnnBackendFinalize(rd);
+  if (not_supported(rs)) {   /* NVIDIA's 9.14 refuses AVG here, at the reduction descriptor */
+    fprintf(stderr, "%s: reduction descriptor finalize %s\n", name, cudnnGetErrorString(rs));
+    printf("refused %s\n", name);
+    cudnnBackendDestroyDescriptor(rd);
+    return;
+  }
+  CHECK_DNN(rs);
   BD tx = x.desc(1), ty = y.desc(2), op = mk(CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR);
   set_desc(op, CUDNN_ATTR_OPERATION_REDUCTION_XDESC, tx);
   set_desc(op, CUDNN_ATTR_OPERATION_REDUCTION_YDESC, ty);
@@ -694,15 +709,19 @@ static void bad_params() {
   expect_bad("set_after_finalize", cudnnBackendSetAttribute(good, CUDNN_ATTR_TENSOR_UNIQUE_ID, CUDNN_TYPE_INT64, 1, &uid));
   BD cd = mk(CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR);
   int64_t n = 0, v = 0;
-  expect_bad("get_before_finalize",
-             cudnnBackendGetAttribute(cd, CUDNN_ATTR_CONVOLUTION_SPATIAL_DIMS, CUDNN_TYPE_INT64, 1, &n, &v));
-  BD unfinished = mk(CUDNN_BACKEND_TENSOR_DESCRIPTOR);
+  /* Get before Finalize: NOT_INITIALIZED (the H200's cuDNN 9.14), not the BAD_PARAM category */
+  cudnnStatus_t gs = cudnnBackendGetAttribute(cd, CUDNN_ATTR_CONVOLUTION_SPATIAL_DIMS, CUDNN_TYPE_INT64, 1, &n, &v);
+  if (gs != CUDNN_STATUS_NOT_INITIALIZED) {
+    printf("FAIL status get_before_finalize: %s, expected CUDNN_STATUS_NOT_INITIALIZED\n", cudnnGetErrorString(gs));
+    lib_fail();
+  } else {
+    printf("status get_before_finalize NOT_INITIALIZED\n");
+  }
+  /* Not probed, because NVIDIA's cuDNN 9.14 throws std::bad_alloc out of cudnnBackendSetAttribute for them:
+   * an unfinalized tensor, or a descriptor of another type (a pointwise descriptor), set as an operation's
+   * operand. cubridge answers BAD_PARAM_NOT_FINALIZED and BAD_PARAM_DESCRIPTOR_TYPE (docs/cudnn.md). */
   BD op = mk(CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
-  expect_bad("set_unfinalized_desc", cudnnBackendSetAttribute(op, CUDNN_ATTR_OPERATION_POINTWISE_XDESC,
-                                                              CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &unfinished));
   BD pw = pw_desc(CUDNN_POINTWISE_ADD);
-  expect_bad("set_wrong_desc_type", cudnnBackendSetAttribute(op, CUDNN_ATTR_OPERATION_POINTWISE_XDESC,
-                                                             CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &pw));
   /* a convolution whose y does not have the output dims: op or graph finalize */
   ConvCase cc = {"bad", 1, 2, 5, 5, 3, 3, 3, 1, 0, 1, 1, CUDNN_CROSS_CORRELATION, 1, 0, 0};
   BD conv = conv_desc(cc);
@@ -737,10 +756,11 @@ static void bad_params() {
     printf("FAIL initialize: %s\n", cudnnGetErrorString(st));
     lib_fail();
   }
-  destroy({good, cd, unfinished, op, pw, conv, tx, tw, ty, cop});
+  destroy({good, cd, op, pw, conv, tx, tw, ty, cop});
 }
 
 int main() {
+  setvbuf(stdout, NULL, _IOLBF, 0);   /* each line out before a crash of the library under test */
   CHECK_DNN(cudnnCreate(&handle));
   const ConvCase convs[] = {
       {"conv_fwd_xcorr", 2, 3, 6, 6, 4, 3, 3, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, 1, 0, 0},

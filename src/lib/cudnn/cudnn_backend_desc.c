@@ -16,8 +16,9 @@
  *     BAD_PARAM_ATTRIBUTE_TYPE; a NULL array: BAD_PARAM_NULL_POINTER; a
  *     descriptor argument of the wrong type: BAD_PARAM_DESCRIPTOR_TYPE,
  *     or not finalized: BAD_PARAM_NOT_FINALIZED;
- *   - Get before Finalize: BAD_PARAM_NOT_FINALIZED (cuDNN lets tensors be
- *     read back before; so does cubridge for tensors); elementCount gets
+ *   - Get before Finalize: NOT_INITIALIZED (cuDNN 9.14 on the H200, for a
+ *     convolution descriptor; it lets tensors be read back before, and so
+ *     does cubridge); elementCount gets
  *     the attribute's count and at most requestedElementCount elements
  *     are written;
  *   - Finalize without a required attribute, or with inconsistent ones:
@@ -815,7 +816,7 @@ cudnnStatus_t cudnnBackendGetAttribute(cudnnBackendDescriptor_t const descriptor
     if (!elementCount && !arrayOfElements)
         return bad(CUDNN_STATUS_BAD_PARAM_NULL_POINTER, FN_GET, "NULL count and array", (int)attributeName);
     if (!d->finalized && d->type != CUDNN_BACKEND_TENSOR_DESCRIPTOR)
-        return bad(CUDNN_STATUS_BAD_PARAM_NOT_FINALIZED, FN_GET, "descriptor not finalized", (int)attributeName);
+        return bad(CUDNN_STATUS_NOT_INITIALIZED, FN_GET, "descriptor not finalized", (int)attributeName);
     get_args a = {(int)attributeType, requestedElementCount, elementCount, arrayOfElements};
     return get_on(d, (int)attributeName, &a);
 }
