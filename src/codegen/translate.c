@@ -195,6 +195,18 @@ int cb_translate_ptx_opts(const char *ptx, size_t len, const char *source_name, 
     free(why);
     if (rc < 0)
         goto done;
+    if (dialect == CB_DIALECT_C && opts->quick && tr->source) {
+        size_t mark = sizeof CB_C_QUICK_MARK - 1;
+        char *grown = realloc(tr->source, tr->source_len + mark + 1);
+        if (!grown) {
+            ptx_format_error(err, errlen, source_name, 0, NULL, 0, "out of memory");
+            rc = -1;
+            goto done;
+        }
+        memcpy(grown + tr->source_len, CB_C_QUICK_MARK, mark + 1);
+        tr->source = grown;
+        tr->source_len += mark;
+    }
     rc = 0;
 done:
     ptx_module_free(m);

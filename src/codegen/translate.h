@@ -84,6 +84,12 @@ typedef struct cb_reloc_info {
  * vectorise (backend/cpu/jit_cache.c), the others with cheaper ones. */
 #define CB_C_LANES_MARK "\n/* cubridge: this unit has lanes entries */\n"
 
+/* A CB_DIALECT_C unit translated with cb_translate_opts.quick holds this
+ * line: the first build of a tiered build, which the CPU's JIT compiles
+ * with the cheapest flags (-O1); a kernel of it that turns hot is built
+ * again (src/core/module.c, cb_function_promote). */
+#define CB_C_QUICK_MARK "\n/* cubridge: a first-tier unit */\n"
+
 typedef struct cb_translation {
     cb_dialect dialect;
     char *source;             /* the generated code, NUL-terminated */
@@ -120,6 +126,8 @@ typedef struct cb_translate_opts {
      * (the fast path, docs/cpu-backend.md), 0 none: a cheaper unit, the
      * first tier of a tiered build (CUBRIDGE_CODEGEN, src/core/module.c) */
     int lanes;
+    /* C dialect: 1 marks the unit as a first build (CB_C_QUICK_MARK) */
+    int quick;
 } cb_translate_opts;
 
 /* cb_translate_ptx with options; cb_translate_ptx is this with lanes = 1. */

@@ -123,6 +123,7 @@ struct CUfunc_st {
     void *legacy_launch;            /* cuFuncSetBlockShape/cuParamSet* state (api_launch_legacy.c), malloc'd or NULL */
     /* tiered builds (cb_backend.lanes == CB_LANES_HOT, launch.c): the time its launches have taken */
     _Atomic uint64_t run_ns;
+    uint64_t build_ns;              /* its share of its first build's time: the rebuild waits as long (launch.c) */
     _Atomic int hot;                /* built again with its lanes entry, or tried (cb_function_promote) */
 };
 typedef struct CUfunc_st cb_function;

@@ -241,10 +241,13 @@ static int launch_error_is_sticky(CUresult r)
     }
 }
 
-/* Tiered builds: a kernel whose launches have taken this long in all is
- * built again with its lanes entry (CUBRIDGE_TIER_MS, default 50 ms; 0:
- * at its second launch). One build of one kernel costs 0.1 to 1 s of the
- * host compiler; a kernel that has run 50 ms is likely to run again. */
+/* Tiered builds: a kernel whose launches have taken this long in all, and
+ * at least as long as its first build took (cb_function.build_ns: the
+ * break-even rule of renting and buying), is built again with its lanes
+ * entry (CUBRIDGE_TIER_MS, default 50 ms; 0: at its second launch, whatever
+ * its build took). One build of one kernel costs 0.01 to 1 s of the host
+ * compiler (thrust's, CUB's: up to seconds); under load, thrust_algorithms
+ * rebuilt 84 of its kernels on the 50 ms rule alone. */
 static uint64_t launch_hot_ns(void)
 {
     static _Atomic int64_t hot = -1;
@@ -288,7 +291,8 @@ CUresult cb_function_execute(cb_function *f, const cb_launch_config *cfg, cb_lau
     if (tiered && r == CUDA_SUCCESS) {
         uint64_t dt = cb_sys_monotonic_ns() - t0;
         uint64_t ran = atomic_fetch_add_explicit(&f->run_ns, dt ? dt : 1, memory_order_relaxed) + (dt ? dt : 1);
-        if (ran >= launch_hot_ns())
+        uint64_t hot = launch_hot_ns();
+        if (ran >= hot && (hot == 0 || ran >= f->build_ns))
             cb_function_promote(f);
     }
     if (err->warnings) {

@@ -27,6 +27,7 @@ typedef struct unit {
     cb_translation *tr;
     void *backend_module;
     uint64_t *global_addrs;     /* the module's addresses, in tr's cb_global_info order */
+    uint64_t build_ns;          /* what translating and loading it took (a cache hit: little) */
     struct unit *next;          /* the module's units */
 } unit;
 
@@ -523,10 +524,23 @@ static CUresult unit_attach(module_impl *m, unit *u, char *msg, size_t msgcap)
     return r;
 }
 
-/* Whether m's first units get lanes entries (cb_backend.lanes). */
+/* How unit_load builds a unit. */
+enum {
+    UNIT_GENERAL,      /* without lanes entries */
+    UNIT_LANES,        /* with a lanes entry for each kernel pass_lanes accepts */
+    UNIT_LANES_ONLY,   /* the same, but only wanted for them: NOT_SUPPORTED before compiling if it has none */
+    UNIT_FIRST_TIER,   /* without lanes entries, as a first build: cheap to compile (CB_C_QUICK_MARK) */
+};
+
+/* How m's first units are built (cb_backend.lanes): tiered, a first tier
+ * that its hot kernels replace (cb_function_promote). */
 static int unit_lanes(const module_impl *m)
 {
-    return m->pub.ctx->device->backend->lanes == CB_LANES_ALL;
+    switch (m->pub.ctx->device->backend->lanes) {
+    case CB_LANES_ALL: return UNIT_LANES;
+    case CB_LANES_HOT: return UNIT_FIRST_TIER;
+    default: return UNIT_GENERAL;
+    }
 }
 
 /* Why a C translation holds no lanes entry (the comment c/unit.c leaves), into msg. */
@@ -542,9 +556,9 @@ static void unit_no_lanes(const cb_translation *tr, char *msg, size_t msgcap)
     snprintf(msg, msgcap, "no lanes entry: %.*s", (int)(n > 1 ? n - 1 : 0), why ? why : "");
 }
 
-/* Translates text, with lanes entries or without (cb_translate_opts), and
+/* Translates text, built as `lanes` says (UNIT_*, cb_translate_opts), and
  * loads it into the backend as a new unit for m (*out, not yet in m's
- * list: unit_adopt). lanes 2: the unit is wanted only for its lanes
+ * list: unit_adopt). UNIT_LANES_ONLY: the unit is wanted only for its lanes
  * entries: CUDA_ERROR_NOT_SUPPORTED, before compiling, when it has none.
  * Reads m only: several may run at once. CUDA_SUCCESS, or why not, with the
  * reason in msg. */
@@ -558,7 +572,9 @@ static CUresult unit_load(module_impl *m, const char *text, size_t len, int lane
     if (!u)
         return CUDA_ERROR_OUT_OF_MEMORY;
     CUresult r = CUDA_SUCCESS;
-    cb_translate_opts opts = {.lanes = lanes};
+    uint64_t t0 = cb_sys_monotonic_ns();
+    cb_translate_opts opts = {.lanes = lanes == UNIT_LANES || lanes == UNIT_LANES_ONLY,
+                              .quick = lanes == UNIT_FIRST_TIER};
     int rc = cb_translate_ptx_opts(text, len, m->name, (cb_dialect)b->dialect, &opts, &u->tr, err, sizeof err);
     if (rc != 0 || !u->tr) {
         /* -2: valid PTX the backend's dialect cannot express (NOT_SUPPORTED, as eagerly) */
@@ -567,7 +583,7 @@ static CUresult unit_load(module_impl *m, const char *text, size_t len, int lane
         goto fail;
     }
     cb_stats_add(CB_STAT_KERNELS_TRANSLATED, u->tr->nkernels);
-    if (lanes == 2 && (!u->tr->source || !strstr(u->tr->source, CB_C_LANES_MARK))) {
+    if (lanes == UNIT_LANES_ONLY && (!u->tr->source || !strstr(u->tr->source, CB_C_LANES_MARK))) {
         unit_no_lanes(u->tr, msg, msgcap);
         r = CUDA_ERROR_NOT_SUPPORTED;
         goto fail;
@@ -579,6 +595,7 @@ static CUresult unit_load(module_impl *m, const char *text, size_t len, int lane
     r = unit_attach(m, u, msg, msgcap);
     if (r != CUDA_SUCCESS)
         goto fail;
+    u->build_ns = cb_sys_monotonic_ns() - t0;
     cb_stats_add(CB_STAT_KERNELS_COMPILED, u->tr->nkernels);
     *out = u;
     return CUDA_SUCCESS;
@@ -802,7 +819,14 @@ void cb_function_promote(cb_function *f)
     char msg[1536] = "";
     unit *u = NULL;
     char *text = cb_ptx_index_kernels_text(m->ix, &i, 1, &len);
-    CUresult r = text ? unit_load(m, text, len, 2, &u, msg, sizeof msg) : CUDA_ERROR_OUT_OF_MEMORY;
+    CUresult r = text ? unit_load(m, text, len, UNIT_LANES_ONLY, &u, msg, sizeof msg) : CUDA_ERROR_OUT_OF_MEMORY;
+    int with_lanes = r == CUDA_SUCCESS;
+    if (r == CUDA_ERROR_NOT_SUPPORTED) {
+        /* pass_lanes refused it: built again all the same, with the general flags instead of the first tier's */
+        cb_log(CB_LOG_DEBUG, "%s: kernel %s is hot, without a lanes entry (%s)", m->name, kname, msg);
+        msg[0] = 0;
+        r = unit_load(m, text, len, UNIT_GENERAL, &u, msg, sizeof msg);
+    }
     free(text);
     int k = r == CUDA_SUCCESS ? cb_translation_find_kernel(u->tr, kname) : -1;
     if (r == CUDA_SUCCESS && k < 0) {
@@ -817,8 +841,9 @@ void cb_function_promote(cb_function *f)
         f->backend_module = u->backend_module;
         f->backend_kernel = (uint32_t)k;
         cb_mutex_unlock(&module_lock);
-        cb_stats_add(CB_STAT_KERNELS_HOT, 1);
-        cb_log(CB_LOG_DEBUG, "%s: kernel %s is hot: built again with its lanes entry", m->name, kname);
+        cb_stats_add(with_lanes ? CB_STAT_KERNELS_HOT : CB_STAT_KERNELS_HOT_GENERAL, 1);
+        cb_log(CB_LOG_DEBUG, "%s: kernel %s is hot: built again %s", m->name, kname,
+               with_lanes ? "with its lanes entry" : "with the general flags");
     } else {
         cb_log(CB_LOG_DEBUG, "%s: kernel %s is hot but keeps its first build: %s", m->name, kname,
                msg[0] ? msg : "out of memory");
@@ -1010,6 +1035,7 @@ CUresult cb_module_function_at(cb_module *m, uint32_t i, cb_function **out)
     const cb_kernel_info *info = NULL;
     void *bmod = m->backend_module;
     uint32_t bkernel = i;
+    uint64_t build_ns = 0;
     module_impl *mi = (module_impl *)m;
     if (mi->lazy) {
         cb_mutex_lock(&mi->compile_lock);
@@ -1023,6 +1049,7 @@ CUresult cb_module_function_at(cb_module *m, uint32_t i, cb_function **out)
                 info = &u->tr->kernels[k];
                 bmod = u->backend_module;
                 bkernel = (uint32_t)k;
+                build_ns = u->build_ns / (u->tr->nkernels ? u->tr->nkernels : 1);
             }
         }
         cb_mutex_unlock(&mi->compile_lock);
@@ -1056,6 +1083,7 @@ CUresult cb_module_function_at(cb_module *m, uint32_t i, cb_function **out)
             f->info = info;
             f->backend_module = bmod;
             f->backend_kernel = bkernel;
+            f->build_ns = build_ns;
             int room = in->max_shared_per_block - (int)f->info->static_smem;
             f->max_dynamic_smem = room > 0 ? room : 0;
             f->preferred_carveout = -1;

@@ -174,6 +174,9 @@ void cb_stats_summary(char *buf, size_t len, const char *backend, const char *de
     if (cb_stats_get(CB_STAT_KERNELS_HOT))
         stats_append(buf, len, &pos, " | %llu hot kernels rebuilt with lanes entries",
                      (unsigned long long)cb_stats_get(CB_STAT_KERNELS_HOT));
+    if (cb_stats_get(CB_STAT_KERNELS_HOT_GENERAL))
+        stats_append(buf, len, &pos, " | %llu hot kernels rebuilt without",
+                     (unsigned long long)cb_stats_get(CB_STAT_KERNELS_HOT_GENERAL));
     stats_append(buf, len, &pos, " | %llu launches | %llu faults",
                  (unsigned long long)cb_stats_get(CB_STAT_LAUNCHES),
                  (unsigned long long)cb_stats_get(CB_STAT_FAULTS));

@@ -20,6 +20,7 @@ typedef enum cb_stat {
     CB_STAT_KERNELS_REGISTERED, /* kernels in the modules loaded or registered (module.c) */
     CB_STAT_KERNELS_COMPILED,   /* kernels loaded into the backend: compiled, or served by its cache (module.c) */
     CB_STAT_KERNELS_HOT,        /* kernels built again with their lanes entries, hot (tiered builds, module.c) */
+    CB_STAT_KERNELS_HOT_GENERAL, /* hot kernels pass_lanes refused, built again with the general flags */
     CB_STAT_COUNT
 } cb_stat;
 

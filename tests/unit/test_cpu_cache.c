@@ -9,7 +9,7 @@
  * when others may write it, another user owns it, or a directory above it
  * is writable by others and not sticky; CUBRIDGE_CACHE_MAX evicts least
  * recently used entries; concurrent processes building the same entry all
- * succeed. */
+ * succeed; a unit's marks choose its compiler flags. */
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -697,6 +697,51 @@ static void test_parse_size(void)
     TU_CHECK(cb_jit_max_bytes(0) == CB_JIT_DEFAULT_MAX, "default cap");
 }
 
+/* The flags a unit builds with follow from its marks (codegen/translate.h):
+ * a first-tier unit -O1, a lanes unit -O3 -march=native, any other -O2;
+ * each set its own entry. A compiler wrapper writes each command line. */
+static void test_flag_sets(const char *base)
+{
+    char dir[1024], cc[1100], log[1100];
+    snprintf(dir, sizeof dir, "%s/flags", base);
+    snprintf(cc, sizeof cc, "%s/cc-wrapper.sh", base);
+    snprintf(log, sizeof log, "%s/cc.log", base);
+    FILE *w = fopen(cc, "w");
+    if (!w) {
+        TU_CHECK(0, "cannot write %s", cc);
+        return;
+    }
+    fprintf(w, "#!/bin/sh\necho \"$*\" >> '%s'\nexec cc \"$@\"\n", log);
+    fclose(w);
+    chmod(cc, 0700);
+    setenv("CUBRIDGE_CACHE_DIR", dir, 1);
+    setenv("CUBRIDGE_HOST_CC", cc, 1);
+    cb_backend *be = cb_backend_cpu_create();
+    unsetenv("CUBRIDGE_HOST_CC");
+    static const char *const marks[3] = {"", CB_C_QUICK_MARK, CB_C_LANES_MARK};
+    static const char *const want[3] = {"-O2 ", "-O1 ", "-O3 -march=native "};
+    for (int i = 0; i < 3; i++) {
+        char body[1024];
+        snprintf(body, sizeof body, "%s%s", source, marks[i]);
+        cb_translation *tr = tu_make(body, 1, &info, 1);
+        unsigned long long a = 0;
+        remove(log);
+        TU_CHECK(load_and_run(be, tr, &a, 2) == 0 && a == 2, "set %d: a=%llu", i, a);
+        char line[4096] = "";
+        FILE *f = fopen(log, "r");
+        size_t n = f ? fread(line, 1, sizeof line - 1, f) : 0;
+        line[n] = 0;
+        if (f)
+            fclose(f);
+        /* the wrapper also runs for the compiler's identity (--version, once): look for the compile */
+        TU_CHECK(strstr(line, want[i]) && strstr(line, "-shared"), "set %d: flags %s, want %s", i, line, want[i]);
+        for (int j = 0; j < 3; j++)
+            TU_CHECK(j == i || !strstr(line, want[j]) || strstr(want[i], want[j]), "set %d also had %s", i, want[j]);
+        tu_free(tr);
+    }
+    be->shutdown(be);
+}
+
 int main(void)
 {
     char base[512], dir[1024];
@@ -728,6 +773,7 @@ int main(void)
     test_temp_dirs(base, tr);
     test_eviction(base);
     test_parse_size();
+    test_flag_sets(base);
     tu_free(tr);
     char cmd[1200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", base);

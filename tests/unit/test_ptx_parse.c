@@ -312,6 +312,20 @@ static void test_lanes_option(void)
           "C, no lanes: %s", err);
     CHECK(t && !strstr(t->source, CB_C_LANES_MARK) && !strstr(t->source, "cbk_0_lanes("), "no lanes entry");
     CHECK(t && strstr(t->source, "no lanes entry: not asked for"), "the reason is in the unit");
+    CHECK(t && !strstr(t->source, CB_C_QUICK_MARK), "not a first-tier unit unless asked");
+    cb_translation_free(t);
+    /* quick: the first tier of a tiered build, marked for the JIT's cheapest flags (jit_cache.c) */
+    cb_translate_opts quick = {.lanes = 0, .quick = 1};
+    t = NULL;
+    CHECK(cb_translate_ptx_opts(src, strlen(src), "l.ptx", CB_DIALECT_C, &quick, &t, err, sizeof err) == 0 && t,
+          "C, first tier: %s", err);
+    CHECK(t && strstr(t->source, CB_C_QUICK_MARK) && !strstr(t->source, CB_C_LANES_MARK), "a first-tier unit");
+    CHECK(t && strlen(t->source) == t->source_len, "the mark is counted in source_len");
+    cb_translation_free(t);
+    t = NULL;
+    CHECK(cb_translate_ptx_opts(src, strlen(src), "l.ptx", CB_DIALECT_OPENCL, &quick, &t, err, sizeof err) == 0 && t,
+          "OpenCL, first tier: %s", err);
+    CHECK(t && !strstr(t->source, CB_C_QUICK_MARK), "OpenCL C has no first-tier mark");
     cb_translation_free(t);
 }
 

@@ -19,6 +19,10 @@
 /* CUBRIDGE_CACHE_MAX when unset. */
 #define CB_JIT_DEFAULT_MAX ((uint64_t)512 << 20)
 
+/* The sets of compiler flags a unit can build with (jit_cache.c): chosen by
+ * the marks in its source (codegen/translate.h). */
+enum { JIT_SET_GENERAL, JIT_SET_QUICK, JIT_SET_LANES };
+
 typedef struct cb_jit_cache {
     char dir[4096];          /* the directory, as configured or made */
     int dirfd;               /* that directory, opened and checked (fs_at.h) */
@@ -30,8 +34,9 @@ typedef struct cb_jit_cache {
     uint64_t max_bytes;      /* CUBRIDGE_CACHE_MAX; 0: no cap */
     char cc[1024];           /* CUBRIDGE_HOST_CC */
     char cc_identity[512];   /* first line of `cc --version`, once known */
-    unsigned char config_hash[32]; /* SHA-256 of the build configuration, once known */
-    unsigned char config_hash_lanes[32]; /* the same for units with lanes entries (their flags, the CPU) */
+    /* SHA-256 of the build configuration of each set of flags (JIT_SET_*;
+     * the lanes set's includes the CPU), once known */
+    unsigned char config_hash[3][32];
     int cc_state;            /* 0 unknown, 1 known, -1 missing */
     cb_mutex lock;           /* guards cc_identity/config_hash/cc_state */
     cb_mutex stats_lock;     /* one thread at a time on stats_fd (flock is per open file) */
