@@ -586,7 +586,7 @@ void c_emit_rcp(cg *c, const ptx_instr *in)
 }
 
 void c_emit_sqrt(cg *c, const ptx_instr *in) { emit_unary_float(c, in, "sqrtf", "sqrt", "cb_sqrt_r"); }
-void c_emit_rsqrt(cg *c, const ptx_instr *in) { emit_unary_float(c, in, "1.0f / sqrtf", "1.0 / sqrt", NULL); }
+void c_emit_rsqrt(cg *c, const ptx_instr *in) { emit_unary_float(c, in, "cb_rsqrt32", "cb_rsqrt64", NULL); }
 void c_emit_sin(cg *c, const ptx_instr *in) { emit_unary_float(c, in, "sinf", "sin", NULL); }
 void c_emit_cos(cg *c, const ptx_instr *in) { emit_unary_float(c, in, "cosf", "cos", NULL); }
 void c_emit_lg2(cg *c, const ptx_instr *in) { emit_unary_float(c, in, "log2f", "log2", NULL); }
