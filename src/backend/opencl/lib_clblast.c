@@ -203,7 +203,7 @@ typedef struct staged {
 static CUresult stage_any(cb_backend *b, cb_blas_type t, int64_t n, uint64_t *addr, int64_t *inc, staged *s, int unit)
 {
     s->used = 0;
-    if ((unit ? *inc == 1 : *inc >= 0) || n <= 0)
+    if ((unit ? *inc == 1 : *inc > 0) || n <= 0)   /* increment 0 (gemv's x): n copies of x[0] */
         return CUDA_SUCCESS;
     CUresult r = b->mem_alloc(b, (size_t)n * cb_blas_type_size(t), 0, &s->mem);
     if (r != CUDA_SUCCESS)
