@@ -28,9 +28,9 @@ cb_install_missing() {
   command -v pkg-config >/dev/null || tools+=(pkg-config)
   command -v python3 >/dev/null || tools+=(python3)
   cb_apt_install "${tools[@]}" libzstd-dev liblz4-dev libopenblas-dev libdnnl-dev
-  # the OpenCL backend: the headers (build), the ICD loader it dlopens, and PoCL, the CPU OpenCL
-  # device its tests run on
-  cb_apt_install opencl-headers ocl-icd-libopencl1 pocl-opencl-icd
+  # the OpenCL backend: the headers (build), the ICD loader it dlopens, PoCL, the CPU OpenCL
+  # device its tests run on, and CLBlast, its BLAS (header at build time, libclblast1 dlopened)
+  cb_apt_install opencl-headers ocl-icd-libopencl1 pocl-opencl-icd libclblast-dev
   local nvcc_dir=${CUDA_HOME:-/usr/local/cuda}/bin
   if ! command -v nvcc >/dev/null && [ -x "$nvcc_dir/nvcc" ]; then
     export PATH="$PATH:$nvcc_dir"

@@ -24,6 +24,7 @@
 
 #include "backend/backend.h"
 #include "backend/opencl/opencl_internal.h"
+#include "backend/opencl/opencl_lib.h"
 #include "platform/thread.h"
 #include "platform/vm.h"
 
@@ -464,6 +465,18 @@ static CUresult ocl_launch(cb_backend *b, void *module, uint32_t kernel, const c
     return m->has_status ? launch_status(s, err) : CUDA_SUCCESS;
 }
 
+/* ---- what the library interface needs (opencl_lib.h) ---------------------------------- */
+
+void ocl_view(cb_backend *b, ocl_device_view *v)
+{
+    ocl_backend *s = self_of(b);
+    *v = (ocl_device_view){s->ctx, s->dev, s->q, s->heap, s->heap_base, s->alloc.size};
+}
+
+CUresult ocl_wait(cl_event ev) { return wait_event(ev); }
+
+CUresult ocl_result(cl_int e) { return cl_result(e); }
+
 static void ocl_shutdown(cb_backend *b)
 {
     ocl_backend *s = self_of(b);
@@ -585,6 +598,7 @@ static cb_backend *ocl_create(const cb_backend_type *type, cb_backend *inner, ch
         .module_unload = ocl_module_unload,
         .launch = ocl_launch,
         .shutdown = ocl_shutdown,
+        .lib = ocl_lib(),
     };
     return &s->base;
 }

@@ -1,0 +1,722 @@
+/* lib_kernels.c: our own OpenCL kernels for the library interface where
+ * CLBlast has no routine or does not keep cuBLAS's rules (opencl_lib.h):
+ * C = beta C (beta == 0: zeros, C not read), vectors at any increments,
+ * iamax, triangular banded/packed solves, complex symmetric symv/syr/syr2,
+ * syrkx/herkx, rot, rotm, geam and dgmm, in F32, F64, C32 and C64 (the
+ * 64-bit ones where the device has fp64), and rotg/rotmg, which are host
+ * arithmetic on host scalars.
+ *
+ * One program per OpenCL context, built on first use from the text below
+ * (each kernel written once over a type macro) and kept for the process's
+ * life. A kernel object's arguments and its enqueue are one step under the
+ * program's lock. Element i of a vector with a negative increment is at
+ * (n - 1 - i) |inc|, as BLAS counts.
+ *
+ * Process-wide state: the programs, one per context (progs, under
+ * progs_lock).
+ */
+#include "backend/opencl/opencl_lib.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "platform/log.h"
+#include "platform/thread.h"
+
+static const char kernel_text[] =
+    "#define IDX(i, inc, n) ((inc) >= 0 ? (long)(i) * (inc) : ((long)(n) - 1 - (long)(i)) * -(inc))\n"
+    "#define RMUL(a, b) ((a) * (b))\n"
+    "#define CMUL(a, b) ((a) * (b).x + (TC)(-(a).y * (b).y, (a).x * (b).y))\n"
+    "#define CONJ_R(a) (a)\n"
+    "#define CONJ_C(a) ((TC)((a).x, -(a).y))\n"
+    "#define DIAG_R(a) (a)\n"
+    "#define ABS1_R(a) fabs(a)\n"
+    "#define ABS1_C(a) (fabs((a).x) + fabs((a).y))\n"
+    "#define DIV_R(a, b) ((a) / (b))\n"
+    "#define DIV_C(a, b) (CMUL(a, CONJ_C(b)) / ((b).x * (b).x + (b).y * (b).y))\n"
+    "#define DIAG_C(a) ((TC)((a).x, 0))\n"
+    "#define AEL(i, j) (form == 0 ? A[(i) + (j) * lda] : form == 1 ? (upper ? A[k + (i) - (j) + (j) * lda] : A[(i) - (j) + (j) * lda])"
+    "                  : (upper ? A[(i) + (j) * ((j) + 1) / 2] : A[(i) + (2 * n - (j) - 1) * (j) / 2]))\n"
+    "#define KERNELS(S, T, R, MUL, CONJ, DIAG, ABS1, DIV)\n"
+    "__kernel void cb_scale_##S(__global uchar *heap, ulong off, long rows, long cols, long ld, long stride,\n"
+    "                           T beta, int part, int zero) {\n"
+    "  long i = get_global_id(0), j = get_global_id(1), e = get_global_id(2);\n"
+    "  if (i >= rows || j >= cols || (part == 1 && i < j) || (part == 2 && i > j)) return;\n"
+    "  __global T *p = (__global T *)(heap + off) + e * stride + i + j * ld;\n"
+    "  *p = zero ? (T)0 : MUL(beta, *p);\n"
+    "}\n"
+    "__kernel void cb_vec_##S(__global uchar *heap, long n, T alpha, ulong xo, long incx, ulong yo, long incy, int mode) {\n"
+    "  long i = get_global_id(0);\n"
+    "  if (i >= n) return;\n"
+    "  __global T *x = (__global T *)(heap + xo) + IDX(i, incx, n), *y = (__global T *)(heap + yo) + IDX(i, incy, n);\n"
+    "  if (mode == 0) { *y = *x; }\n"
+    "  else if (mode == 1) { *y = *y + MUL(alpha, *x); }\n"
+    "  else { T a = *x; *x = *y; *y = a; }\n"
+    "}\n"
+    "__kernel void cb_iamax_##S(__global uchar *heap, long n, ulong xo, long incx, int min, ulong ro) {\n"
+    "  __global T *x = (__global T *)(heap + xo);\n"
+    "  R best = 0;\n"
+    "  long bi = 0;\n"
+    "  for (long i = 0; i < n; i++) {\n"
+    "    R v = ABS1(x[i * incx]);\n"
+    "    if (i == 0 || (min ? v < best : v > best)) { best = v; bi = i; }\n"
+    "  }\n"
+    "  *(__global long *)(heap + ro) = bi + 1;\n"
+    "}\n"
+    "__kernel void cb_tsolve_##S(__global uchar *heap, long n, long k, ulong ao, long lda, int form, int upper,\n"
+    "                            int trans, int unit, ulong xo, long incx) {\n"
+    "  __global T *A = (__global T *)(heap + ao), *x = (__global T *)(heap + xo);\n"
+    "  long band = form == 1 ? k : n;\n"
+    "  int forward = trans ? upper : !upper;\n"
+    "  for (long s = 0; s < n; s++) {\n"
+    "    long i = forward ? s : n - 1 - s;\n"
+    "    T v = x[i * incx];\n"
+    "    long lo = forward ? max(0L, i - band) : i + 1, hi = forward ? i - 1 : min(n - 1, i + band);\n"
+    "    for (long j = lo; j <= hi; j++) {\n"
+    "      T a = trans ? AEL(j, i) : AEL(i, j);\n"
+    "      v = v - MUL(trans == 2 ? CONJ(a) : a, x[j * incx]);\n"
+    "    }\n"
+    "    if (!unit) { T d = AEL(i, i); v = DIV(v, trans == 2 ? CONJ(d) : d); }\n"
+    "    x[i * incx] = v;\n"
+    "  }\n"
+    "}\n"
+    "__kernel void cb_symv_##S(__global uchar *heap, long n, T alpha, ulong ao, long lda, int upper, ulong xo, long incx,\n"
+    "                          T beta, int beta0, ulong yo, long incy) {\n"
+    "  long i = get_global_id(0);\n"
+    "  if (i >= n) return;\n"
+    "  __global T *A = (__global T *)(heap + ao), *x = (__global T *)(heap + xo), *y = (__global T *)(heap + yo);\n"
+    "  T acc = (T)0;\n"
+    "  for (long j = 0; j < n; j++)\n"
+    "    acc = acc + MUL((upper ? i <= j : i >= j) ? A[i + j * lda] : A[j + i * lda], x[j * incx]);\n"
+    "  T v = MUL(alpha, acc);\n"
+    "  y[i * incy] = beta0 ? v : v + MUL(beta, y[i * incy]);\n"
+    "}\n"
+    "__kernel void cb_syr2_##S(__global uchar *heap, long n, T alpha, ulong xo, long incx, ulong yo, long incy,\n"
+    "                          ulong ao, long lda, int upper, int two) {\n"
+    "  long i = get_global_id(0), j = get_global_id(1);\n"
+    "  if (i >= n || j >= n || (upper ? i > j : i < j)) return;\n"
+    "  __global T *A = (__global T *)(heap + ao), *x = (__global T *)(heap + xo), *y = (__global T *)(heap + yo);\n"
+    "  T v = MUL(x[i * incx], y[j * incy]);\n"
+    "  if (two) v = v + MUL(y[i * incy], x[j * incx]);\n"
+    "  A[i + j * lda] = A[i + j * lda] + MUL(alpha, v);\n"
+    "}\n"
+    "__kernel void cb_rot_##S(__global uchar *heap, long n, ulong xo, long incx, ulong yo, long incy, R c, T s) {\n"
+    "  long i = get_global_id(0);\n"
+    "  if (i >= n) return;\n"
+    "  __global T *x = (__global T *)(heap + xo) + IDX(i, incx, n), *y = (__global T *)(heap + yo) + IDX(i, incy, n);\n"
+    "  T a = *x, b = *y;\n"
+    "  *x = c * a + MUL(s, b);\n"
+    "  *y = c * b - MUL(CONJ(s), a);\n"
+    "}\n"
+    "__kernel void cb_rotm_##S(__global uchar *heap, long n, ulong xo, long incx, ulong yo, long incy,\n"
+    "                          R h11, R h12, R h21, R h22) {\n"
+    "  long i = get_global_id(0);\n"
+    "  if (i >= n) return;\n"
+    "  __global T *x = (__global T *)(heap + xo) + IDX(i, incx, n), *y = (__global T *)(heap + yo) + IDX(i, incy, n);\n"
+    "  T a = *x, b = *y;\n"
+    "  *x = h11 * a + h12 * b;\n"
+    "  *y = h21 * a + h22 * b;\n"
+    "}\n"
+    "__kernel void cb_geam_##S(__global uchar *heap, long m, long n, T alpha, ulong ao, long lda, int ta, int use_a,\n"
+    "                          T beta, ulong bo, long ldb, int tb, int use_b, ulong co, long ldc) {\n"
+    "  long i = get_global_id(0), j = get_global_id(1);\n"
+    "  if (i >= m || j >= n) return;\n"
+    "  T v = (T)0;\n"
+    "  if (use_a) {\n"
+    "    T a = ((__global T *)(heap + ao))[ta ? j + i * lda : i + j * lda];\n"
+    "    v = MUL(alpha, ta == 2 ? CONJ(a) : a);\n"
+    "  }\n"
+    "  if (use_b) {\n"
+    "    T b = ((__global T *)(heap + bo))[tb ? j + i * ldb : i + j * ldb];\n"
+    "    v = v + MUL(beta, tb == 2 ? CONJ(b) : b);\n"
+    "  }\n"
+    "  ((__global T *)(heap + co))[i + j * ldc] = v;\n"
+    "}\n"
+    "__kernel void cb_gemmt_##S(__global uchar *heap, long n, long k, T alpha, ulong ao, long lda, int ta,\n"
+    "                           ulong bo, long ldb, int tb, T beta, int beta0, ulong co, long ldc, int part, int herm) {\n"
+    "  long i = get_global_id(0), j = get_global_id(1);\n"
+    "  if (i >= n || j >= n || (part == 1 && i < j) || (part == 2 && i > j)) return;\n"
+    "  __global T *A = (__global T *)(heap + ao), *B = (__global T *)(heap + bo);\n"
+    "  T acc = (T)0;\n"
+    "  for (long l = 0; l < k; l++) {\n"
+    "    T a = ta ? A[l + i * lda] : A[i + l * lda], b = tb ? B[j + l * ldb] : B[l + j * ldb];\n"
+    "    acc = acc + MUL(ta == 2 ? CONJ(a) : a, tb == 2 ? CONJ(b) : b);\n"
+    "  }\n"
+    "  __global T *c = (__global T *)(heap + co) + i + j * ldc;\n"
+    "  T v = MUL(alpha, acc);\n"
+    "  if (!beta0) v = v + MUL(beta, *c);\n"
+    "  *c = herm && i == j ? DIAG(v) : v;\n"
+    "}\n"
+    "__kernel void cb_dgmm_##S(__global uchar *heap, long m, long n, ulong ao, long lda, ulong xo, long incx, int right,\n"
+    "                          ulong co, long ldc) {\n"
+    "  long i = get_global_id(0), j = get_global_id(1);\n"
+    "  if (i >= m || j >= n) return;\n"
+    "  T x = ((__global T *)(heap + xo))[right ? IDX(j, incx, n) : IDX(i, incx, m)];\n"
+    "  ((__global T *)(heap + co))[i + j * ldc] = MUL(((__global T *)(heap + ao))[i + j * lda], x);\n"
+    "}\n";
+
+/* The kernels' instantiations: one macro per type, so that the text above
+ * stays one definition (the OpenCL C preprocessor pastes the names). */
+static const char kernel_instances_32[] =
+    "#define TC float2\n"
+    "KERNELS_F(f32, float, float, RMUL, CONJ_R, DIAG_R, ABS1_R, DIV_R)\n"
+    "KERNELS_F(c32, float2, float, CMUL, CONJ_C, DIAG_C, ABS1_C, DIV_C)\n"
+    "#undef TC\n";
+static const char kernel_instances_64[] =
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+    "#define TC double2\n"
+    "KERNELS_F(f64, double, double, RMUL, CONJ_R, DIAG_R, ABS1_R, DIV_R)\n"
+    "KERNELS_F(c64, double2, double, CMUL, CONJ_C, DIAG_C, ABS1_C, DIV_C)\n"
+    "#undef TC\n";
+
+enum { K_SCALE, K_VEC, K_IAMAX, K_TSOLVE, K_SYMV, K_SYR2, K_ROT, K_ROTM, K_GEAM, K_GEMMT, K_DGMM, K_COUNT };
+static const char *const kernel_names[K_COUNT] = {"cb_scale", "cb_vec", "cb_iamax", "cb_tsolve", "cb_symv", "cb_syr2", "cb_rot", "cb_rotm", "cb_geam", "cb_gemmt", "cb_dgmm"};
+
+typedef struct ocl_lib_program {
+    cl_context ctx;
+    int ok, fp64;
+    cl_program prog;
+    cl_kernel k[4][K_COUNT];   /* [F32, F64, C32, C64][kernel] */
+    cb_mutex lock;
+} ocl_lib_program;
+
+#define MAX_PROGRAMS 8
+static ocl_lib_program progs[MAX_PROGRAMS];
+static int nprogs;
+static cb_mutex progs_lock = CB_MUTEX_INIT;
+
+static const char *type_suffix(int ti) { return (const char *[]){"f32", "f64", "c32", "c64"}[ti]; }
+
+static int type_index(cb_blas_type t)
+{
+    switch (t) {
+    case CB_BLAS_F32: return 0;
+    case CB_BLAS_F64: return 1;
+    case CB_BLAS_C32: return 2;
+    case CB_BLAS_C64: return 3;
+    default: return -1;
+    }
+}
+
+/* The macro KERNELS_F(S, T, R, MUL, CONJ, DIAG, ABS1, DIV) is kernel_text with its line breaks escaped. */
+static char *program_text(int fp64)
+{
+    size_t n = sizeof kernel_text, cap = 2 * n + sizeof kernel_instances_32 + sizeof kernel_instances_64 + 64;
+    char *s = malloc(cap), *o = s;
+    if (!s)
+        return NULL;
+    const char *body = strstr(kernel_text, "#define KERNELS(");
+    o += snprintf(o, cap, "%.*s", (int)(body - kernel_text), kernel_text);
+    o += snprintf(o, cap - (size_t)(o - s), "#define KERNELS_F(S, T, R, MUL, CONJ, DIAG, ABS1, DIV) \\\n");
+    for (const char *p = strchr(body, '\n') + 1; *p; p++) {
+        if (*p == '\n') {
+            *o++ = ' ';
+            *o++ = '\\';
+        }
+        *o++ = *p;
+    }
+    o += snprintf(o, cap - (size_t)(o - s), "\n%s%s", kernel_instances_32, fp64 ? kernel_instances_64 : "");
+    return s;
+}
+
+static int build_program(ocl_lib_program *p, const ocl_device_view *v)
+{
+    char ext[4096] = "";
+    clGetDeviceInfo(v->dev, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
+    p->fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+    char *text = program_text(p->fp64);
+    if (!text)
+        return -1;
+    const char *texts[1] = {text};
+    cl_int e;
+    p->prog = clCreateProgramWithSource(v->ctx, 1, texts, NULL, &e);
+    free(text);
+    if (e != CL_SUCCESS)
+        return -1;
+    e = clBuildProgram(p->prog, 1, &v->dev, "-cl-std=CL1.2", NULL, NULL);
+    if (e != CL_SUCCESS) {
+        char log[2048] = "";
+        clGetProgramBuildInfo(p->prog, v->dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
+        cb_log(CB_LOG_ERROR, "opencl: the library kernels did not build (%d): %s", (int)e, log);
+        return -1;
+    }
+    for (int ti = 0; ti < 4; ti++) {
+        if ((ti == 1 || ti == 3) && !p->fp64)
+            continue;
+        for (int k = 0; k < K_COUNT; k++) {
+            char name[64];
+            snprintf(name, sizeof name, "%s_%s", kernel_names[k], type_suffix(ti));
+            p->k[ti][k] = clCreateKernel(p->prog, name, &e);
+            if (e != CL_SUCCESS) {
+                cb_log(CB_LOG_ERROR, "opencl: library kernel %s: error %d", name, (int)e);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The program of v's context, built on first use; NULL when it cannot be. */
+static ocl_lib_program *program_of(const ocl_device_view *v)
+{
+    ocl_lib_program *p = NULL;
+    cb_mutex_lock(&progs_lock);
+    for (int i = 0; i < nprogs && !p; i++)
+        if (progs[i].ctx == v->ctx)
+            p = &progs[i];
+    if (!p && nprogs < MAX_PROGRAMS) {
+        p = &progs[nprogs++];
+        p->ctx = v->ctx;
+        cb_mutex_init(&p->lock);
+        p->ok = build_program(p, v) == 0;
+    }
+    cb_mutex_unlock(&progs_lock);
+    return p && p->ok ? p : NULL;
+}
+
+typedef struct karg {
+    size_t size;
+    const void *value;
+} karg;
+
+/* Runs kernel k for type t over global (3 dimensions) with its arguments
+ * after the heap; waits for it. */
+static CUresult run_kernel(cb_backend *b, cb_blas_type t, int k, const size_t global[3], const karg *args, int nargs)
+{
+    int ti = type_index(t);
+    if (ti < 0)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    ocl_device_view v;
+    ocl_view(b, &v);
+    ocl_lib_program *p = program_of(&v);
+    if (!p || !p->k[ti][k])
+        return CUDA_ERROR_NOT_SUPPORTED;   /* no fp64 on the device, or the program did not build */
+    if (!global[0] || !global[1] || !global[2])
+        return CUDA_SUCCESS;
+    cl_kernel kern = p->k[ti][k];
+    cl_event ev = NULL;
+    cb_mutex_lock(&p->lock);
+    cl_int e = clSetKernelArg(kern, 0, sizeof(cl_mem), &v.heap);
+    for (int i = 0; i < nargs && e == CL_SUCCESS; i++)
+        e = clSetKernelArg(kern, (cl_uint)i + 1, args[i].size, args[i].value);
+    if (e == CL_SUCCESS)
+        e = clEnqueueNDRangeKernel(v.q, kern, 3, NULL, global, NULL, 0, NULL, &ev);
+    cb_mutex_unlock(&p->lock);
+    return e != CL_SUCCESS ? ocl_result(e) : ocl_wait(ev);
+}
+
+#define A(x) {sizeof(x), &(x)}
+
+/* The heap offset of device address a (the facade checked the extents). */
+static cl_ulong heap_off(cb_backend *b, uint64_t a)
+{
+    ocl_device_view v;
+    ocl_view(b, &v);
+    return (cl_ulong)(a - v.heap_base);
+}
+
+/* A host scalar of t as the kernel's argument (16 bytes hold any). */
+typedef struct scalar_arg {
+    unsigned char bytes[16];
+    size_t size;
+} scalar_arg;
+
+static scalar_arg scalar_of(cb_blas_type t, const void *p)
+{
+    scalar_arg s = {{0}, cb_blas_type_size(t)};
+    if (p)
+        memcpy(s.bytes, p, s.size);
+    return s;
+}
+
+static int is_zero(cb_blas_type t, const void *p)
+{
+    static const unsigned char z[16];
+    if (t == CB_BLAS_F32 || t == CB_BLAS_C32) {
+        float f[2] = {0, 0};
+        memcpy(f, p, t == CB_BLAS_F32 ? 4 : 8);
+        return f[0] == 0 && f[1] == 0;
+    }
+    if (t == CB_BLAS_F64 || t == CB_BLAS_C64) {
+        double d[2] = {0, 0};
+        memcpy(d, p, t == CB_BLAS_F64 ? 8 : 16);
+        return d[0] == 0 && d[1] == 0;
+    }
+    return !memcmp(p, z, cb_blas_type_size(t));
+}
+
+CUresult ocl_k_scale_batch(cb_backend *b, cb_blas_type t, int64_t rows, int64_t cols, uint64_t m, int64_t ld,
+                           const void *beta, int part, int64_t batch, int64_t stride)
+{
+    if (type_index(t) < 0)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    cl_ulong off = heap_off(b, m);
+    if (off % cb_blas_type_size(t))
+        return CUDA_ERROR_NOT_SUPPORTED;
+    cl_long r = rows, c = cols, l = ld, st = stride;
+    scalar_arg be = scalar_of(t, beta);
+    cl_int pt = part, zero = is_zero(t, beta);
+    karg args[] = {A(off), A(r), A(c), A(l), A(st), {be.size, be.bytes}, A(pt), A(zero)};
+    size_t global[3] = {(size_t)rows, (size_t)cols, (size_t)batch};
+    return run_kernel(b, t, K_SCALE, global, args, 8);
+}
+
+CUresult ocl_k_scale(cb_backend *b, cb_blas_type t, int64_t rows, int64_t cols, uint64_t m, int64_t ld,
+                     const void *beta, int part)
+{
+    return ocl_k_scale_batch(b, t, rows, cols, m, ld, beta, part, 1, 0);
+}
+
+CUresult ocl_k_vec(cb_backend *b, cb_blas_type t, int mode, int64_t n, const void *alpha, uint64_t x, int64_t incx,
+                   uint64_t y, int64_t incy)
+{
+    if (type_index(t) < 0)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    if (n <= 0)
+        return CUDA_SUCCESS;
+    cl_long nn = n, ix = incx, iy = incy;
+    cl_ulong xo = heap_off(b, x), yo = heap_off(b, y);
+    cl_int md = mode;
+    scalar_arg al = scalar_of(t, alpha);
+    karg args[] = {A(nn), {al.size, al.bytes}, A(xo), A(ix), A(yo), A(iy), A(md)};
+    size_t global[3] = {(size_t)n, 1, 1};
+    return run_kernel(b, t, K_VEC, global, args, 7);
+}
+
+CUresult ocl_k_iamax(cb_backend *b, cb_blas_type t, int min, int64_t n, uint64_t x, int64_t incx, uint64_t result)
+{
+    if (type_index(t) < 0)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    cl_long nn = n, ix = incx;
+    cl_ulong xo = heap_off(b, x), ro = heap_off(b, result);
+    cl_int mn = min;
+    karg args[] = {A(nn), A(xo), A(ix), A(mn), A(ro)};
+    size_t global[3] = {1, 1, 1};
+    return run_kernel(b, t, K_IAMAX, global, args, 5);
+}
+
+CUresult ocl_k_tsolve(cb_backend *b, cb_blas_type t, int form, int uplo, int trans, int diag, int64_t n, int64_t k,
+                      uint64_t a, int64_t lda, uint64_t x, int64_t incx)
+{
+    if (type_index(t) < 0)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    if (n <= 0)
+        return CUDA_SUCCESS;
+    cl_long nn = n, kk = k, la = lda, ix = incx;
+    cl_ulong ao = heap_off(b, a), xo = heap_off(b, x);
+    cl_int fm = form, up = uplo == CB_BLAS_UPPER, unit = diag == CB_BLAS_UNIT;
+    cl_int tr = trans == CB_BLAS_OP_N ? 0 : trans == CB_BLAS_OP_C && cb_blas_type_complex(t) ? 2 : 1;
+    karg args[] = {A(nn), A(kk), A(ao), A(la), A(fm), A(up), A(tr), A(unit), A(xo), A(ix)};
+    size_t global[3] = {1, 1, 1};
+    return run_kernel(b, t, K_TSOLVE, global, args, 10);
+}
+
+CUresult ocl_k_symv(cb_backend *b, cb_blas_type t, int uplo, int64_t n, const void *alpha, uint64_t a, int64_t lda,
+                    uint64_t x, int64_t incx, const void *beta, uint64_t y, int64_t incy)
+{
+    if (type_index(t) < 0)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    if (n <= 0)
+        return CUDA_SUCCESS;
+    cl_long nn = n, la = lda, ix = incx, iy = incy;
+    cl_ulong ao = heap_off(b, a), xo = heap_off(b, x), yo = heap_off(b, y);
+    cl_int up = uplo == CB_BLAS_UPPER, beta0 = is_zero(t, beta);
+    scalar_arg al = scalar_of(t, alpha), be = scalar_of(t, beta);
+    karg args[] = {A(nn), {al.size, al.bytes}, A(ao), A(la), A(up), A(xo), A(ix), {be.size, be.bytes}, A(beta0),
+                   A(yo), A(iy)};
+    size_t global[3] = {(size_t)n, 1, 1};
+    return run_kernel(b, t, K_SYMV, global, args, 11);
+}
+
+CUresult ocl_k_syr2(cb_backend *b, cb_blas_type t, int uplo, int two, int64_t n, const void *alpha, uint64_t x,
+                    int64_t incx, uint64_t y, int64_t incy, uint64_t a, int64_t lda)
+{
+    if (type_index(t) < 0)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    if (n <= 0)
+        return CUDA_SUCCESS;
+    cl_long nn = n, la = lda, ix = incx, iy = incy;
+    cl_ulong ao = heap_off(b, a), xo = heap_off(b, x), yo = heap_off(b, y);
+    cl_int up = uplo == CB_BLAS_UPPER, tw = two;
+    scalar_arg al = scalar_of(t, alpha);
+    karg args[] = {A(nn), {al.size, al.bytes}, A(xo), A(ix), A(yo), A(iy), A(ao), A(la), A(up), A(tw)};
+    size_t global[3] = {(size_t)n, (size_t)n, 1};
+    return run_kernel(b, t, K_SYR2, global, args, 10);
+}
+
+CUresult ocl_k_gemmt(cb_backend *b, cb_blas_type t, int uplo, int herm, int trans_a, int trans_b, int64_t n,
+                     int64_t k, const void *alpha, uint64_t a, int64_t lda, uint64_t bb, int64_t ldb, const void *beta,
+                     uint64_t c, int64_t ldc)
+{
+    if (type_index(t) < 0)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    if (n <= 0)
+        return CUDA_SUCCESS;
+    cl_long nn = n, kk = k, la = lda, lb = ldb, lc = ldc;
+    cl_ulong ao = heap_off(b, a), bo = heap_off(b, bb), co = heap_off(b, c);
+    int complex = cb_blas_type_complex(t);
+    cl_int ta = trans_a == CB_BLAS_OP_N ? 0 : trans_a == CB_BLAS_OP_C && complex ? 2 : 1;
+    cl_int tb = trans_b == CB_BLAS_OP_N ? 0 : trans_b == CB_BLAS_OP_C && complex ? 2 : 1;
+    cl_int beta0 = is_zero(t, beta), part = uplo + 1, hm = herm && complex;
+    scalar_arg al = scalar_of(t, alpha), be = scalar_of(t, beta);
+    karg args[] = {A(nn), A(kk), {al.size, al.bytes}, A(ao), A(la), A(ta), A(bo), A(lb), A(tb),
+                   {be.size, be.bytes}, A(beta0), A(co), A(lc), A(part), A(hm)};
+    size_t global[3] = {(size_t)n, (size_t)n, 1};
+    return run_kernel(b, t, K_GEMMT, global, args, 15);
+}
+
+/* ---- the entries ---- */
+
+static cb_blas_type real_of(cb_blas_type t) { return t == CB_BLAS_C32 ? CB_BLAS_F32 : t == CB_BLAS_C64 ? CB_BLAS_F64 : t; }
+
+static CUresult k_rot(cb_backend *b, cb_blas_type t, int64_t n, uint64_t x, int64_t incx, uint64_t y, int64_t incy,
+                      const void *c, const void *s, int s_real)
+{
+    if (type_index(t) < 0)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    if (n <= 0)
+        return CUDA_SUCCESS;
+    cl_long nn = n, ix = incx, iy = incy;
+    cl_ulong xo = heap_off(b, x), yo = heap_off(b, y);
+    scalar_arg ca = scalar_of(real_of(t), c), sa = scalar_of(s_real ? real_of(t) : t, s);
+    sa.size = cb_blas_type_size(t);   /* a real s of a complex rotation: (s, 0) */
+    karg args[] = {A(nn), A(xo), A(ix), A(yo), A(iy), {ca.size, ca.bytes}, {sa.size, sa.bytes}};
+    size_t global[3] = {(size_t)n, 1, 1};
+    return run_kernel(b, t, K_ROT, global, args, 7);
+}
+
+/* rotm: x' = h11 x + h12 y, y' = h21 x + h22 y with BLAS's param (flag -1:
+ * the four entries; 0: h11 = h22 = 1; 1: h12 = 1, h21 = -1; -2: identity). */
+static CUresult k_rotm(cb_backend *b, cb_blas_type t, int64_t n, uint64_t x, int64_t incx, uint64_t y, int64_t incy,
+                       const void *param)
+{
+    if (t != CB_BLAS_F32 && t != CB_BLAS_F64)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    double p[5];
+    for (int i = 0; i < 5; i++)
+        p[i] = t == CB_BLAS_F64 ? ((const double *)param)[i] : ((const float *)param)[i];
+    if (n <= 0 || p[0] == -2)
+        return CUDA_SUCCESS;
+    double h11 = p[1], h21 = p[2], h12 = p[3], h22 = p[4];
+    if (p[0] == 0)
+        h11 = h22 = 1;
+    else if (p[0] == 1)
+        h12 = 1, h21 = -1;
+    else if (p[0] != -1)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    cl_long nn = n, ix = incx, iy = incy;
+    cl_ulong xo = heap_off(b, x), yo = heap_off(b, y);
+    float hf[4] = {(float)h11, (float)h12, (float)h21, (float)h22};
+    double hd[4] = {h11, h12, h21, h22};
+    size_t hs = t == CB_BLAS_F64 ? 8 : 4;
+    const void *h = t == CB_BLAS_F64 ? (const void *)hd : (const void *)hf;
+    karg args[] = {A(nn), A(xo), A(ix), A(yo), A(iy), {hs, h}, {hs, (const char *)h + hs},
+                   {hs, (const char *)h + 2 * hs}, {hs, (const char *)h + 3 * hs}};
+    size_t global[3] = {(size_t)n, 1, 1};
+    return run_kernel(b, t, K_ROTM, global, args, 9);
+}
+
+static CUresult k_geam(cb_backend *b, cb_blas_type t, int trans_a, int trans_b, int64_t m, int64_t n,
+                       const void *alpha, uint64_t a, int64_t lda, const void *beta, uint64_t bb, int64_t ldb,
+                       uint64_t c, int64_t ldc)
+{
+    if (type_index(t) < 0)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    if (m <= 0 || n <= 0)
+        return CUDA_SUCCESS;
+    cl_long mm = m, nn = n, la = lda, lb = ldb, lc = ldc;
+    cl_ulong ao = heap_off(b, a), bo = heap_off(b, bb), co = heap_off(b, c);
+    int complex = cb_blas_type_complex(t);
+    cl_int ta = trans_a == CB_BLAS_OP_N ? 0 : trans_a == CB_BLAS_OP_C && complex ? 2 : 1;
+    cl_int tb = trans_b == CB_BLAS_OP_N ? 0 : trans_b == CB_BLAS_OP_C && complex ? 2 : 1;
+    cl_int use_a = !is_zero(t, alpha), use_b = !is_zero(t, beta);
+    scalar_arg al = scalar_of(t, alpha), be = scalar_of(t, beta);
+    karg args[] = {A(mm), A(nn), {al.size, al.bytes}, A(ao), A(la), A(ta), A(use_a),
+                   {be.size, be.bytes}, A(bo), A(lb), A(tb), A(use_b), A(co), A(lc)};
+    size_t global[3] = {(size_t)m, (size_t)n, 1};
+    return run_kernel(b, t, K_GEAM, global, args, 14);
+}
+
+static CUresult k_dgmm(cb_backend *b, cb_blas_type t, int side, int64_t m, int64_t n, uint64_t a, int64_t lda,
+                       uint64_t x, int64_t incx, uint64_t c, int64_t ldc)
+{
+    if (type_index(t) < 0)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    if (m <= 0 || n <= 0)
+        return CUDA_SUCCESS;
+    cl_long mm = m, nn = n, la = lda, ix = incx, lc = ldc;
+    cl_ulong ao = heap_off(b, a), xo = heap_off(b, x), co = heap_off(b, c);
+    cl_int right = side == CB_BLAS_RIGHT;
+    karg args[] = {A(mm), A(nn), A(ao), A(la), A(xo), A(ix), A(right), A(co), A(lc)};
+    size_t global[3] = {(size_t)m, (size_t)n, 1};
+    return run_kernel(b, t, K_DGMM, global, args, 9);
+}
+
+/* rotg on host scalars: the reference BLAS's real rotg and LAPACK's complex
+ * one (netlib's documented algorithms). */
+static CUresult k_rotg(cb_backend *b, cb_blas_type t, void *pa, void *pb, void *pc, void *ps)
+{
+    (void)b;
+    double a[2] = {0, 0}, bv[2] = {0, 0};
+    int dbl = t == CB_BLAS_F64 || t == CB_BLAS_C64, cx = cb_blas_type_complex(t);
+    if (type_index(t) < 0)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    for (int i = 0; i < (cx ? 2 : 1); i++) {
+        a[i] = dbl ? ((double *)pa)[i] : ((float *)pa)[i];
+        bv[i] = dbl ? ((double *)pb)[i] : ((float *)pb)[i];
+    }
+    double c, s[2] = {0, 0}, out_a[2] = {0, 0}, out_b = 0;
+    if (!cx) {
+        double roe = fabs(a[0]) > fabs(bv[0]) ? a[0] : bv[0], scale = fabs(a[0]) + fabs(bv[0]), r, z;
+        if (scale == 0) {
+            c = 1, r = 0, z = 0;
+        } else {
+            r = scale * sqrt((a[0] / scale) * (a[0] / scale) + (bv[0] / scale) * (bv[0] / scale));
+            r = roe < 0 ? -fabs(r) : fabs(r);
+            c = a[0] / r;
+            s[0] = bv[0] / r;
+            z = 1;
+            if (fabs(a[0]) > fabs(bv[0]))
+                z = s[0];
+            if (fabs(bv[0]) >= fabs(a[0]) && c != 0)
+                z = 1 / c;
+        }
+        out_a[0] = r;
+        out_b = z;
+    } else {
+        double aa = hypot(a[0], a[1]), ab = hypot(bv[0], bv[1]);
+        if (aa == 0) {
+            c = 0;
+            s[0] = 1;
+            out_a[0] = bv[0], out_a[1] = bv[1];
+        } else {
+            double scale = aa + ab, norm = scale * sqrt((aa / scale) * (aa / scale) + (ab / scale) * (ab / scale));
+            double al[2] = {a[0] / aa, a[1] / aa};
+            c = aa / norm;
+            s[0] = (al[0] * bv[0] + al[1] * bv[1]) / norm;   /* alpha conj(b) / norm */
+            s[1] = (al[1] * bv[0] - al[0] * bv[1]) / norm;
+            out_a[0] = al[0] * norm, out_a[1] = al[1] * norm;
+        }
+    }
+    for (int i = 0; i < (cx ? 2 : 1); i++) {
+        if (dbl) {
+            ((double *)pa)[i] = out_a[i];
+            ((double *)ps)[i] = s[i];
+        } else {
+            ((float *)pa)[i] = (float)out_a[i];
+            ((float *)ps)[i] = (float)s[i];
+        }
+    }
+    if (!cx) {   /* b of a real rotation: z; a complex one leaves b */
+        if (dbl)
+            *(double *)pb = out_b;
+        else
+            *(float *)pb = (float)out_b;
+    }
+    if (dbl)
+        *(double *)pc = c;
+    else
+        *(float *)pc = (float)c;
+    return CUDA_SUCCESS;
+}
+
+/* rotmg on host scalars: the reference BLAS's modified Givens construction
+ * (netlib's documented algorithm, in double), real types only. */
+static CUresult k_rotmg(cb_backend *b, cb_blas_type t, void *pd1, void *pd2, void *px1, const void *py1, void *param)
+{
+    (void)b;
+    if (t != CB_BLAS_F32 && t != CB_BLAS_F64)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    int dbl = t == CB_BLAS_F64;
+#define LD(p, i) (dbl ? ((const double *)(p))[i] : (double)((const float *)(p))[i])
+    double d1 = LD(pd1, 0), d2 = LD(pd2, 0), x1 = LD(px1, 0), y1 = LD(py1, 0), prm[5];
+    for (int i = 0; i < 5; i++)
+        prm[i] = LD(param, i);
+#undef LD
+    const double gam = 4096, gamsq = gam * gam, rgamsq = 1 / gamsq;
+    double flag = -1, h11 = 0, h12 = 0, h21 = 0, h22 = 0;
+    if (d1 < 0) {
+        d1 = d2 = x1 = 0;
+    } else if (d2 * y1 == 0) {
+        flag = -2;
+        goto store;
+    } else {
+        double p2 = d2 * y1, p1 = d1 * x1, q2 = p2 * y1, q1 = p1 * x1;
+        if (fabs(q1) > fabs(q2)) {
+            h21 = -y1 / x1;
+            h12 = p2 / p1;
+            double u = 1 - h12 * h21;
+            if (u > 0) {
+                flag = 0;
+                d1 /= u;
+                d2 /= u;
+                x1 *= u;
+            } else {
+                h12 = h21 = 0;
+                d1 = d2 = x1 = 0;
+            }
+        } else if (q2 < 0) {
+            d1 = d2 = x1 = 0;
+        } else {
+            flag = 1;
+            h11 = p1 / p2;
+            h22 = x1 / y1;
+            double u = 1 + h11 * h22, tmp = d2 / u;
+            d2 = d1 / u;
+            d1 = tmp;
+            x1 = y1 * u;
+        }
+        while (d1 != 0 && (d1 <= rgamsq || d1 >= gamsq)) {   /* rescale d1 into range, H in the full form */
+            if (flag == 0)
+                h11 = 1, h22 = 1;
+            else
+                h21 = -1, h12 = 1;
+            flag = -1;
+            if (d1 <= rgamsq)
+                d1 *= gamsq, x1 /= gam, h11 /= gam, h12 /= gam;
+            else
+                d1 /= gamsq, x1 *= gam, h11 *= gam, h12 *= gam;
+        }
+        while (d2 != 0 && (fabs(d2) <= rgamsq || fabs(d2) >= gamsq)) {
+            if (flag == 0)
+                h11 = 1, h22 = 1;
+            else
+                h21 = -1, h12 = 1;
+            flag = -1;
+            if (fabs(d2) <= rgamsq)
+                d2 *= gamsq, h21 /= gam, h22 /= gam;
+            else
+                d2 /= gamsq, h21 *= gam, h22 *= gam;
+        }
+    }
+    if (flag < 0)
+        prm[1] = h11, prm[2] = h21, prm[3] = h12, prm[4] = h22;
+    else if (flag == 0)
+        prm[2] = h21, prm[3] = h12;
+    else
+        prm[1] = h11, prm[4] = h22;
+    if (dbl)
+        *(double *)pd1 = d1, *(double *)pd2 = d2, *(double *)px1 = x1;
+    else
+        *(float *)pd1 = (float)d1, *(float *)pd2 = (float)d2, *(float *)px1 = (float)x1;
+store:
+    prm[0] = flag;
+    for (int i = 0; i < 5; i++) {
+        if (dbl)
+            ((double *)param)[i] = prm[i];
+        else
+            ((float *)param)[i] = (float)prm[i];
+    }
+    return CUDA_SUCCESS;
+}
+
+void ocl_kernels_fill(cb_backend_lib *lib)
+{
+    lib->rotmg = k_rotmg;
+    lib->rot = k_rot;
+    lib->rotm = k_rotm;
+    lib->rotg = k_rotg;
+    lib->geam = k_geam;
+    lib->dgmm = k_dgmm;
+}
