@@ -40,7 +40,9 @@ void cublas_ref_swap(void *p, cbl_operand *ops)
     cublas_op *o = OP(p);
     for (int64_t i = 0; i < o->n; i++) {
         size_t xi = cublas_vi(i, o->n, o->incx), yi = cublas_vi(i, o->n, o->incy);
-        cb_cplx x = cublas_ld(o->t, ops[0].before, xi), y = cublas_ld(o->t, ops[1].before, yi);
+        /* in place, element by element: with a zero increment the swaps chain through one element, as
+         * cuBLAS's do (tests/lib/cublas_arg_probe) */
+        cb_cplx x = cublas_ld(o->t, ops[0].ref, xi), y = cublas_ld(o->t, ops[1].ref, yi);
         cublas_st(o->t, ops[0].ref, xi, y);
         cublas_st(o->t, ops[1].ref, yi, x);
     }
@@ -111,7 +113,7 @@ void cublas_ref_rot(void *p, cbl_operand *ops)
     cb_cplx c = cublas_sc(o, 0, cublas_real(o->t)), s = cublas_sc(o, 1, o->s_real ? cublas_real(o->t) : o->t);
     for (int64_t i = 0; i < o->n; i++) {
         size_t xi = cublas_vi(i, o->n, o->incx), yi = cublas_vi(i, o->n, o->incy);
-        cb_cplx x = cublas_ld(o->t, ops[0].before, xi), y = cublas_ld(o->t, ops[1].before, yi);
+        cb_cplx x = cublas_ld(o->t, ops[0].ref, xi), y = cublas_ld(o->t, ops[1].ref, yi);   /* in place, as swap */
         cublas_st(o->t, ops[0].ref, xi, cx_add(cx_mul(c, x), cx_mul(s, y)));
         cublas_st(o->t, ops[1].ref, yi, cx_sub(cx_mul(c, y), cx_mul(cx_conj(s), x)));
     }
@@ -135,7 +137,7 @@ void cublas_ref_rotm(void *p, cbl_operand *ops)
     }
     for (int64_t i = 0; i < o->n; i++) {
         size_t xi = cublas_vi(i, o->n, o->incx), yi = cublas_vi(i, o->n, o->incy);
-        double x = cublas_ld(o->t, ops[0].before, xi).re, y = cublas_ld(o->t, ops[1].before, yi).re;
+        double x = cublas_ld(o->t, ops[0].ref, xi).re, y = cublas_ld(o->t, ops[1].ref, yi).re;   /* in place */
         cublas_st(o->t, ops[0].ref, xi, cx_real(h11 * x + h12 * y));
         cublas_st(o->t, ops[1].ref, yi, cx_real(h21 * x + h22 * y));
     }
