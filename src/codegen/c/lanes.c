@@ -251,13 +251,37 @@ static uint64_t *live_after_each(lanes *e, uint32_t b, uint32_t first, uint32_t 
     return la;
 }
 
-/* Whether uniform instruction in may move above the run so far: it touches
- * no memory and writes nothing the run has read. */
+/* A load without ordering (no .volatile, .relaxed, .acquire): moved, it
+ * reads the same value as long as nothing between writes memory. */
+static int plain_load(const ptx_instr *in)
+{
+    if (in->op != PTX_OP_ld && in->op != PTX_OP_ldu)
+        return 0;
+    ptx_space sp = ptx_instr_space(in);
+    return sp != PTX_SPACE_local && sp != PTX_SPACE_shared_cluster && !ptx_has(in, PTX_MOD_volatile) &&
+           !ptx_has(in, PTX_MOD_relaxed) && !ptx_has(in, PTX_MOD_acquire) && !ptx_has(in, PTX_MOD_sc) &&
+           !ptx_has(in, PTX_MOD_acq_rel);
+}
+
+/* Whether uniform instruction in may move above the run so far: it writes
+ * nothing the run has read, and it touches no memory -- or it is a plain
+ * load and the run so far neither touches memory nor calls the runtime (so
+ * nothing it does can fault, store or change *t: the load reads the same
+ * value, and a fault of it names the same thread). A uniform load from
+ * shared memory in an unrolled loop (n-body's tile[j]) then no longer cuts
+ * the loop's arithmetic into one lane loop per step. */
 static int hoistable(const ptx_instr *in, const ptx_instr **run, uint32_t n)
 {
-    if ((ptx_ops[in->op].flags & (PTX_OPF_MEM | PTX_OPF_CALL | PTX_OPF_TEXTURE)) || lanes_needs_identity(in) ||
-        in->op == PTX_OP_trap)
+    if (in->op == PTX_OP_trap)
         return 0;
+    if (plain_load(in)) {
+        for (uint32_t i = 0; i < n; i++)
+            if ((ptx_ops[run[i]->op].flags & (PTX_OPF_MEM | PTX_OPF_CALL | PTX_OPF_TEXTURE)) ||
+                lanes_needs_identity(run[i]) || run[i]->op == PTX_OP_trap)
+                return 0;
+    } else if ((ptx_ops[in->op].flags & (PTX_OPF_MEM | PTX_OPF_CALL | PTX_OPF_TEXTURE)) || lanes_needs_identity(in)) {
+        return 0;
+    }
     int32_t defs[REGS_MAX], uses[REGS_MAX], rd[REGS_MAX], ru[REGS_MAX];
     uint32_t nd, nu, rnd, rnu;
     pass_instr_regs(in, defs, &nd, uses, &nu, REGS_MAX);
