@@ -667,7 +667,9 @@ void cg_emit_lanes_entry(cg *c, const ptx_func *f)
     cg_puts(c, CB_C_LANES_MARK);   /* the JIT's flags (translate.h) */
     cg_printf(c, "\n/* line %u: .entry %s, its block as SIMD lanes (c/lanes.c) */\n", f->line, f->name);
     emit_scratch_size(&e);
-    cg_printf(c, "__attribute__((visibility(\"default\"))) void %s_lanes(cb_thread *t, unsigned char *restrict cbS0)\n{\n    unsigned char *cbS = cbS0;\n",
+    /* hot: gcc's static guess (every goto unlikely) left the lane loops of blocks that
+     * the dispatcher reaches cold, built for size: not vectorised, fmaf a call */
+    cg_printf(c, "__attribute__((visibility(\"default\"), hot)) void %s_lanes(cb_thread *t, unsigned char *restrict cbS0)\n{\n    unsigned char *cbS = cbS0;\n",
               f->cname);
     cg_puts(c, "    const cb_block *cbB_b = t->blk;\n"
                "    volatile cb_thread *cbB_vt = t;\n"

@@ -227,6 +227,15 @@ static void emit_safe(run_state *s, int specials)
         for (uint32_t o = 0; o < r->ins[i]->nops; o++)
             lanes_note_vars(&r->ins[i]->ops[o], vars);
     }
+    /* without memory a lane touches element cbL of its registers' arrays only:
+     * tell the compiler, which cannot see that the arrays are disjoint */
+    int memory = 0;
+    for (uint32_t i = 0; i < r->n; i++)
+        memory |= (ptx_ops[r->ins[i]->op].flags & (PTX_OPF_MEM | PTX_OPF_CALL | PTX_OPF_TEXTURE)) != 0;
+    for (uint32_t v = 0; v < e->f->nvars; v++)
+        memory |= vars[v];
+    if (!memory)
+        cg_puts(c, "#pragma GCC ivdep\n");
     cg_puts(c, "    for (size_t cbL = cbLo; cbL < cbNL; cbL++) {\n");
     if (r->mask)
         cg_printf(c, "        if (!(%s)) continue;\n", r->mask);
