@@ -701,7 +701,9 @@ void cg_emit_lanes_entry(cg *c, const ptx_func *f)
                "        for (uint32_t x = 0; x < cbB_ntid_x; x++, cbL++) { cbTX[cbL] = x; cbTY[cbL] = y; cbTZ[cbL] = z; }\n"
                "      cbH[0] = 0x6c616e65u; cbH[1] = cbB_ntid_x; cbH[2] = cbB_ntid_y; cbH[3] = cbB_ntid_z;\n"
                "    }\n");
-    c->block_mode = 1;
+    /* 2: a block entry whose lanes run one after another on one worker (memory.c's
+     * shared-memory atomics) */
+    c->block_mode = 2;
     cg_printf(c, "    goto cbB_%u;\n", e.g->order[0]);
     for (uint32_t b = 0; b < e.g->nbbs; b++)
         if (bb_at(&e, b)->rpo != PTX_BB_EXIT)

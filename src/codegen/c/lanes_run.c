@@ -248,11 +248,21 @@ static void emit_safe(run_state *s, int specials)
                       rname(s, (int32_t)g));
     lanes_bind_vars(e, vars);
     free(vars);
+    /* the lane's identity goes into *t before the first instruction that needs it, and
+     * again only after one that called the runtime (nothing else writes *t meanwhile) */
+    int stored = 0;
     for (uint32_t i = 0; i < r->n; i++) {
-        if (lanes_needs_identity(r->ins[i]))
+        const ptx_instr *in = r->ins[i];
+        if (lanes_needs_identity(in) && !stored) {
             cg_puts(c, "        cbB_vt->tid.x = cbB_tx; cbB_vt->tid.y = cbB_ty; cbB_vt->tid.z = cbB_tz;\n"
                        "        cbB_vt->flat = cbL; cbB_vt->lane = cbL & 31u; cbB_vt->warp = cbL >> 5;\n");
-        emit_guarded(e, r->ins[i]);
+            stored = 1;
+        }
+        emit_guarded(e, in);
+        /* loads, stores and atomics call at most the access check, which leaves *t alone */
+        if (lanes_needs_identity(in) && in->op != PTX_OP_ld && in->op != PTX_OP_ldu && in->op != PTX_OP_st &&
+            in->op != PTX_OP_atom && in->op != PTX_OP_red)
+            stored = 0;
     }
     emit_stores(s);
     cg_puts(c, "    }\n");
