@@ -328,8 +328,16 @@ static void emit_row_check(run_state *s, uint32_t i)
             return;
         base_name(s, a->reg, s->cur[a->reg], b, sizeof b);
     } else {
-        if (s->cur[a->reg] >= 0)   /* defined in the run: not one value for the whole row */
-            return;
+        /* defined in the run (by no instruction, if pass_lanes calls it uniform): not
+         * one value for the whole row */
+        int32_t defs[REGS_MAX], uses[REGS_MAX];
+        uint32_t nd, nu;
+        for (uint32_t k = 0; k < s->r->n; k++) {
+            pass_instr_regs(s->r->ins[k], defs, &nd, uses, &nu, REGS_MAX);
+            for (uint32_t d = 0; d < nd; d++)
+                if (defs[d] == a->reg)
+                    return;
+        }
         snprintf(b, sizeof b, "%s", rname(s, a->reg));
     }
     cg_printf(e->c, "        if (!cb_lanes_chk_row((uint64_t)%s + %lldull, %lldll, cbB_ntid_x, %uu)) break;\n", b,
