@@ -99,6 +99,9 @@ void cg_dst_close(cg *c, const ptx_operand *o, ptx_type ty);
 /* Emits an "unsigned char *" expression for memory operand o in space sp
  * (PTX_SPACE_none = generic). */
 void cg_address(cg *c, const ptx_operand *o, ptx_space sp);
+/* Whether cg_address checks an address of space sp computed at run time
+ * (cb_chk: global, const and generic, unless CUBRIDGE_CHECK_ACCESS=0). */
+int cg_access_checked(const cg *c, ptx_space sp);
 
 /* ---- shared between the instruction files --------------------------------------------- */
 

@@ -251,13 +251,37 @@ static uint64_t *live_after_each(lanes *e, uint32_t b, uint32_t first, uint32_t 
     return la;
 }
 
-/* Whether uniform instruction in may move above the run so far: it touches
- * no memory and writes nothing the run has read. */
+/* A load without ordering (no .volatile, .relaxed, .acquire): moved, it
+ * reads the same value as long as nothing between writes memory. */
+static int plain_load(const ptx_instr *in)
+{
+    if (in->op != PTX_OP_ld && in->op != PTX_OP_ldu)
+        return 0;
+    ptx_space sp = ptx_instr_space(in);
+    return sp != PTX_SPACE_local && sp != PTX_SPACE_shared_cluster && !ptx_has(in, PTX_MOD_volatile) &&
+           !ptx_has(in, PTX_MOD_relaxed) && !ptx_has(in, PTX_MOD_acquire) && !ptx_has(in, PTX_MOD_sc) &&
+           !ptx_has(in, PTX_MOD_acq_rel);
+}
+
+/* Whether uniform instruction in may move above the run so far: it writes
+ * nothing the run has read, and it touches no memory -- or it is a plain
+ * load and the run so far neither touches memory nor calls the runtime (so
+ * nothing it does can fault, store or change *t: the load reads the same
+ * value, and a fault of it names the same thread). A uniform load from
+ * shared memory in an unrolled loop (n-body's tile[j]) then no longer cuts
+ * the loop's arithmetic into one lane loop per step. */
 static int hoistable(const ptx_instr *in, const ptx_instr **run, uint32_t n)
 {
-    if ((ptx_ops[in->op].flags & (PTX_OPF_MEM | PTX_OPF_CALL | PTX_OPF_TEXTURE)) || lanes_needs_identity(in) ||
-        in->op == PTX_OP_trap)
+    if (in->op == PTX_OP_trap)
         return 0;
+    if (plain_load(in)) {
+        for (uint32_t i = 0; i < n; i++)
+            if ((ptx_ops[run[i]->op].flags & (PTX_OPF_MEM | PTX_OPF_CALL | PTX_OPF_TEXTURE)) ||
+                lanes_needs_identity(run[i]) || run[i]->op == PTX_OP_trap)
+                return 0;
+    } else if ((ptx_ops[in->op].flags & (PTX_OPF_MEM | PTX_OPF_CALL | PTX_OPF_TEXTURE)) || lanes_needs_identity(in)) {
+        return 0;
+    }
     int32_t defs[REGS_MAX], uses[REGS_MAX], rd[REGS_MAX], ru[REGS_MAX];
     uint32_t nd, nu, rnd, rnu;
     pass_instr_regs(in, defs, &nd, uses, &nu, REGS_MAX);
@@ -643,7 +667,9 @@ void cg_emit_lanes_entry(cg *c, const ptx_func *f)
     cg_puts(c, CB_C_LANES_MARK);   /* the JIT's flags (translate.h) */
     cg_printf(c, "\n/* line %u: .entry %s, its block as SIMD lanes (c/lanes.c) */\n", f->line, f->name);
     emit_scratch_size(&e);
-    cg_printf(c, "__attribute__((visibility(\"default\"))) void %s_lanes(cb_thread *t, unsigned char *restrict cbS0)\n{\n    unsigned char *cbS = cbS0;\n",
+    /* hot: gcc's static guess (every goto unlikely) left the lane loops of blocks that
+     * the dispatcher reaches cold, built for size: not vectorised, fmaf a call */
+    cg_printf(c, "__attribute__((visibility(\"default\"), hot)) void %s_lanes(cb_thread *t, unsigned char *restrict cbS0)\n{\n    unsigned char *cbS = cbS0;\n",
               f->cname);
     cg_puts(c, "    const cb_block *cbB_b = t->blk;\n"
                "    volatile cb_thread *cbB_vt = t;\n"
@@ -675,7 +701,9 @@ void cg_emit_lanes_entry(cg *c, const ptx_func *f)
                "        for (uint32_t x = 0; x < cbB_ntid_x; x++, cbL++) { cbTX[cbL] = x; cbTY[cbL] = y; cbTZ[cbL] = z; }\n"
                "      cbH[0] = 0x6c616e65u; cbH[1] = cbB_ntid_x; cbH[2] = cbB_ntid_y; cbH[3] = cbB_ntid_z;\n"
                "    }\n");
-    c->block_mode = 1;
+    /* 2: a block entry whose lanes run one after another on one worker (memory.c's
+     * shared-memory atomics) */
+    c->block_mode = 2;
     cg_printf(c, "    goto cbB_%u;\n", e.g->order[0]);
     for (uint32_t b = 0; b < e.g->nbbs; b++)
         if (bb_at(&e, b)->rpo != PTX_BB_EXIT)

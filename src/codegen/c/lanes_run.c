@@ -43,6 +43,8 @@ typedef struct run_state {
     const lanes_run *r;
     int32_t *cur;   /* per register: index in the run of its last definition so far, -1 none */
     uint8_t *seen;  /* per register: 1 read, 2 written, in the run (first access) */
+    uint8_t *row_checked; /* per run instruction: its access check done for the whole row (fast form) */
+    uint32_t at;    /* the run instruction being emitted (fast body) */
 } run_state;
 
 static const char *rname(const run_state *s, int32_t r) { return s->e->f->regs[r].cname; }
@@ -225,6 +227,15 @@ static void emit_safe(run_state *s, int specials)
         for (uint32_t o = 0; o < r->ins[i]->nops; o++)
             lanes_note_vars(&r->ins[i]->ops[o], vars);
     }
+    /* without memory a lane touches element cbL of its registers' arrays only:
+     * tell the compiler, which cannot see that the arrays are disjoint */
+    int memory = 0;
+    for (uint32_t i = 0; i < r->n; i++)
+        memory |= (ptx_ops[r->ins[i]->op].flags & (PTX_OPF_MEM | PTX_OPF_CALL | PTX_OPF_TEXTURE)) != 0;
+    for (uint32_t v = 0; v < e->f->nvars; v++)
+        memory |= vars[v];
+    if (!memory)
+        cg_puts(c, "#pragma GCC ivdep\n");
     cg_puts(c, "    for (size_t cbL = cbLo; cbL < cbNL; cbL++) {\n");
     if (r->mask)
         cg_printf(c, "        if (!(%s)) continue;\n", r->mask);
@@ -237,11 +248,21 @@ static void emit_safe(run_state *s, int specials)
                       rname(s, (int32_t)g));
     lanes_bind_vars(e, vars);
     free(vars);
+    /* the lane's identity goes into *t before the first instruction that needs it, and
+     * again only after one that called the runtime (nothing else writes *t meanwhile) */
+    int stored = 0;
     for (uint32_t i = 0; i < r->n; i++) {
-        if (lanes_needs_identity(r->ins[i]))
+        const ptx_instr *in = r->ins[i];
+        if (lanes_needs_identity(in) && !stored) {
             cg_puts(c, "        cbB_vt->tid.x = cbB_tx; cbB_vt->tid.y = cbB_ty; cbB_vt->tid.z = cbB_tz;\n"
                        "        cbB_vt->flat = cbL; cbB_vt->lane = cbL & 31u; cbB_vt->warp = cbL >> 5;\n");
-        emit_guarded(e, r->ins[i]);
+            stored = 1;
+        }
+        emit_guarded(e, in);
+        /* loads, stores and atomics call at most the access check, which leaves *t alone */
+        if (lanes_needs_identity(in) && in->op != PTX_OP_ld && in->op != PTX_OP_ldu && in->op != PTX_OP_st &&
+            in->op != PTX_OP_atom && in->op != PTX_OP_red)
+            stored = 0;
     }
     emit_stores(s);
     cg_puts(c, "    }\n");
@@ -251,10 +272,15 @@ static void emit_safe(run_state *s, int specials)
 
 /* cg_address's hook: a shared address through an affine register, as its
  * 32-bit offset in lane 0 of the row plus stride * x (the row prologue
- * checked that the offset does not wrap along the row). */
+ * checked that the offset does not wrap along the row); a checked address
+ * whose check the row prologue made for the whole row, unchecked. */
 static int affine_address(cg *c, const ptx_operand *o, ptx_space sp)
 {
     run_state *s = c->hook_ctx;
+    if (s->row_checked[s->at] && o->reg >= 0 && cg_access_checked(c, sp)) {
+        cg_printf(c, "((unsigned char *)(uintptr_t)((uint64_t)%s + %lldull))", rname(s, o->reg), (long long)o->offset);
+        return 1;
+    }
     if (sp != PTX_SPACE_shared || o->reg < 0 || !affine(s, o->reg))
         return 0;
     char b[96];
@@ -262,6 +288,61 @@ static int affine_address(cg *c, const ptx_operand *o, ptx_space sp)
     cg_printf(c, "(cbB_smem + (size_t)(uint32_t)(%s + %lldull) + (ptrdiff_t)(%lldll * (int64_t)cbX))", b,
               (long long)o->offset, (long long)s->e->k->stride[o->reg]);
     return 1;
+}
+
+/* Whether register r holds its closed form (from base_name's base) at run
+ * instruction cur's definition: read first, or an unguarded affine definition. */
+static int closed_at(const run_state *s, int32_t r, int32_t cur)
+{
+    int32_t d;
+    if (cur < 0)
+        return s->seen[r] == 1;
+    const ptx_instr *in = s->r->ins[cur];
+    return in->guard < 0 && affine_def(s, in, &d) && d == r;
+}
+
+/* The access check of run instruction i (an ld or st through a register
+ * that cg_address would check), made once for the row when its address is
+ * affine along the row -- base + stride * x, stride a multiple of the
+ * access size -- or uniform: the first and the last lane's addresses pass
+ * cb_chk's test, so every lane's does (cb_lanes_chk_row). A row where they
+ * do not leaves the fast form: the safe form checks lane by lane and fails,
+ * or lets the runtime decide, exactly where the general code does. */
+static void emit_row_check(run_state *s, uint32_t i)
+{
+    lanes *e = s->e;
+    const ptx_instr *in = s->r->ins[i];
+    const ptx_operand *a = mem_operand(in);
+    ptx_space sp = ptx_instr_space(in);
+    if ((in->op != PTX_OP_ld && in->op != PTX_OP_ldu && in->op != PTX_OP_st) || !a || a->reg < 0 ||
+        !cg_access_checked(e->c, sp) || ptx_type_size(e->f->regs[a->reg].type) != 8)
+        return;
+    uint32_t size = ptx_type_size(in->types[0]) * (uint32_t)vector_width(in);
+    size = size && !(size & (size - 1)) ? size : 1;
+    char b[96];
+    int64_t st = 0;
+    if (lanes_is_varying(e, a->reg)) {
+        st = e->k->stride[a->reg];
+        if (!affine(s, a->reg) || st <= -(1ll << 31) || st >= (1ll << 31) || st % (int64_t)size ||
+            !closed_at(s, a->reg, s->cur[a->reg]))
+            return;
+        base_name(s, a->reg, s->cur[a->reg], b, sizeof b);
+    } else {
+        /* defined in the run (by no instruction, if pass_lanes calls it uniform): not
+         * one value for the whole row */
+        int32_t defs[REGS_MAX], uses[REGS_MAX];
+        uint32_t nd, nu;
+        for (uint32_t k = 0; k < s->r->n; k++) {
+            pass_instr_regs(s->r->ins[k], defs, &nd, uses, &nu, REGS_MAX);
+            for (uint32_t d = 0; d < nd; d++)
+                if (defs[d] == a->reg)
+                    return;
+        }
+        snprintf(b, sizeof b, "%s", rname(s, a->reg));
+    }
+    cg_printf(e->c, "        if (!cb_lanes_chk_row((uint64_t)%s + %lldull, %lldll, cbB_ntid_x, %uu)) break;\n", b,
+              (long long)a->offset, (long long)st, size);
+    s->row_checked[i] = 1;
 }
 
 /* The row prologue: bases of what the run reads, lane 0 of the run's affine
@@ -340,6 +421,7 @@ static void emit_prologue(run_state *s)
             cg_printf(c, "        if (!cb_lanes_fits_u32((uint64_t)(%s + %lldull), %lldll, cbB_ntid_x)) break;\n", b2,
                       (long long)a->offset, (long long)e->k->stride[a->reg]);
         }
+        emit_row_check(s, i);
         int32_t defs[REGS_MAX], uses[REGS_MAX];
         uint32_t nd, nu;
         pass_instr_regs(in, defs, &nd, uses, &nu, REGS_MAX);
@@ -391,6 +473,7 @@ static void emit_fast_body(run_state *s, int specials)
             s->cur[d] = (int32_t)i;
             continue;
         }
+        s->at = i;
         emit_guarded(e, in);
         int32_t defs[REGS_MAX], uses[REGS_MAX];
         uint32_t nd, nu;
@@ -425,10 +508,11 @@ void lanes_emit_run(lanes *e, const lanes_run *r)
     cg *c = e->c;
     if (r->n == 0)
         return;
-    run_state s = {e, r, malloc((e->f->nregs + 1) * sizeof(int32_t)), calloc(e->f->nregs + 1, 1)};
-    if (!s.cur || !s.seen) {
+    run_state s = {e, r, malloc((e->f->nregs + 1) * sizeof(int32_t)), calloc(e->f->nregs + 1, 1), calloc(r->n, 1), 0};
+    if (!s.cur || !s.seen || !s.row_checked) {
         free(s.cur);
         free(s.seen);
+        free(s.row_checked);
         cg_fail(c, "out of memory");
     }
     for (uint32_t i = 0; i < r->n; i++)
@@ -442,4 +526,5 @@ void lanes_emit_run(lanes *e, const lanes_run *r)
     cg_puts(c, "    }\n");
     free(s.cur);
     free(s.seen);
+    free(s.row_checked);
 }

@@ -319,7 +319,10 @@ static void emit_atomic(cg *c, const ptx_instr *in, int has_dst)
         dst_open(c, in, vt);
     else
         cg_puts(c, "(void)(");
-    cg_printf(c, "cb_atom_%s_%s(", op, tn);
+    /* a lanes entry's block is the only one to reach its shared memory, one lane at a time
+     * (c/lanes.c sets block_mode 2): a plain read-modify-write (prelude.c, cb_atom1_) */
+    int plain = c->block_mode == 2 && ptx_instr_space(in) == PTX_SPACE_shared;
+    cg_printf(c, "cb_atom%s_%s_%s(", plain ? "1" : "", op, tn);
     cg_address(c, &in->ops[m], ptx_instr_space(in));
     for (int i = m + 1; i < in->nops; i++) {
         cg_puts(c, ", ");

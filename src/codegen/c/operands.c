@@ -376,6 +376,12 @@ static int access_checks(void)
     return v;
 }
 
+int cg_access_checked(const cg *c, ptx_space sp)
+{
+    return c->target->checks_access && access_checks() &&
+           (sp == PTX_SPACE_global || sp == PTX_SPACE_const || sp == PTX_SPACE_none);
+}
+
 void cg_address(cg *c, const ptx_operand *o, ptx_space sp)
 {
     if (c->address_hook && c->address_hook(c, o, sp))
@@ -395,7 +401,7 @@ void cg_address(cg *c, const ptx_operand *o, ptx_space sp)
         sp = PTX_SPACE_shared;   /* a variable: the executing block's own */
     /* global, const and generic addresses computed at run time are checked
      * (cb_chk, prelude.c): device memory, aligned, or the runtime decides */
-    int checked = c->target->checks_access && access_checks() && (sp == PTX_SPACE_global || sp == PTX_SPACE_const || sp == PTX_SPACE_none);
+    int checked = cg_access_checked(c, sp);
     if (o->reg >= 0) {
         if (sp == PTX_SPACE_shared) {
             cg_puts(c, c->block_mode ? "(cbB_smem + (uint32_t)(" : "(t->blk->shared + (uint32_t)(");
