@@ -152,7 +152,11 @@ static void file_call(audit_run *r, const char *name, const char *status, int fa
 {
     if (!r->svc)
         return;
-    cb_lib_trace t = {.library = "audit", .function = name, .args = "", .status = status, .failed = failed,
+    /* the case's precision, as the call's argument: its name ends ".fp16" */
+    const char *dot = strrchr(name, '.');
+    char args[64];
+    snprintf(args, sizeof args, "\"precision\":\"%s\"", dot ? dot + 1 : "?");
+    cb_lib_trace t = {.library = "audit", .function = name, .args = args, .status = status, .failed = failed,
                       .unsupported = unsupported, .t0 = t0, .t1 = r->svc->now()};
     r->svc->trace(&t);
 }

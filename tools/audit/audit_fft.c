@@ -1,6 +1,7 @@
 /* audit_fft.c: the fft preset, through cuFFT (cufftXtMakePlanMany +
  * cufftXtExec, data and execution of the precision):
- *   fft.c2c-fwd.P      batch x n complex, forward, n = --seq (256)
+ *   fft.c2c-fwd.P      batch x n complex, forward, n = --seq (256; fp16/bf16:
+ *                      rounded down to a power of two, all cuFFT takes there)
  *   fft.c2c-inv.P      inverse (unnormalised); fp32: n = 1009, a prime
  *                      (Bluestein); fp16/bf16: n (cuFFT takes powers of two)
  *   fft.r2c.P          real to complex (n/2 + 1 outputs)
@@ -25,10 +26,21 @@ static cudaDataType real_type(audit_precision p)
     return p == AUDIT_FP16 ? CUDA_R_16F : p == AUDIT_BF16 ? CUDA_R_16BF : CUDA_R_32F;
 }
 
+static const char *fft_result_name(cufftResult st)
+{
+    static const char *const names[] = {"CUFFT_SUCCESS", "CUFFT_INVALID_PLAN", "CUFFT_ALLOC_FAILED",
+                                        "CUFFT_INVALID_TYPE", "CUFFT_INVALID_VALUE", "CUFFT_INTERNAL_ERROR",
+                                        "CUFFT_EXEC_FAILED", "CUFFT_SETUP_FAILED", "CUFFT_INVALID_SIZE",
+                                        "CUFFT_UNALIGNED_DATA", "10", "CUFFT_INVALID_DEVICE", "12",
+                                        "CUFFT_NO_WORKSPACE", "CUFFT_NOT_IMPLEMENTED", "15", "CUFFT_NOT_SUPPORTED",
+                                        "CUFFT_MISSING_DEPENDENCY", "CUFFT_NVRTC_FAILURE"};
+    return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "?";
+}
+
 static void fft_status(audit_run *r, const char *name, const char *call, cufftResult st, uint64_t t0)
 {
     char why[120];
-    snprintf(why, sizeof why, "%s: cufftResult %d%s", call, (int)st, st == CUFFT_NOT_SUPPORTED ? " (NOT_SUPPORTED)" : "");
+    snprintf(why, sizeof why, "%s: %s (%d)", call, fft_result_name(st), (int)st);
     if (st == CUFFT_NOT_SUPPORTED)
         audit_unsupported(r, name, why, t0);
     else
@@ -111,6 +123,9 @@ out:
 int audit_fft(audit_run *r)
 {
     long long n = r->seq ? r->seq : 256;
+    if (r->prec != AUDIT_FP32)   /* cuFFT's half and bf16 transforms take powers of two only */
+        while (n & (n - 1))
+            n &= n - 1;
     fft_case(r, "c2c-fwd", 0, n);
     fft_case(r, "c2c-inv", 1, r->prec == AUDIT_FP32 ? 1009 : n);
     fft_case(r, "r2c", 2, n);
