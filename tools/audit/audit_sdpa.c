@@ -10,7 +10,10 @@
  *                            and heads (a distance bias, -inf far ahead)
  *   sdpa.mask-bcast-b11s.P   a [B,1,1,S] key-padding mask (-inf on padded keys)
  *   sdpa.causal.P            causal masking from GEN_INDEX + CMP_GE + BINARY_SELECT
- *   sdpa.fused-op.P          the SDPA_FWD operation (flash attention's path)
+ *   sdpa.fused-op.P          the fused SDPA_FWD operation (flash attention's
+ *                            path) on the contiguous case's tensors: runs and
+ *                            is checked, or is refused (NOT_SUPPORTED:
+ *                            cubridge refuses it at the graph's Finalize)
  * q, k, v, o and the masks are of the precision (all three when --precision
  * is not given); the intermediate (virtual) tensors are FLOAT. Reference:
  * double over the rounded inputs, rounded once to o's type; tolerance x
@@ -236,6 +239,43 @@ static void refused(audit_run *r, const char *name, const graph_build *g, uint64
         audit_fail(r, name, why, t0);
 }
 
+/* Attention from primitives into g: Q K^T (tk is K^T by strides), scale,
+ * the mask, softmax, P V. Device tensors: uids 1-5 (q k v o scale), 6 (-inf,
+ * by value), 7 (the mask). */
+static void primitive_graph(graph_build *g, cudnnDataType_t t, int mask, BD tq, BD tk, BD tv, BD to, BD tscale,
+                            int64_t B, int64_t H, int64_t S)
+{
+    cudnnDataType_t f = CUDNN_DATA_FLOAT;
+    int64_t sd[4] = {B, H, S, S}, rd[4] = {B, H, S, 1}, one[4] = {1, 1, 1, 1};
+    int64_t md11[4] = {1, 1, S, S}, mdb[4] = {B, 1, 1, S};
+    int64_t uid = 100;
+    BD tninf = tensor(g, 6, f, one, one, false, true);
+    BD tmask = mask == MASK_11SS ? packed(g, 7, t, md11, false) : mask == MASK_B11S ? packed(g, 7, t, mdb, false)
+                                                                                     : NULL;
+    BD s1 = packed(g, uid++, f, sd, true), s2 = packed(g, uid++, f, sd, true);
+    BD s3 = mask != MASK_NONE ? packed(g, uid++, f, sd, true) : s2;
+    BD mx = packed(g, uid++, f, rd, true), s4 = packed(g, uid++, f, sd, true), s5 = packed(g, uid++, f, sd, true);
+    BD sum = packed(g, uid++, f, rd, true), pr = packed(g, uid++, f, sd, true);
+    matmul(g, tq, tk, s1);
+    pw(g, CUDNN_POINTWISE_MUL, -1, s1, tscale, s2, NULL);
+    if (mask == MASK_11SS || mask == MASK_B11S)
+        pw(g, CUDNN_POINTWISE_ADD, -1, s2, tmask, s3, NULL);
+    else if (mask == MASK_CAUSAL) {
+        BD row = packed(g, uid++, CUDNN_DATA_INT32, sd, true), col = packed(g, uid++, CUDNN_DATA_INT32, sd, true),
+           keep = packed(g, uid++, CUDNN_DATA_BOOLEAN, sd, true);
+        pw(g, CUDNN_POINTWISE_GEN_INDEX, 2, s2, NULL, row, NULL);
+        pw(g, CUDNN_POINTWISE_GEN_INDEX, 3, s2, NULL, col, NULL);
+        pw(g, CUDNN_POINTWISE_CMP_GE, -1, row, col, keep, NULL);
+        pw(g, CUDNN_POINTWISE_BINARY_SELECT, -1, s2, tninf, s3, keep);
+    }
+    reduce(g, CUDNN_REDUCE_TENSOR_MAX, s3, mx);
+    pw(g, CUDNN_POINTWISE_SUB, -1, s3, mx, s4, NULL);
+    pw(g, CUDNN_POINTWISE_EXP, -1, s4, NULL, s5, NULL);
+    reduce(g, CUDNN_REDUCE_TENSOR_ADD, s5, sum);
+    pw(g, CUDNN_POINTWISE_DIV, -1, s5, sum, pr, NULL);
+    matmul(g, pr, tv, to);
+}
+
 static double mask_value(int kind, int b, int i, int j, int S)
 {
     if (kind == MASK_11SS)
@@ -247,15 +287,17 @@ static double mask_value(int kind, int b, int i, int j, int S)
     return 0.0;
 }
 
-static void sdpa_case(audit_run *r, cudnnHandle_t h, audit_precision p, const char *label, int noncontig, int mask)
+static void sdpa_case(audit_run *r, cudnnHandle_t h, audit_precision p, const char *label, int noncontig, int mask,
+                      int fused)
 {
     const int64_t B = r->batch ? r->batch : 2, H = 2, S = r->seq ? r->seq : 32, D = 32;
     char name[64], note[200];
     snprintf(name, sizeof name, "sdpa.%s.%s", label, audit_precision_name(p));
     snprintf(note, sizeof note, "B%lld H%lld S%lld D%lld, %s q/k/v%s", (long long)B, (long long)H, (long long)S,
              (long long)D, noncontig ? "strided [B,S,3,H,D]" : "packed [B,H,S,D]",
-             mask == MASK_11SS   ? ", [1,1,S,S] additive mask"
-             : mask == MASK_B11S ? ", [B,1,1,S] padding mask"
+             fused               ? ", the fused SDPA_FWD operation"
+             : mask == MASK_11SS   ? ", [1,1,S,S] additive mask"
+             : mask == MASK_B11S   ? ", [B,1,1,S] padding mask"
              : mask == MASK_CAUSAL ? ", causal"
                                    : "");
     uint64_t t0 = audit_now(r);
@@ -296,42 +338,28 @@ static void sdpa_case(audit_run *r, cudnnHandle_t h, audit_precision p, const ch
         goto out;
     }
     cudnnDataType_t t = dnn_type(p), f = CUDNN_DATA_FLOAT;
-    int64_t sd[4] = {B, H, S, S}, rd[4] = {B, H, S, 1}, one[4] = {1, 1, 1, 1};
-    int64_t md11[4] = {1, 1, S, S}, mdb[4] = {B, 1, 1, S};
-    int64_t uid = 100;
-    BD tq = tensor(&g, 1, t, qd, qs, false, false), tk = tensor(&g, 2, t, ktd, kts, false, false),
-       tv = tensor(&g, 3, t, qd, qs, false, false), to = packed(&g, 4, t, qd, false);
-    BD tscale = tensor(&g, 5, f, one, one, false, true), tninf = tensor(&g, 6, f, one, one, false, true);
-    BD tmask = mask == MASK_11SS ? packed(&g, 7, t, md11, false) : mask == MASK_B11S ? packed(&g, 7, t, mdb, false)
-                                                                                     : NULL;
-    BD s1 = packed(&g, uid++, f, sd, true), s2 = packed(&g, uid++, f, sd, true);
-    BD s3 = mask != MASK_NONE ? packed(&g, uid++, f, sd, true) : s2;
-    BD mx = packed(&g, uid++, f, rd, true), s4 = packed(&g, uid++, f, sd, true), s5 = packed(&g, uid++, f, sd, true);
-    BD sum = packed(&g, uid++, f, rd, true), pr = packed(&g, uid++, f, sd, true);
-    matmul(&g, tq, tk, s1);
-    pw(&g, CUDNN_POINTWISE_MUL, -1, s1, tscale, s2, NULL);
-    if (mask == MASK_11SS || mask == MASK_B11S)
-        pw(&g, CUDNN_POINTWISE_ADD, -1, s2, tmask, s3, NULL);
-    else if (mask == MASK_CAUSAL) {
-        BD row = packed(&g, uid++, CUDNN_DATA_INT32, sd, true), col = packed(&g, uid++, CUDNN_DATA_INT32, sd, true),
-           keep = packed(&g, uid++, CUDNN_DATA_BOOLEAN, sd, true);
-        pw(&g, CUDNN_POINTWISE_GEN_INDEX, 2, s2, NULL, row, NULL);
-        pw(&g, CUDNN_POINTWISE_GEN_INDEX, 3, s2, NULL, col, NULL);
-        pw(&g, CUDNN_POINTWISE_CMP_GE, -1, row, col, keep, NULL);
-        pw(&g, CUDNN_POINTWISE_BINARY_SELECT, -1, s2, tninf, s3, keep);
-    }
-    reduce(&g, CUDNN_REDUCE_TENSOR_MAX, s3, mx);
-    pw(&g, CUDNN_POINTWISE_SUB, -1, s3, mx, s4, NULL);
-    pw(&g, CUDNN_POINTWISE_EXP, -1, s4, NULL, s5, NULL);
-    reduce(&g, CUDNN_REDUCE_TENSOR_ADD, s5, sum);
-    pw(&g, CUDNN_POINTWISE_DIV, -1, s5, sum, pr, NULL);
-    matmul(&g, pr, tv, to);
+    int64_t one[4] = {1, 1, 1, 1};
+    BD tq = tensor(&g, 1, t, qd, qs, false, false), tv = tensor(&g, 3, t, qd, qs, false, false),
+       to = packed(&g, 4, t, qd, false);
+    BD tscale = tensor(&g, 5, f, one, one, false, true);
+    if (fused) {   /* one SDPA_FWD operation: K as [B,H,S,D], as flash attention takes it */
+        BD tk = tensor(&g, 2, t, qd, qs, false, false), op = mk(&g, CUDNN_BACKEND_OPERATION_SDPA_FWD_DESCRIPTOR);
+        set_desc(&g, op, CUDNN_ATTR_OPERATION_SDPA_FWD_QDESC, tq);
+        set_desc(&g, op, CUDNN_ATTR_OPERATION_SDPA_FWD_KDESC, tk);
+        set_desc(&g, op, CUDNN_ATTR_OPERATION_SDPA_FWD_VDESC, tv);
+        set_desc(&g, op, CUDNN_ATTR_OPERATION_SDPA_FWD_ODESC, to);
+        set_desc(&g, op, CUDNN_ATTR_OPERATION_SDPA_FWD_SCALEDESC, tscale);
+        fin(&g, op);
+        if (op && g.nops < 24)
+            g.ops[g.nops++] = op;
+    } else
+        primitive_graph(&g, t, mask, tq, tensor(&g, 2, t, ktd, kts, false, false), tv, to, tscale, B, H, S);
     float scale = (float)(1.0 / sqrt((double)D)), neg_inf = -INFINITY;
     int64_t uids[7] = {1, 2, 3, 4, 5, 6, 7};
     char *base = (char *)(uintptr_t)dqkv;
     void *ptrs[7] = {base, base + off_k * w, base + off_v * w, (void *)(uintptr_t)dout, &scale, &neg_inf,
                      (void *)(uintptr_t)dmask};
-    if (execute(&g, h, nmask ? 7 : 6, uids, ptrs) != CUDNN_STATUS_SUCCESS) {
+    if (execute(&g, h, fused ? 5 : nmask ? 7 : 6, uids, ptrs) != CUDNN_STATUS_SUCCESS) {
         refused(r, name, &g, t0);
         goto out;
     }
@@ -385,27 +413,6 @@ out:
     free(hqkv), free(got), free(ref), free(hmask), free(vqkv), free(sc);
 }
 
-/* The fused SDPA_FWD operation, as cudnn-frontend builds it for flash
- * attention: a graph holding it runs, or is refused (NOT_SUPPORTED). */
-static void fused_case(audit_run *r, cudnnHandle_t h, audit_precision p)
-{
-    char name[64];
-    snprintf(name, sizeof name, "sdpa.fused-op.%s", audit_precision_name(p));
-    uint64_t t0 = audit_now(r);
-    graph_build g = {.st = CUDNN_STATUS_SUCCESS};
-    BD op = mk(&g, CUDNN_BACKEND_OPERATION_SDPA_FWD_DESCRIPTOR);
-    fin(&g, op);
-    if (g.nops < 24 && op)
-        g.ops[g.nops++] = op;
-    int64_t uid = 1;
-    void *ptr = NULL;
-    if (g.st == CUDNN_STATUS_SUCCESS && execute(&g, h, 1, &uid, &ptr) == CUDNN_STATUS_SUCCESS)
-        audit_fail(r, name, "a graph of an SDPA_FWD operation without its tensors ran", t0);
-    else
-        refused(r, name, &g, t0);
-    destroy_all(&g);
-}
-
 int audit_sdpa(audit_run *r)
 {
     cudnnHandle_t h;
@@ -420,12 +427,12 @@ int audit_sdpa(audit_run *r)
     int from = r->prec_given ? (int)r->prec : 0, to = r->prec_given ? (int)r->prec : 2;
     for (int i = from; i <= to; i++) {
         audit_precision p = all[i];
-        sdpa_case(r, h, p, "contiguous", 0, MASK_NONE);
-        sdpa_case(r, h, p, "noncontig-qkv", 1, MASK_NONE);
-        sdpa_case(r, h, p, "mask-bcast-11ss", 0, MASK_11SS);
-        sdpa_case(r, h, p, "mask-bcast-b11s", 0, MASK_B11S);
-        sdpa_case(r, h, p, "causal", 0, MASK_CAUSAL);
-        fused_case(r, h, p);
+        sdpa_case(r, h, p, "contiguous", 0, MASK_NONE, 0);
+        sdpa_case(r, h, p, "noncontig-qkv", 1, MASK_NONE, 0);
+        sdpa_case(r, h, p, "mask-bcast-11ss", 0, MASK_11SS, 0);
+        sdpa_case(r, h, p, "mask-bcast-b11s", 0, MASK_B11S, 0);
+        sdpa_case(r, h, p, "causal", 0, MASK_CAUSAL, 0);
+        sdpa_case(r, h, p, "fused-op", 0, MASK_NONE, 1);
     }
     cudnnDestroy(h);
     return 0;
