@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """check_report.py REPORT_DIR SHOT.png [--want-count STATUS]... [--want-kernels N] [--want-launches N]
-                   [--want-text TEXT]... [--open-first]
+                   [--want-text TEXT]... [--want-call ENTRY=STATUS]... [--open-first]
 
 Renders REPORT_DIR/report.html in headless Chromium (1280x900) and checks
 the page as a person would see it, with a small script added to a copy of
@@ -14,7 +14,11 @@ the page that measures the layout after the report's own script ran:
     demangled (no "_Z" in the visible names), and the page knows N launches
     (--want-launches);
   - the header names the program, its exit status and the version;
-  - each --want-text occurs in the rendered text.
+  - each --want-text occurs in the rendered text;
+  - the call table has a row ENTRY with STATUS for each --want-call (and,
+    for PASS and DRIFT, a measured drift);
+  - the screenshot exists and is not blank (its pixels, decoded from the
+    PNG, are not one colour: text and tables were drawn).
 
 With --open-first the first kernel's drill-down is opened (a click) before
 measuring, so that the per-launch table is checked too. Saves a screenshot
@@ -49,6 +53,7 @@ CHECK = r"""<script>
    counts: q('#status-counts [data-count]').map(e => e.textContent),
    kernels: q('#kernels tr.kernel td:first-child').map(e => e.textContent),
    launch_rows: q('#kernels tr.launch').length,
+   calls: q('#calls tbody tr').map(tr => [...tr.cells].map(c => c.textContent)),
    prog: (document.getElementById('prog') || {}).textContent,
    sub: (document.getElementById('sub') || {}).textContent,
    text: document.body.innerText,
@@ -67,6 +72,48 @@ def chrome():
     return None
 
 
+def png_colours(path):
+    """The number of distinct pixel values in an 8-bit RGB/RGBA PNG (any filter), or 0."""
+    import struct
+    import zlib
+    data = open(path, "rb").read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        return 0
+    pos, idat, width, height, channels = 8, b"", 0, 0, 0
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            width, height, depth, ctype = struct.unpack(">IIBB", body[:10])
+            channels = {2: 3, 6: 4}.get(ctype, 0) if depth == 8 else 0
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    if not channels:
+        return 0
+    raw, stride, prev, seen = zlib.decompress(idat), width * channels, bytearray(width * channels), set()
+    for y in range(0, height):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - channels] if i >= channels else 0
+            b, c = prev[i], prev[i - channels] if i >= channels else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        if y % 8 == 0:   # every 8th row is enough to tell a page from a blank
+            for x in range(0, stride, channels * 2):
+                seen.add(bytes(line[x:x + 3]))
+        prev = line
+    return len(seen)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("report_dir")
@@ -75,6 +122,7 @@ def main():
     ap.add_argument("--want-kernels", type=int)
     ap.add_argument("--want-launches", type=int)
     ap.add_argument("--want-text", action="append", default=[])
+    ap.add_argument("--want-call", action="append", default=[])
     ap.add_argument("--open-first", action="store_true")
     a = ap.parse_args()
     exe = chrome()
@@ -138,11 +186,25 @@ def main():
     for t in a.want_text:
         if t not in got["text"]:
             bad.append("the page does not show %r" % t)
+    for w in a.want_call:
+        entry, status = w.rsplit("=", 1)
+        rows = [r for r in got["calls"] if r and r[0] == entry]
+        if not rows:
+            bad.append("the call table has no row %r" % entry)
+        elif rows[0][3] != status:
+            bad.append("the call table's row %r says %r, want %s" % (entry, rows[0][3], status))
+        elif status in ("PASS", "DRIFT") and not re.match(r"^[0-9.]+(e[-+]?[0-9]+)?$", rows[0][4].strip()):
+            bad.append("the call table's row %r has no measured drift: %r" % (entry, rows[0][4]))
+    colours = png_colours(a.shot) if os.path.exists(a.shot) else -1
+    if colours < 0:
+        bad.append("no screenshot %s" % a.shot)
+    elif colours < 8:
+        bad.append("the screenshot %s is blank (%d colours)" % (a.shot, colours))
     for b in bad:
         print("FAIL: " + b)
     if not bad:
-        print("page ok: %d kernels, status %s (%s), %d launch rows open, screenshot %s"
-              % (len(got["kernels"]), got["head"], counts, got["launch_rows"], a.shot))
+        print("page ok: %d kernels, %d call rows, status %s (%s), %d launch rows open, screenshot %s (%d colours)"
+              % (len(got["kernels"]), len(got["calls"]), got["head"], counts, got["launch_rows"], a.shot, colours))
     return 1 if bad else 0
 
 

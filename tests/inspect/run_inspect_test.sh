@@ -42,6 +42,10 @@
 #               JavaScript error, nothing wider than the viewport, status
 #               counts, demangled kernel names, the header) and saves
 #               build/reports/inspector-dashboard.png
+#   audit-html  `cubridge audit --preset sdpa`'s dashboard in headless
+#               Chromium: a call row per case with its status and drift,
+#               the fused SDPA operation UNSUPPORTED, a non-blank
+#               screenshot build/reports/audit-dashboard.png
 #   report-1, report-2000, report-drift-fault
 #               the same checks on a 1-launch report, a 2,000-launch one
 #               (many_launches.c: three kernels, an aggregated timeline) and
@@ -301,6 +305,24 @@ html)
         --want-kernels 2 --want-text "stage1(float*, int, int)" --want-text "cuLaunchKernel" --want-text "PROBE" \
         --want-text "MAPPED EXPORTS" --want-text "Drift per kernel" --want-text "Dispatch path" > "$D/check.txt" 2>&1 \
         || fail "$(cat $D/check.txt)"
+    cat "$D/check.txt"
+    ;;
+audit-html)
+    # `cubridge audit`'s dashboard (docs/audit.md): the sdpa preset's report in headless Chromium, one
+    # call row per case with its status (PASS with a drift, the fused operation UNSUPPORTED), the facade's
+    # own rows, no JavaScript error, nothing wider than the viewport, a screenshot that is not blank
+    [ -x "$(dirname "$CUBRIDGE")/../lib/cubridge-workloads" ] || { echo "SKIP: no cubridge-workloads"; exit 0; }
+    "$CUBRIDGE" audit --preset sdpa --precision fp16 --report "$D/r" > "$D/out.txt" 2> "$D/err.txt" \
+        || fail "cubridge audit --preset sdpa: $(tail -5 $D/err.txt)"
+    ensure_chromium
+    SHOT_DIR=$OUT/../reports
+    mkdir -p "$SHOT_DIR"
+    set --
+    for c in contiguous noncontig-qkv mask-bcast-11ss mask-bcast-b11s causal; do set -- "$@" --want-call "sdpa.$c.fp16=PASS"; done
+    python3 "$SRC/check_report.py" "$D/r" "$SHOT_DIR/audit-dashboard.png" --want-kernels 0 \
+        "$@" --want-call "sdpa.fused-op.fp16=UNSUPPORTED" --want-call "cudnnBackendExecute=PASS" \
+        --want-text "cubridge-workloads" --want-text "cudnnBackendFinalize: CUDNN_STATUS_NOT_SUPPORTED" \
+        > "$D/check.txt" 2>&1 || fail "$(cat $D/check.txt)"
     cat "$D/check.txt"
     ;;
 report-1|report-2000|report-drift-fault)

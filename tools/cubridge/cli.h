@@ -88,6 +88,7 @@ int cli_devices(int argc, char **argv);   /* cmd_devices.c */
 int cli_cache(int argc, char **argv);     /* cmd_cache.c */
 int cli_ptx(int argc, char **argv);       /* cmd_ptx.c */
 int cli_inspect(int argc, char **argv);   /* cmd_inspect.c */
+int cli_audit(int argc, char **argv);     /* cmd_audit.c */
 int cli_coverage(int argc, char **argv);  /* cmd_coverage.c */
 int cli_help(int argc, char **argv);      /* cmd_help.c */
 int cli_version(int argc, char **argv);   /* cmd_help.c */
@@ -97,6 +98,15 @@ int cli_version(int argc, char **argv);   /* cmd_help.c */
  * environment and becomes prog (NULL-terminated). Returns only on failure,
  * with the exit status. who names the command in messages. */
 int cli_run_program(const char *who, const char *backend, const char *sm, char **prog);
+/* What `inspect` does after its options (cmd_inspect.c), shared with
+ * `audit`: checks the settings, sets the inspector's environment
+ * (CUBRIDGE_INSPECT ...) and runs prog as cli_run_program does. NULL
+ * fields are left alone. Returns only on failure, with the exit status. */
+typedef struct cli_inspect_settings {
+    int verify, strict;
+    const char *report_dir, *error_exitcode, *junit, *backend, *sm;
+} cli_inspect_settings;
+int cli_inspect_program(const char *who, const cli_inspect_settings *s, char **prog);
 /* 1 if name is a backend of this build (cpu, cuda). */
 int cli_backend_known(const char *name);
 /* cubridge's lib directory: $CUBRIDGE_LIB_DIR, else ../lib/cubridge next

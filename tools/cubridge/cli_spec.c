@@ -33,6 +33,20 @@ static const cli_option inspect_options[] = {
     {0, 0, 0, 0},
 };
 
+static const cli_option audit_options[] = {
+    {"preset", 'p', "NAME", "the workload: gemm, conv2d-fwd, conv2d-bwd, sdpa, softmax, layernorm, reduce or fft"},
+    {"precision", 0, "TYPE", "fp32 (the default), fp16 or bf16: the data's type (sdpa without it: all three)"},
+    {"batch", 0, "N", "the batch size (default 2)"},
+    {"seq", 0, "N", "the sequence length, image side or transform length (default per preset: docs/audit.md)"},
+    {"warp-size", 0, "N", "32 (the default); 64, to run kernels with AMD's 64-lane warps, is not supported yet "
+                          "and exits 4"},
+    {"report", 'r', "DIR", "where the reports go (default ./cubridge-report)"},
+    {"error-exitcode", 'e', "N", "as for inspect"},
+    {"backend", 'b', "NAME", "as for run"},
+    {"sm", 0, "N", "as for run"},
+    {0, 0, 0, 0},
+};
+
 static const cli_option devices_options[] = {
     {"backend", 'b', "NAME", "the backend to ask (default: CUBRIDGE_BACKEND, else cpu)"},
     {0, 0, 0, 0},
@@ -98,8 +112,19 @@ const cli_command cli_commands[] = {
      "Translates a PTX file with the driver's pipeline and prints the generated C. On failure it prints the "
      "translator's message, FILE:LINE: near 'INSTRUCTION': reason.",
      ptx_options, "0; 1 if the file cannot be read or translated; 2: a usage error.", 0, 0},
-    {"audit", NULL, "-- PROGRAM [ARGS...]", "report unsupported calls and drift (not in this build)",
-     "Reserved for a later step; use cubridge inspect --verify --strict.", NULL, "2.", 1, 0},
+    {"audit", cli_audit, "--preset NAME [OPTIONS]", "run built-in workloads under the inspector and report",
+     "Runs one of cubridge's built-in workloads (no nvcc needed) as `cubridge inspect --verify` runs a program: "
+     "gemm on cuBLAS, conv2d-fwd and conv2d-bwd on cuDNN's legacy API, sdpa on cuDNN's backend (graph) API, fft "
+     "on cuFFT, and softmax, layernorm and reduce as kernels from PTX shipped inside cubridge. Each case computes "
+     "a reference in double and reports a status: PASS with its measured drift, DRIFT, UNSUPPORTED (the library "
+     "answered NOT_SUPPORTED) or FAIL. The cases are printed on stdout; the inspector's summary table goes to "
+     "stderr, and report.html, report.json, junit.xml and the traces into the report directory "
+     "(docs/audit.md).",
+     audit_options,
+     "0 when every case is PASS or UNSUPPORTED; 1 when one is DRIFT or FAIL (or N from --error-exitcode when any "
+     "call ended DRIFT, UNSUPPORTED or FAILED); 4: --warp-size 64, not supported (nothing runs); 2: a usage "
+     "error; 127: the workloads are not in this build.",
+     0, 0},
     {"version", cli_version, "", "print the version", "Prints \"cubridge VERSION\".", NULL, "0.", 0, 0},
     {"help", cli_help, "[OPTIONS] [COMMAND]", "print the usage, or a command's help",
      "Without COMMAND: the list of commands. With COMMAND: the same as cubridge COMMAND --help.", help_options,
