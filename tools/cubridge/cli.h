@@ -97,8 +97,13 @@ int cli_version(int argc, char **argv);   /* cmd_help.c */
  * environment and becomes prog (NULL-terminated). Returns only on failure,
  * with the exit status. who names the command in messages. */
 int cli_run_program(const char *who, const char *backend, const char *sm, char **prog);
-/* 1 if name is a backend of this build (cpu, cuda). */
+/* 1 if name is a backend of this build (CLI_BACKENDS). */
 int cli_backend_known(const char *name);
+#ifdef CUBRIDGE_OPENCL_BACKEND
+#define CLI_BACKENDS "cpu, cuda, opencl"
+#else
+#define CLI_BACKENDS "cpu, cuda"
+#endif
 /* cubridge's lib directory: $CUBRIDGE_LIB_DIR, else ../lib/cubridge next
  * to this executable (an installed tree) when it holds libcuda.so.1, else
  * ../lib (the build tree). Returns 0, or -1 if it cannot be found. */
