@@ -50,7 +50,7 @@ WHY = {
     "passes": "the compiler's middle: IR passes, one per file",
     "codegen": "IR -> C-family source, one emitter table per dialect",
     "ptxlink": "PTX merging and cubridge's link container (core and libnvJitLink)",
-    "backend": "backend.h (the vtable) and the registry",
+    "backend": "backend.h (the vtable), the registry, and the compile cache's files (kernel_cache.c)",
     "backend/*": "one device backend (cpu, later opencl); private to itself",
     "core": "devices, contexts, memory, streams, graphs, modules, launch; drives backends only through the vtable",
     "driver": "libcuda's entry points and the export dispatch",

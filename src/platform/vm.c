@@ -36,6 +36,21 @@ void *cb_vm_reserve(size_t bytes)
     return p == MAP_FAILED ? NULL : p;
 }
 
+void *cb_vm_reserve_at(void *addr, size_t bytes)
+{
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000   /* Linux 4.17; older kernels take it as a hint (checked below) */
+#endif
+    void *p = mmap(addr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    if (p != addr) {
+        munmap(p, bytes);
+        return NULL;
+    }
+    return p;
+}
+
 void cb_vm_release(void *addr, size_t bytes)
 {
     munmap(addr, bytes);

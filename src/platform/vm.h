@@ -23,6 +23,11 @@ uint64_t cb_vm_physical_memory(void);
  * by memory or swap. Returns NULL on failure. */
 void *cb_vm_reserve(size_t bytes);
 
+/* As cb_vm_reserve, but exactly at addr (page aligned) when that range is
+ * free; NULL, with nothing reserved, when it is not (or the system, or a
+ * sanitizer's allocator, would place it elsewhere). */
+void *cb_vm_reserve_at(void *addr, size_t bytes);
+
 /* Gives a reservation (or part of one) back to the OS. */
 void cb_vm_release(void *addr, size_t bytes);
 

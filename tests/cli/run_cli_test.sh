@@ -29,6 +29,15 @@
 #   backend       CUBRIDGE_BACKEND=bogus: one error line and no summary line;
 #                 `devices` under the cuda backend lists NVIDIA's devices (a
 #                 mock driver here), or says none was found
+#   opencl-devices  `devices --backend opencl` lists every OpenCL device with
+#                 its capabilities, each as clinfo reports it (when clinfo is
+#                 there); CUBRIDGE_OPENCL_DEVICE marks the one picked, or
+#                 fails naming what matched nothing
+#   opencl-cache  program binaries in the compile cache: a second run is
+#                 served from it (summary and `cache stats` counts), an
+#                 entry whose bytes were changed or whose binary the driver
+#                 refuses is rebuilt, other build options miss, `cache
+#                 clear` empties it
 #   install       `cmake --install` to a temporary prefix, then
 #                 PREFIX/bin/cubridge run -- vectorAdd finds PREFIX/lib/cubridge
 set -u
@@ -200,6 +209,113 @@ backend)
     grep -q "\[cubridge\]" "$D/dev.txt" && fail "devices under cuda lists cubridge's CPU device"
     env CUBRIDGE_BACKEND=cuda CUBRIDGE_REAL_LIBCUDA="$D/none.so" "$CUBRIDGE" devices > "$D/none.txt" 2>&1 && fail "devices without a driver succeeded"
     grep -q "no usable NVIDIA libcuda.so.1" "$D/none.txt" || fail "$(cat $D/none.txt)"
+    ;;
+opencl-devices)
+    "$CUBRIDGE" devices --backend opencl > "$D/dev.txt" 2> "$D/err.txt"
+    rc=$?
+    grep -q "no OpenCL\|backend opencl\|no such backend" "$D/err.txt" && { echo "SKIP: no OpenCL device: $(cat $D/err.txt)"; exit 77; }
+    [ $rc = 0 ] || fail "devices --backend opencl exited $rc: $(cat $D/err.txt)"
+    grep -q "backend             opencl" "$D/dev.txt" || fail "no CUDA device of the opencl backend: $(cat $D/dev.txt)"
+    grep -q "^[0-9]* OpenCL devices\? (CUBRIDGE_OPENCL_DEVICE" "$D/dev.txt" || fail "no OpenCL list: $(cat $D/dev.txt)"
+    grep -q "^\* [0-9]*:[0-9]*  " "$D/dev.txt" || fail "no device marked as picked: $(cat $D/dev.txt)"
+    for what in "platform  " "version   " "compute units" "memory    " "work-group size" "sub-groups" "fp16   " \
+                "fp64   " "64-bit atomics" "SVM    " "images    " "cubridge uses"; do
+        grep -q "^   $what" "$D/dev.txt" || fail "no '$what' line: $(cat $D/dev.txt)"
+    done
+    # the first device's answers against clinfo's (another program asking the same driver)
+    if command -v clinfo > /dev/null && clinfo --raw > "$D/clinfo.txt" 2>/dev/null; then
+        first() { grep -m1 " $1 " "$D/clinfo.txt" | sed 's/^\[[^]]*\] *[A-Z_0-9]* *//'; }
+        dev0=$(sed -n '/^[* ] 0:0  /,/^[* ] [0-9]*:[0-9]*  /p' "$D/dev.txt")
+        ext=$(first CL_DEVICE_EXTENSIONS)
+        want() { echo "$dev0" | grep -q "^   $1 *$2" || fail "0:0 $1: want '$2' ($3): $(echo "$dev0" | grep "^   $1")"; }
+        case " $ext " in *" cl_khr_fp64 "*) want fp64 yes "clinfo lists cl_khr_fp64";; *) want fp64 no "no cl_khr_fp64";; esac
+        case " $ext " in *" cl_khr_fp16 "*) want fp16 yes "clinfo lists cl_khr_fp16";; *) want fp16 no "no cl_khr_fp16";; esac
+        case " $ext " in *" cl_khr_int64_base_atomics "*) want "64-bit atomics" yes "cl_khr_int64_base_atomics";;
+                         *) want "64-bit atomics" no "no cl_khr_int64_base_atomics";; esac
+        case " $ext " in *" cl_khr_subgroups "*) want sub-groups yes "cl_khr_subgroups";; esac
+        [ "$(first CL_DEVICE_MAX_NUM_SUB_GROUPS)" = 0 ] && ! case " $ext " in *" cl_khr_subgroups "*) true;; *) false;; esac &&
+            want sub-groups "none (no cl_khr_subgroups; CL_DEVICE_MAX_NUM_SUB_GROUPS 0)" "clinfo: 0 sub-groups"
+        [ "$(first CL_DEVICE_IMAGE_SUPPORT)" = CL_TRUE ] && want images yes "CL_DEVICE_IMAGE_SUPPORT"
+        [ "$(first CL_DEVICE_IMAGE_SUPPORT)" = CL_FALSE ] && want images no "CL_DEVICE_IMAGE_SUPPORT"
+        svm=$(first CL_DEVICE_SVM_CAPABILITIES)
+        case "$svm" in *COARSE_GRAIN_BUFFER*) want SVM "coarse-grained buffer yes" "$svm";; esac
+        case "$svm" in *FINE_GRAIN_BUFFER*) want SVM ".*fine-grained buffer yes" "$svm";; esac
+        name=$(first CL_DEVICE_NAME)
+        echo "$dev0" | grep -q "^[* ] 0:0  $name (" || fail "0:0 is not clinfo's first device '$name': $dev0"
+    fi
+    # picking by P:D marks it; a name that matches nothing fails and says so, still listing what there is
+    CUBRIDGE_OPENCL_DEVICE=0:0 "$CUBRIDGE" devices --backend opencl > "$D/pick.txt" 2>&1 || fail "0:0: $(cat $D/pick.txt)"
+    grep -q "^\* 0:0  " "$D/pick.txt" || fail "0:0 is not marked: $(cat $D/pick.txt)"
+    CUBRIDGE_OPENCL_DEVICE=no-such-device "$CUBRIDGE" devices --backend opencl > "$D/none.txt" 2>&1 && fail "no-such-device succeeded"
+    grep -q 'no OpenCL device matches CUBRIDGE_OPENCL_DEVICE="no-such-device"' "$D/none.txt" || fail "$(cat $D/none.txt)"
+    grep -q "^  0:0  " "$D/none.txt" || fail "the list is not printed, unmarked, when nothing matches: $(cat $D/none.txt)"
+    "$CUBRIDGE" devices --backend bogus > "$D/bogus.txt" 2>&1 && fail "--backend bogus succeeded"
+    grep -q "this build has: cpu, cuda, opencl" "$D/bogus.txt" || fail "$(cat $D/bogus.txt)"
+    ;;
+opencl-cache)
+    P=$CUDA_DIR/vector_add_static M=$CUDA_DIR/templates_static
+    [ -x "$P" ] && [ -x "$M" ] || { echo "SKIP: tests/cuda programs not built"; exit 77; }
+    "$CUBRIDGE" devices --backend opencl > /dev/null 2>&1 || { echo "SKIP: no OpenCL device"; exit 77; }
+    export CUBRIDGE_CACHE_DIR=$D/cache CUBRIDGE_BACKEND=opencl CUBRIDGE_SUMMARY=1
+    unset CUBRIDGE_OPENCL_BUILD_OPTIONS
+    # run NAME PROGRAM N: runs it, which must pass with N of its modules from the cache
+    run() {
+        "$CUBRIDGE" run -- "$2" > "$D/$1.txt" 2>&1 || fail "$1: $2 failed: $(tail -5 $D/$1.txt)"
+        grep -q "modules ($3 from cache)" "$D/$1.txt" || fail "$1: want $3 from cache: $(grep 'cubridge: backend' $D/$1.txt)"
+    }
+    stat_is() { "$CUBRIDGE" cache stats > "$D/stats.txt" 2>&1; grep -q "^  $1 *$2" "$D/stats.txt" || fail "cache stats: want '$1 $2': $(cat $D/stats.txt)"; }
+    run cold "$P" 0
+    n=$(ls "$D/cache" | grep -c '^[0-9a-f]\{64\}\.clbin$')
+    [ "$n" = 1 ] || fail "want one .clbin entry, found $n: $(ls $D/cache)"
+    entry=$(ls "$D/cache"/*.clbin)
+    [ -f "${entry%.clbin}.cl" ] || fail "no source beside the entry"
+    run warm "$P" 1
+    CUBRIDGE_LOG=3 "$CUBRIDGE" run -- "$P" > "$D/log.txt" 2>&1
+    grep -q "opencl: cache hit [0-9a-f]\{64\}: program from its binary" "$D/log.txt" || fail "no hit in the log: $(grep opencl $D/log.txt)"
+    stat_is "opencl entries" "1 (.clbin files"
+    stat_is "opencl hits" "2 (66.7% of 3 loads"
+    stat_is "opencl misses" "1 (builds from source)"
+    stat_is "opencl rebuilt" "0"
+    stat_is "entries" "0"
+    # a changed byte: refused before it reaches the driver, rebuilt, then a hit again
+    python3 - "$entry" <<'PYEOF' || fail "cannot damage the entry"
+import sys
+p = sys.argv[1]; b = bytearray(open(p, "rb").read()); b[len(b) // 3] ^= 0x40; open(p, "wb").write(b)
+PYEOF
+    run damaged "$P" 0
+    grep -q "JIT cache entry .*\.clbin is refused: its bytes do not match the SHA-256 in its trailer (modified); rebuilding it" \
+        "$D/damaged.txt" || fail "no refusal: $(grep -i cache $D/damaged.txt)"
+    run rebuilt "$P" 1
+    stat_is "opencl rebuilt" "1 (entries found bad"
+    # an entry that proves itself but holds no program binary: the driver refuses it; rebuilt
+    python3 - "$entry" <<'PYEOF' || fail "cannot forge the entry"
+import hashlib, struct, sys
+p = sys.argv[1]; b = open(p, "rb").read(); t = b[-112:]
+body = b"not a program binary" * 40
+head = t[:8] + struct.pack("<Q", len(body)) + t[16:80]
+open(p, "wb").write(body + head + hashlib.sha256(body + head).digest())
+PYEOF
+    run forged "$P" 0
+    grep -q "JIT cache entry .*\.clbin is refused: clCreateProgramWithBinary refused it\|JIT cache entry .*\.clbin is refused: clBuildProgram on the binary failed" \
+        "$D/forged.txt" || fail "the driver's refusal is not reported: $(grep -i cache $D/forged.txt)"
+    run reforged "$P" 1
+    stat_is "opencl rebuilt" "2 (entries found bad"
+    # other build options: another key (a miss), whose entry then hits; the first still hits
+    CUBRIDGE_OPENCL_BUILD_OPTIONS=-cl-opt-disable run opt "$P" 0
+    CUBRIDGE_OPENCL_BUILD_OPTIONS=-cl-opt-disable run opt2 "$P" 1
+    n=$(ls "$D/cache" | grep -c '\.clbin$')
+    [ "$n" = 2 ] || fail "want two entries (two option sets), found $n"
+    run plain "$P" 1
+    # a program of several kernels: each is a program of its own (lazy loading), each from the cache
+    run multi "$M" 0
+    k=$(sed -n 's/.* | \([0-9]*\) of [0-9]* kernels compiled.*/\1/p' "$D/multi.txt")
+    [ -n "$k" ] && [ "$k" -ge 2 ] || fail "want several kernels: $(grep 'cubridge: backend' $D/multi.txt)"
+    run multi2 "$M" "$k"
+    "$CUBRIDGE" cache clear > "$D/clear.txt" 2>&1 || fail "cache clear: $(cat $D/clear.txt)"
+    [ -z "$(ls "$D/cache")" ] || fail "cache clear left $(ls $D/cache)"
+    "$CUBRIDGE" cache stats > "$D/stats.txt" 2>&1
+    grep -q "^  opencl" "$D/stats.txt" && fail "cleared, yet: $(cat $D/stats.txt)"
+    run after-clear "$P" 0
     ;;
 install)
     BUILD=$(cd "$(dirname "$CUBRIDGE")/.." && pwd)

@@ -685,16 +685,16 @@ static void test_eviction(const char *base)
 static void test_parse_size(void)
 {
     uint64_t v = 1;
-    TU_CHECK(cb_jit_parse_size("0", &v) == 0 && v == 0, "size 0");
-    TU_CHECK(cb_jit_parse_size("512M", &v) == 0 && v == (uint64_t)512 << 20, "512M");
-    TU_CHECK(cb_jit_parse_size("2GiB", &v) == 0 && v == (uint64_t)2 << 30, "2GiB");
-    TU_CHECK(cb_jit_parse_size("64k", &v) == 0 && v == 65536, "64k");
-    TU_CHECK(cb_jit_parse_size("1000", &v) == 0 && v == 1000, "1000");
-    TU_CHECK(cb_jit_parse_size("12Q", &v) != 0 && cb_jit_parse_size("", &v) != 0 && cb_jit_parse_size("-1", &v) != 0 &&
-                 cb_jit_parse_size("99999999999T", &v) != 0,
+    TU_CHECK(cb_kernel_cache_parse_size("0", &v) == 0 && v == 0, "size 0");
+    TU_CHECK(cb_kernel_cache_parse_size("512M", &v) == 0 && v == (uint64_t)512 << 20, "512M");
+    TU_CHECK(cb_kernel_cache_parse_size("2GiB", &v) == 0 && v == (uint64_t)2 << 30, "2GiB");
+    TU_CHECK(cb_kernel_cache_parse_size("64k", &v) == 0 && v == 65536, "64k");
+    TU_CHECK(cb_kernel_cache_parse_size("1000", &v) == 0 && v == 1000, "1000");
+    TU_CHECK(cb_kernel_cache_parse_size("12Q", &v) != 0 && cb_kernel_cache_parse_size("", &v) != 0 &&
+                 cb_kernel_cache_parse_size("-1", &v) != 0 && cb_kernel_cache_parse_size("99999999999T", &v) != 0,
              "bad sizes accepted");
     unsetenv("CUBRIDGE_CACHE_MAX");
-    TU_CHECK(cb_jit_max_bytes(0) == CB_JIT_DEFAULT_MAX, "default cap");
+    TU_CHECK(cb_kernel_cache_max_bytes(0) == CB_KERNEL_CACHE_DEFAULT_MAX, "default cap");
 }
 
 /* The flags a unit builds with follow from its marks (codegen/translate.h):

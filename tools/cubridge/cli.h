@@ -107,8 +107,13 @@ typedef struct cli_inspect_settings {
     const char *report_dir, *error_exitcode, *junit, *backend, *sm;
 } cli_inspect_settings;
 int cli_inspect_program(const char *who, const cli_inspect_settings *s, char **prog);
-/* 1 if name is a backend of this build (cpu, cuda). */
+/* 1 if name is a backend of this build (CLI_BACKENDS). */
 int cli_backend_known(const char *name);
+#ifdef CUBRIDGE_OPENCL_BACKEND
+#define CLI_BACKENDS "cpu, cuda, opencl"
+#else
+#define CLI_BACKENDS "cpu, cuda"
+#endif
 /* cubridge's lib directory: $CUBRIDGE_LIB_DIR, else ../lib/cubridge next
  * to this executable (an installed tree) when it holds libcuda.so.1, else
  * ../lib (the build tree). Returns 0, or -1 if it cannot be found. */

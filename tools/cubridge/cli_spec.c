@@ -12,7 +12,7 @@
 static const cli_option run_options[] = {
     {"backend", 'b', "NAME",
      "the backend that runs kernels: cpu (the default) runs them on this machine's CPU; cuda passes every call "
-     "through to NVIDIA's libcuda.so.1 (sets CUBRIDGE_BACKEND)"},
+     "through to NVIDIA's libcuda.so.1; opencl (where built) runs them on an OpenCL device (sets CUBRIDGE_BACKEND)"},
     {"sm", 0, "N", "the compute capability reported, e.g. 86 for 8.6 (sets CUBRIDGE_SM)"},
     {0, 0, 0, 0},
 };
@@ -94,13 +94,16 @@ const cli_command cli_commands[] = {
     {"devices", cli_devices, "[OPTIONS]", "list the devices cubridge reports",
      "Starts the driver as a program would and lists each device: name, backend, compute capability, memory, "
      "multiprocessors, threads and shared memory per block. With the cuda backend it asks NVIDIA's driver "
-     "and lists its devices, or says that no real driver was found.",
+     "and lists its devices, or says that no real driver was found. With the opencl backend it then lists "
+     "every OpenCL device (P:D, marking the one CUBRIDGE_OPENCL_DEVICE picks) and what it can do: sub-groups "
+     "and their sizes, fp16, fp64, 64-bit atomics, SVM and images.",
      devices_options, "0; 1 if the driver cannot start (the reason is printed); 2: a usage error.", 0, 0},
     {"cache", cli_cache, "[dir|stats|clear]", "show, measure or clear the kernel cache",
      "The directory where compiled kernels are kept: CUBRIDGE_CACHE_DIR, else $XDG_CACHE_HOME/cubridge, else "
      "~/.cache/cubridge. dir prints it; stats (the default) counts the compiled modules, files and bytes, and "
      "gives the cache's entries, its cap (CUBRIDGE_CACHE_MAX) and how much is used, when entries were last "
-     "used, and the hits, misses, evictions and rebuilds every process counted; clear removes everything "
+     "used, and the hits, misses, evictions and rebuilds every process counted (the CPU's shared objects, "
+     "then OpenCL's program binaries when there are any); clear removes everything "
      "inside it (never / or the home directory).",
      NULL, "0; 1 if the directory cannot be read or cleared; 2: a usage error.", 0, 0},
     {"coverage", cli_coverage, "[OPTIONS] [LIBRARY]", "NVIDIA exports mapped by cubridge, per library",
@@ -133,7 +136,8 @@ const cli_command cli_commands[] = {
 const size_t cli_command_count = sizeof cli_commands / sizeof cli_commands[0];
 
 const cli_envvar cli_envvars[] = {
-    {"CUBRIDGE_BACKEND", "cpu", "the backend that runs kernels: cpu, or cuda (NVIDIA's driver)"},
+    {"CUBRIDGE_BACKEND", "cpu",
+     "the backend that runs kernels: cpu, cuda (NVIDIA's driver) or opencl (an OpenCL device)"},
     {"CUBRIDGE_SM", "86", "the compute capability reported (86 is 8.6)"},
     {"CUBRIDGE_LOG", "1", "0 errors, 1 warnings, 2 info, 3 debug (every driver call)"},
     {"CUBRIDGE_SUMMARY", "1 under run", "print the one-line summary at exit"},

@@ -1,7 +1,8 @@
 /* cmd_cache.c: `cubridge cache [dir|stats|clear]`: the directory where
  * compiled kernels are kept (CUBRIDGE_CACHE_DIR, else
  * $XDG_CACHE_HOME/cubridge, else ~/.cache/cubridge). `stats` adds what the
- * CPU backend's cache reports (cb_cpu_cache_info): the counters every
+ * compile cache reports for each kind of entry (cb_kernel_cache_info: the
+ * CPU's shared objects, OpenCL's program binaries): the counters every
  * process added, the cap and how long ago entries were used. */
 #include <errno.h>
 #include <stdio.h>
@@ -9,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "backend/cpu/cpu_backend.h"
+#include "backend/kernel_cache.h"
 #include "cli.h"
 
 /* Writes the cache directory into out. Returns 0, or -1 if no home. */
@@ -43,24 +44,32 @@ static void cache_ago(int64_t t, char *out, size_t len)
         snprintf(out, len, "%lld d", d / 86400);
 }
 
-/* The lines of the CPU backend's report on dir. */
-static void cache_report(const char *dir)
+/* The lines of one kind of entry (backend/kernel_cache.h) in dir: the
+ * CPU's without a prefix and with the directory's cap, OpenCL's prefixed
+ * "opencl" and only when the directory has some or counted some. */
+static void cache_report_kind(const char *dir, const cb_kernel_cache_kind *kind, const char *prefix, int first)
 {
-    cb_cpu_cache_report r;
-    if (cb_cpu_cache_info(dir, &r) != 0)
+    cb_kernel_cache_report r;
+    if (cb_kernel_cache_info(dir, kind, &r) != 0 || (!first && !r.entries && !r.has_counters))
         return;
-    printf("  entries           %llu\n", (unsigned long long)r.entries);
-    if (r.max_bytes)
+    char label[64];
+#define LABEL(what) (snprintf(label, sizeof label, "%s%s", prefix, what), label)
+    if (first)
+        printf("  %-18s%llu\n", LABEL("entries"), (unsigned long long)r.entries);
+    else
+        printf("  %-18s%llu (.%s files, %llu bytes with their sources)\n", LABEL("entries"),
+               (unsigned long long)r.entries, kind->entry_ext, (unsigned long long)r.entry_bytes);
+    if (first && r.max_bytes)
         printf("  limit             %llu bytes (%.1f MiB, CUBRIDGE_CACHE_MAX), %.0f%% used\n",
                (unsigned long long)r.max_bytes, (double)r.max_bytes / (1 << 20),
                100.0 * (double)r.bytes / (double)r.max_bytes);
-    else
+    else if (first)
         printf("  limit             none (CUBRIDGE_CACHE_MAX=0)\n");
     if (r.entries) {
         char newest[32], oldest[32];
         cache_ago(r.newest_use, newest, sizeof newest);
         cache_ago(r.oldest_use, oldest, sizeof oldest);
-        printf("  last used         newest %s ago, oldest %s ago\n", newest, oldest);
+        printf("  %-18snewest %s ago, oldest %s ago\n", LABEL("last used"), newest, oldest);
     }
     if (r.has_counters) {
         unsigned long long loads = (unsigned long long)(r.hits + r.misses);
@@ -69,19 +78,29 @@ static void cache_report(const char *dir)
         struct tm tm;
         if (r.since > 0 && gmtime_r(&t, &tm))
             strftime(since, sizeof since, "%Y-%m-%d %H:%M UTC", &tm);
-        printf("  hits              %llu (%.1f%% of %llu loads since %s)\n", (unsigned long long)r.hits,
+        printf("  %-18s%llu (%.1f%% of %llu loads since %s)\n", LABEL("hits"), (unsigned long long)r.hits,
                loads ? 100.0 * (double)r.hits / (double)loads : 0.0, loads, since);
-        printf("  misses            %llu (compiler runs)\n", (unsigned long long)r.misses);
-        printf("  evicted           %llu entries (%llu bytes)\n", (unsigned long long)r.evicted,
+        printf("  %-18s%llu (%s)\n", LABEL("misses"), (unsigned long long)r.misses,
+               first ? "compiler runs" : "builds from source");
+        printf("  %-18s%llu entries (%llu bytes)\n", LABEL("evicted"), (unsigned long long)r.evicted,
                (unsigned long long)r.evicted_bytes);
-        printf("  rebuilt           %llu (entries found bad)\n", (unsigned long long)r.rebuilt);
-    } else {
+        printf("  %-18s%llu (entries found bad%s)\n", LABEL("rebuilt"), (unsigned long long)r.rebuilt,
+               first ? "" : " or refused by the driver");
+    } else if (first) {
         printf("  hits, misses      not counted yet (no stats file)\n");
     }
-    if (r.refused[0])
+#undef LABEL
+    if (first && r.refused[0])
         printf("  warning           processes will not use this directory (they fall back to a private "
                "temporary one): %s\n",
                r.refused);
+}
+
+/* The lines of every kind's report on dir. */
+static void cache_report(const char *dir)
+{
+    cache_report_kind(dir, &cb_kernel_cache_cpu, "", 1);
+    cache_report_kind(dir, &cb_kernel_cache_opencl, "opencl ", 0);
 }
 
 static int cache_stats(const char *dir)

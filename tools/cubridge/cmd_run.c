@@ -67,7 +67,14 @@ static int set_client_hints(const char *lib_dir)
     return rc;
 }
 
-int cli_backend_known(const char *name) { return strcmp(name, "cpu") == 0 || strcmp(name, "cuda") == 0; }
+int cli_backend_known(const char *name)
+{
+#ifdef CUBRIDGE_OPENCL_BACKEND
+    if (strcmp(name, "opencl") == 0)
+        return 1;
+#endif
+    return strcmp(name, "cpu") == 0 || strcmp(name, "cuda") == 0;
+}
 
 /* LD_AUDIT: the module that makes cubridge's libraries (libcublas.so.13 ...)
  * load even where a program or wheel pins NVIDIA's by RPATH/RUNPATH or by
@@ -88,7 +95,7 @@ static int set_library_audit(const char *lib_dir, const char *backend)
 int cli_run_program(const char *who, const char *backend, const char *sm, char **prog)
 {
     if (backend && !cli_backend_known(backend))
-        return cli_usage_error(who, "unknown backend '%s' (this build has: cpu, cuda)", backend);
+        return cli_usage_error(who, "unknown backend '%s' (this build has: " CLI_BACKENDS ")", backend);
     if (sm && !cli_parse_int(sm, 10, 1000, NULL))
         return cli_usage_error(who, "--sm wants a compute capability such as 86, not '%s'", sm);
     if (!prog[0])

@@ -457,6 +457,11 @@ cb_backend *cb_backend_cpu_create(void)
     return &cpu->base;
 }
 
-const char *cb_cpu_cache_dir(const cb_backend *self) { return ((const cpu_backend *)self)->cache.dir; }
+const char *cb_cpu_cache_dir(const cb_backend *self) { return ((const cpu_backend *)self)->cache.files.dir; }
+
+int cb_cpu_cache_info(const char *dir, cb_cpu_cache_report *out)
+{
+    return cb_kernel_cache_info(dir, &cb_kernel_cache_cpu, out);
+}
 
 int cb_cpu_worker_count(const cb_backend *self) { return ((const cpu_backend *)self)->pool->nworkers; }

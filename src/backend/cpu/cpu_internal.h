@@ -4,8 +4,9 @@
  *   cpu_memory.c    the device's memory: arena allocations, copies, fills,
  *                   virtual memory, texture objects
  *   arena.c         the arena: one reserved range, guard pages, quarantine
- *   jit_cache.c     C source -> verified shared-object bytes, through the cache
- *   jit_cache_stats.c  the cache's shared counters, size cap and eviction
+ *   jit_cache.c     C source -> verified shared-object bytes, through the
+ *                   compile cache (backend/kernel_cache.c: its files, counters,
+ *                   size cap and eviction)
  *   scheduler.c     the worker pool and the grid's blocks (the block scheduler)
  *   block_exec.c    one block: a plain loop, or one fiber per thread
  *   coop_exec.c     cooperative launches: resident blocks, the grid barrier
@@ -40,7 +41,7 @@ void cb_cpu_memory_ops(cb_backend *b);
 /* The library interface (backend_lib.h) on OpenBLAS: cpu_blas.c. */
 const struct cb_backend_lib *cb_cpu_blas_lib(void);
 
-/* ---- the JIT cache (jit_cache.c, jit_cache_stats.c) --------------------- */
+/* ---- the JIT cache (jit_cache.c) ------------------------------------------ */
 
 #include "backend/cpu/jit_cache.h"
 

@@ -15,14 +15,18 @@
  * Every entry point is synchronous, as the vtable says: the core's streams
  * order the work; the backend has one in-order queue and waits for each
  * command. Module load builds the translation with clBuildProgram after a
- * text that defines the heap's and the globals' addresses; a launch passes
+ * text that defines the heap's and the globals' addresses, or takes the
+ * program's binary from the compile cache (program_cache.c); a launch passes
  * (heap, the .param buffer by value, __local shared memory, dynamic bytes).
+ * The heap's addresses are the same in every run where they can be
+ * (heap_reserve), so the same program's text, and its cache key, are too.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend/backend.h"
+#include "backend/opencl/opencl_backend.h"
 #include "backend/opencl/opencl_internal.h"
 #include "backend/opencl/opencl_lib.h"
 #include "platform/thread.h"
@@ -58,6 +62,8 @@ typedef struct ocl_backend {
     cb_device_info info;
     size_t max_wg;
     int nvidia;             /* NVIDIA's OpenCL: warp collectives as inline PTX (CB_NV_ASM, codegen/opencl/warp.c) */
+    char options[1024];     /* clBuildProgram's options */
+    ocl_program_cache cache; /* program binaries (program_cache.c) */
 } ocl_backend;
 
 static ocl_backend *self_of(cb_backend *b) { return (ocl_backend *)b; }
@@ -304,18 +310,16 @@ static CUresult ocl_module_load(cb_backend *b, const cb_translation *tr, const u
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
     const char *texts[2] = {hdr, tr->source};
-    size_t lens[2] = {strlen(hdr), tr->source_len};
-    cl_int e;
-    m->prog = clCreateProgramWithSource(s->ctx, 2, texts, lens, &e);
+    size_t lens[2] = {strlen(hdr), tr->source_len ? tr->source_len : strlen(tr->source)};
+    if (getenv("CUBRIDGE_OPENCL_DUMP"))
+        fprintf(stderr, "cubridge: opencl: source:\n%s\n", tr->source);
+    cl_int e = ocl_program_build(&s->cache, s->ctx, s->dev, 2, texts, lens, &m->prog);
     free(hdr);
-    if (e != CL_SUCCESS) {
+    if (e != CL_SUCCESS && !m->prog) {
         module_free(m);
         snprintf(err, errlen, "clCreateProgramWithSource failed (%d)", (int)e);
         return cl_result(e);
     }
-    if (getenv("CUBRIDGE_OPENCL_DUMP"))
-        fprintf(stderr, "cubridge: opencl: source:\n%s\n", tr->source);
-    e = clBuildProgram(m->prog, 1, &s->dev, "-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt", NULL, NULL);
     if (e != CL_SUCCESS) {
         r = build_failed(s, m->prog, e, err, errlen);
         module_free(m);
@@ -491,10 +495,47 @@ static void ocl_shutdown(cb_backend *b)
     if (s->reservation)
         cb_vm_release(s->reservation, s->reservation_bytes);
     ocl_heap_destroy(&s->alloc);
+    ocl_program_cache_close(&s->cache);
     free(s);
 }
 
 /* ---- creation ------------------------------------------------------------------------ */
+
+/* The device's address range: at the first of a few fixed places that is
+ * free, so that a program's device addresses, the text that names them
+ * (module_header) and so its compile cache key are the same from run to run;
+ * elsewhere (all taken, or moved by a sanitizer) wherever the system puts
+ * it, which only costs cache hits. The places: 32 and 48 TiB (free in
+ * plain and ASan processes), 320 GiB (in ThreadSanitizer's application
+ * range). */
+static void *heap_reserve(size_t bytes)
+{
+    static const uint64_t places[] = {0x200000000000ull, 0x300000000000ull, 0x5000000000ull};
+    if (sizeof(void *) == 8)
+        for (size_t i = 0; i < sizeof places / sizeof places[0]; i++) {
+            void *p = cb_vm_reserve_at((void *)(uintptr_t)places[i], bytes);
+            if (p)
+                return p;
+        }
+    return cb_vm_reserve(bytes);
+}
+
+/* The options of every clBuildProgram: PTX's division and square root are
+ * correctly rounded; CUBRIDGE_OPENCL_BUILD_OPTIONS adds to them (for
+ * experiments: an option that changes floating-point results makes the
+ * kernels differ from CUDA's). */
+static void build_options(ocl_backend *s)
+{
+    const char *extra = getenv("CUBRIDGE_OPENCL_BUILD_OPTIONS");
+    snprintf(s->options, sizeof s->options, "-cl-std=CL1.2 -cl-fp32-correctly-rounded-divide-sqrt%s%s",
+             extra && *extra ? " " : "", extra && *extra ? extra : "");
+}
+
+static void ocl_module_cache_stats(cb_backend *b, unsigned *hits, unsigned *misses)
+{
+    (void)b;
+    ocl_program_cache_stats(hits, misses);
+}
 
 static void fill_info(ocl_backend *s)
 {
@@ -561,7 +602,7 @@ static cb_backend *ocl_create(const cb_backend_type *type, cb_backend *inner, ch
         s->heap = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, (size_t)heap, NULL, &e);
     if (e == CL_SUCCESS) {
         s->reservation_bytes = (size_t)(heap + WINDOW_BYTES);
-        s->reservation = cb_vm_reserve(s->reservation_bytes);
+        s->reservation = heap_reserve(s->reservation_bytes);
     }
     if (e != CL_SUCCESS || !s->reservation || ocl_heap_init(&s->alloc, heap) < 0) {
         snprintf(err, errlen, "the OpenCL device did not start (OpenCL error %d, heap %llu MiB)", (int)e,
@@ -580,6 +621,8 @@ static cb_backend *ocl_create(const cb_backend_type *type, cb_backend *inner, ch
         return NULL;
     }
     fill_info(s);
+    build_options(s);
+    ocl_program_cache_open(&s->cache, plat, dev, s->options);
     s->base = (cb_backend){
         .name = "opencl",
         .device_info = ocl_device_info,
@@ -599,6 +642,7 @@ static cb_backend *ocl_create(const cb_backend_type *type, cb_backend *inner, ch
         .launch = ocl_launch,
         .shutdown = ocl_shutdown,
         .lib = ocl_lib(),
+        .module_cache_stats = ocl_module_cache_stats,
     };
     return &s->base;
 }
@@ -609,7 +653,12 @@ static const cb_backend_type opencl_type = {
     .create = ocl_create,
 };
 
+void cb_opencl_register(void)
+{
+    cb_backend_register(&opencl_type);   /* a second registration of the same type is harmless */
+}
+
 __attribute__((constructor)) static void ocl_register(void)
 {
-    cb_backend_register(&opencl_type);
+    cb_opencl_register();
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backend/kernel_cache.h"
 #include "platform/thread.h"
 
 /* ---- cl_load.c: the ICD loader, opened with dlopen on first use ----
@@ -20,7 +21,7 @@
     X(clEnqueueWriteBuffer) X(clEnqueueReadBuffer) X(clEnqueueCopyBuffer) X(clEnqueueFillBuffer)                 \
     X(clWaitForEvents) X(clGetEventInfo) X(clReleaseEvent) X(clCreateProgramWithSource) X(clBuildProgram)        \
     X(clGetProgramBuildInfo) X(clReleaseProgram) X(clCreateKernel) X(clReleaseKernel) X(clSetKernelArg)          \
-    X(clEnqueueNDRangeKernel)
+    X(clEnqueueNDRangeKernel) X(clCreateProgramWithBinary) X(clGetProgramInfo) X(clGetPlatformInfo)
 #define OCL_DECLARE(f) extern __typeof__(f) *ocl_##f;
 OCL_FUNCS(OCL_DECLARE)
 #undef OCL_DECLARE
@@ -52,6 +53,9 @@ int ocl_load(char *err, size_t errlen);
 #define clReleaseKernel ocl_clReleaseKernel
 #define clSetKernelArg ocl_clSetKernelArg
 #define clEnqueueNDRangeKernel ocl_clEnqueueNDRangeKernel
+#define clCreateProgramWithBinary ocl_clCreateProgramWithBinary
+#define clGetProgramInfo ocl_clGetProgramInfo
+#define clGetPlatformInfo ocl_clGetPlatformInfo
 #endif
 
 /* ---- heap.c: first fit over the offsets of the heap buffer ---- */
@@ -81,5 +85,30 @@ void ocl_heap_usage(ocl_heap *h, size_t *used, size_t *peak);
 /* spec: NULL (the first GPU, else the first device), "P:D" (platform P, its
  * device D) or a substring of the device's name. 0, or -1 with err. */
 int ocl_pick_device(const char *spec, cl_platform_id *plat, cl_device_id *dev, char *err, size_t errlen);
+
+/* ---- program_cache.c: program binaries through the compile cache ---- */
+
+typedef struct ocl_program_cache {
+    cb_kernel_cache files;  /* the directory and its .clbin entries (kind cb_kernel_cache_opencl) */
+    int open;               /* 0: no usable directory, every build is from source */
+    unsigned char config[32]; /* SHA-256 of the platform, device, driver and build options */
+    char device[160];       /* the device's name, for the log */
+    const char *options;    /* clBuildProgram's options (the backend's string) */
+} ocl_program_cache;
+
+/* Opens the cache for programs of dev built with options (kept by
+ * pointer: it must outlive the cache). Never fails: with no usable
+ * directory every build is from source (pc->open = 0). */
+void ocl_program_cache_open(ocl_program_cache *pc, cl_platform_id plat, cl_device_id dev, const char *options);
+void ocl_program_cache_close(ocl_program_cache *pc);
+/* Builds the program of the n texts for dev with the options of the open:
+ * from the cached binary of their content when one is there and the driver
+ * takes it, else from the source (then storing its binary). Returns
+ * CL_SUCCESS with *prog, or the error of clCreateProgram* / clBuildProgram
+ * with *prog set when there is a build log to read (or NULL). */
+cl_int ocl_program_build(ocl_program_cache *pc, cl_context ctx, cl_device_id dev, cl_uint n, const char **texts,
+                         const size_t *lens, cl_program *prog);
+/* This process's hits and misses so far (every OpenCL device together). */
+void ocl_program_cache_stats(unsigned *hits, unsigned *misses);
 
 #endif

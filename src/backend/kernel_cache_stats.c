@@ -1,8 +1,9 @@
-/* jit_cache_stats.c: the JIT cache's shared counters, its size cap and the
- * eviction of least recently used entries; what `cubridge cache stats`
- * reads.
+/* kernel_cache_stats.c: the compile cache's shared counters, its size cap
+ * and the eviction of least recently used entries; what `cubridge cache
+ * stats` reads (kernel_cache.h).
  *
- * "stats" holds 56 bytes: "CBSTAT1\0", then as u64 little-endian the time of
+ * Each kind of entry has its counters' file ("stats" for the CPU's,
+ * "stats-opencl" for OpenCL's), of 56 bytes: "CBSTAT1\0", then as u64 little-endian the time of
  * the first count (Unix seconds), hits, misses, evicted entries, evicted
  * bytes and entries found bad and rebuilt. Every process adds to it under an
  * exclusive flock (read, add, write back), so concurrent processes never
@@ -13,8 +14,10 @@
  * Eviction runs after a process stored a new entry, under a non-blocking
  * flock on "lock" (one evicting process at a time; the others skip). It
  * adds up the regular files of the directory, and while they are more than
- * CUBRIDGE_CACHE_MAX removes whole entries (<key>.so, then <key>.c and an
- * old <key>.sha256) in order of their .so's mtime, which a hit refreshes.
+ * CUBRIDGE_CACHE_MAX removes whole entries of any kind (every <key>.* file:
+ * the entry first, then its source and an old <key>.sha256) in order of
+ * their last use: the mtime of their entry file, which a hit refreshes.
+ * The evictions are counted in the counters of the kind that evicted.
  * Temporary files older than an hour (a writer that died) go too. A process
  * that has an entry open keeps reading it after it is removed (the loader
  * reads it whole into memory), and one that finds it gone compiles it
@@ -28,9 +31,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "backend/cpu/cpu_backend.h"
-#include "backend/cpu/cpu_internal.h"
+#include "backend/kernel_cache.h"
 #include "platform/fs_at.h"
+#include "platform/log.h"
 
 #define STATS_MAGIC "CBSTAT1\0"
 #define STATS_LEN 56
@@ -56,21 +59,21 @@ static void stats_encode(const uint64_t v[STAT_N], unsigned char *b)
             b[8 + 8 * f + i] = (unsigned char)(v[f] >> (8 * i));
 }
 
-void cb_jit_stats_open(cb_jit_cache *c)
+void cb_kernel_cache_stats_open(cb_kernel_cache *c)
 {
-    c->stats_fd = cb_fs_at_open_rw(c->dirfd, "stats");
+    c->stats_fd = cb_fs_at_open_rw(c->dirfd, c->kind->stats_name);
     c->lock_fd = cb_fs_at_open_rw(c->dirfd, "lock");
 }
 
-void cb_jit_stats_close(cb_jit_cache *c)
+void cb_kernel_cache_stats_close(cb_kernel_cache *c)
 {
     cb_fs_close(c->stats_fd);
     cb_fs_close(c->lock_fd);
     c->stats_fd = c->lock_fd = -1;
 }
 
-void cb_jit_stats_add(cb_jit_cache *c, uint64_t hits, uint64_t misses, uint64_t evicted, uint64_t evicted_bytes,
-                      uint64_t rebuilt)
+void cb_kernel_cache_stats_add(cb_kernel_cache *c, uint64_t hits, uint64_t misses, uint64_t evicted,
+                               uint64_t evicted_bytes, uint64_t rebuilt)
 {
     if (c->stats_fd < 0)
         return;
@@ -95,8 +98,23 @@ void cb_jit_stats_add(cb_jit_cache *c, uint64_t hits, uint64_t misses, uint64_t 
 
 /* ---- the directory's files ------------------------------------------------ */
 
-/* 1 when name is <64 lower-case hex digits>.<ext>. */
-static int entry_key_of(const char *name, char key[65], const char **ext)
+/* The kind whose entry file has extension ext, or -1; *known: ext is a
+ * file of some kind's entry (its bytes, its source, or the old .sha256). */
+static int kind_of_ext(const char *ext, int *known)
+{
+    *known = strcmp(ext, "sha256") == 0;
+    for (int k = 0; k < CB_KERNEL_CACHE_NKINDS; k++) {
+        if (strcmp(ext, cb_kernel_cache_kinds[k]->entry_ext) == 0) {
+            *known = 1;
+            return k;
+        }
+        *known |= strcmp(ext, cb_kernel_cache_kinds[k]->source_ext) == 0;
+    }
+    return -1;
+}
+
+/* 1 when name is <64 lower-case hex digits>.<ext of an entry's file>. */
+static int entry_key_of(const char *name, char key[65], int *kind)
 {
     for (int i = 0; i < 64; i++) {
         char ch = name[i];
@@ -107,27 +125,29 @@ static int entry_key_of(const char *name, char key[65], const char **ext)
         return 0;
     memcpy(key, name, 64);
     key[64] = 0;
-    *ext = name + 65;
-    return strcmp(*ext, "so") == 0 || strcmp(*ext, "c") == 0 || strcmp(*ext, "sha256") == 0;
+    int known;
+    *kind = kind_of_ext(name + 65, &known);
+    return known;
 }
 
 static int is_temp_name(const char *name) { return strncmp(name, "tmp-", 4) == 0 || strstr(name, ".tmp") != NULL; }
 
 /* One entry: its files and its last use. */
-typedef struct jit_group {
+typedef struct cache_group {
     char key[65];
     uint64_t bytes;
-    int64_t used;        /* the .so's mtime, else the newest file's */
-    int has_so;
-} jit_group;
+    int64_t used;        /* its entry file's mtime (a hit touches it), else the newest file's */
+    int kind;            /* the kind of its entry file, or -1 (a source alone, an old .sha256) */
+    size_t first, nfiles; /* its files: scan.files[first .. first + nfiles) */
+} cache_group;
 
-typedef struct jit_scan {
+typedef struct cache_scan {
     cb_fs_entry *files;
     size_t nfiles;
-    jit_group *groups;
+    cache_group *groups;
     size_t ngroups;
     uint64_t bytes;      /* every regular file */
-} jit_scan;
+} cache_scan;
 
 static int by_name(const void *a, const void *b)
 {
@@ -136,13 +156,14 @@ static int by_name(const void *a, const void *b)
 
 static int by_use(const void *a, const void *b)
 {
-    const jit_group *x = a, *y = b;
+    const cache_group *x = a, *y = b;
     return x->used < y->used ? -1 : x->used > y->used ? 1 : strcmp(x->key, y->key);
 }
 
-/* Lists dirfd and groups the entries' files; when stale_remove is set,
- * removes temporary files older than an hour on the way. */
-static int jit_scan_dir(int dirfd, int stale_remove, jit_scan *s)
+/* Lists dirfd and groups the entries' files (sorted by name, so one key's
+ * files are consecutive); when stale_remove is set, removes temporary files
+ * older than an hour on the way. */
+static int scan_dir(int dirfd, int stale_remove, cache_scan *s)
 {
     memset(s, 0, sizeof *s);
     if (cb_fs_at_list(dirfd, &s->files, &s->nfiles) != 0)
@@ -164,61 +185,77 @@ static int jit_scan_dir(int dirfd, int stale_remove, jit_scan *s)
             continue;
         s->bytes += f->size;
         char key[65];
-        const char *ext;
-        if (is_temp_name(f->name) || !entry_key_of(f->name, key, &ext))
+        int kind;
+        if (is_temp_name(f->name) || !entry_key_of(f->name, key, &kind))
             continue;
-        jit_group *g = s->ngroups ? &s->groups[s->ngroups - 1] : NULL;
+        cache_group *g = s->ngroups ? &s->groups[s->ngroups - 1] : NULL;
         if (!g || strcmp(g->key, key) != 0) {
             g = &s->groups[s->ngroups++];
             memcpy(g->key, key, sizeof g->key);
+            g->kind = -1;
+            g->first = i;
         }
+        g->nfiles = i + 1 - g->first;
         g->bytes += f->size;
-        if (strcmp(ext, "so") == 0) {
-            g->has_so = 1;
+        if (kind >= 0) {
+            g->kind = kind;
             g->used = f->mtime;
-        } else if (!g->has_so && f->mtime > g->used) {
+        } else if (g->kind < 0 && f->mtime > g->used) {
             g->used = f->mtime;
         }
     }
     return 0;
 }
 
-static void jit_scan_free(jit_scan *s)
+static void scan_free(cache_scan *s)
 {
     free(s->files);
     free(s->groups);
 }
 
-void cb_jit_evict(cb_jit_cache *c, const char *keep)
+/* Removes group g's files: its entry first (so nobody finds a source
+ * without it and takes it for an entry), then the others. */
+static void remove_group(int dirfd, const cache_scan *s, const cache_group *g)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = g->first; i < g->first + g->nfiles; i++) {
+            const cb_fs_entry *f = &s->files[i];
+            char key[65];
+            int kind;
+            if (!f->is_file || is_temp_name(f->name) || !entry_key_of(f->name, key, &kind) || strcmp(key, g->key))
+                continue;
+            if ((kind >= 0) == (pass == 0))
+                cb_fs_at_remove(dirfd, f->name);
+        }
+    }
+}
+
+void cb_kernel_cache_evict(cb_kernel_cache *c, const char *keep)
 {
     if (c->max_bytes == 0 || c->lock_fd < 0 || cb_fs_lock(c->lock_fd, 1, 0) != 0)
         return;
-    jit_scan s;
-    if (jit_scan_dir(c->dirfd, 1, &s) == 0) {
+    cache_scan s;
+    if (scan_dir(c->dirfd, 1, &s) == 0) {
         uint64_t evicted = 0, evicted_bytes = 0;
         if (s.bytes > c->max_bytes) {
+            /* sorting the groups leaves the files where they are: remove_group reads them by index */
             qsort(s.groups, s.ngroups, sizeof *s.groups, by_use);
             for (size_t i = 0; i < s.ngroups && s.bytes > c->max_bytes; i++) {
-                jit_group *g = &s.groups[i];
+                cache_group *g = &s.groups[i];
                 if (keep && strcmp(g->key, keep) == 0)
                     continue;
-                static const char *const exts[] = {"so", "c", "sha256"};
-                for (size_t e = 0; e < sizeof exts / sizeof exts[0]; e++) {
-                    char name[80];
-                    snprintf(name, sizeof name, "%s.%s", g->key, exts[e]);
-                    cb_fs_at_remove(c->dirfd, name);
-                }
+                remove_group(c->dirfd, &s, g);
                 s.bytes -= g->bytes < s.bytes ? g->bytes : s.bytes;
                 evicted++;
                 evicted_bytes += g->bytes;
             }
         }
-        jit_scan_free(&s);
+        scan_free(&s);
         if (evicted) {
             cb_log(CB_LOG_DEBUG, "JIT cache %s: evicted %llu entries (%llu bytes) to stay under %llu bytes", c->dir,
                        (unsigned long long)evicted, (unsigned long long)evicted_bytes,
                        (unsigned long long)c->max_bytes);
-            cb_jit_stats_add(c, 0, 0, evicted, evicted_bytes, 0);
+            cb_kernel_cache_stats_add(c, 0, 0, evicted, evicted_bytes, 0);
         }
     }
     cb_fs_unlock(c->lock_fd);
@@ -226,10 +263,10 @@ void cb_jit_evict(cb_jit_cache *c, const char *keep)
 
 /* ---- the report ------------------------------------------------------------ */
 
-int cb_cpu_cache_info(const char *dir, cb_cpu_cache_report *out)
+int cb_kernel_cache_info(const char *dir, const cb_kernel_cache_kind *kind, cb_kernel_cache_report *out)
 {
     memset(out, 0, sizeof *out);
-    out->max_bytes = cb_jit_max_bytes(0);
+    out->max_bytes = cb_kernel_cache_max_bytes(0);
     int fd = cb_fs_dir_open_checked(dir, 0, out->refused, sizeof out->refused);
     if (fd < 0) {
         int e = errno;
@@ -242,8 +279,8 @@ int cb_cpu_cache_info(const char *dir, cb_cpu_cache_report *out)
             return -1;
         }
     }
-    jit_scan s;
-    if (jit_scan_dir(fd, 0, &s) != 0) {
+    cache_scan s;
+    if (scan_dir(fd, 0, &s) != 0) {
         int e = errno;
         cb_fs_close(fd);
         errno = e;
@@ -251,17 +288,18 @@ int cb_cpu_cache_info(const char *dir, cb_cpu_cache_report *out)
     }
     out->bytes = s.bytes;
     for (size_t i = 0; i < s.ngroups; i++) {
-        jit_group *g = &s.groups[i];
-        if (!g->has_so)
+        cache_group *g = &s.groups[i];
+        if (g->kind < 0 || cb_kernel_cache_kinds[g->kind] != kind)
             continue;
         out->entries++;
+        out->entry_bytes += g->bytes;
         if (out->oldest_use == 0 || g->used < out->oldest_use)
             out->oldest_use = g->used;
         if (g->used > out->newest_use)
             out->newest_use = g->used;
     }
-    jit_scan_free(&s);
-    int sfd = cb_fs_at_open_read(fd, "stats");
+    scan_free(&s);
+    int sfd = cb_fs_at_open_read(fd, kind->stats_name);
     if (sfd >= 0) {
         unsigned char b[STATS_LEN] = {0};
         uint64_t v[STAT_N];
