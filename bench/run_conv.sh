@@ -28,7 +28,7 @@ mkdir -p "$out"
   "$nvcc" -O2 bench/bench_conv.cu -o "$out/bench_conv" -lcudnn -ldnnl
 export CUBRIDGE_SUMMARY=0
 res=$(ROUNDS=${ROUNDS:-5} BLOCKED=${BLOCKED:-1} "$cubridge" run -- "$out/bench_conv" "${N:-8}")
-echo "# $(date -u '+%Y-%m-%d %H:%M UTC') on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg), N=${N:-8}, best of ${ROUNDS:-5}"
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC') on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc --all) CPUs, ${OMP_NUM_THREADS:-$(nproc --all)} threads, load $(cut -d' ' -f1 /proc/loadavg), N=${N:-8}, best of ${ROUNDS:-5}"
 awk '
   $1 == "GFLOP" { gf[$2] = $3; order[++ns] = $2 }
   $1 == "RESULT" { v[$2] = $3 }
@@ -43,5 +43,7 @@ awk '
       s = order[i]; k = s "_" dirs[j]; f = v[k "_facade"]; d = v[k "_onednn"]; b = v[k "_blocked"]; br = v[k "_reordered"]
       if (f == "") continue
       printf "| %s | %s | %.2f | %.2f | %.2f | **%.2f** | %s | %s | %s | %s | %s |\n", s, dirs[j], gf[s], f * 1000, d * 1000, d / f, ms(b), ratio(b, f), ms(br), ratio(br, f), impl[k] (b == "" ? "" : " / " impl[k "_blocked"])
+      lg += log(d / f); if (b != "") { lb += log(b / f); lr += log(br / f) } ; nr++
     }
+    if (nr) printf "| geometric mean | | | | | **%.2f** | | %s | | %s | |\n", exp(lg / nr), lb == "" ? "-" : sprintf("%.2f", exp(lb / nr)), lr == "" ? "-" : sprintf("%.2f", exp(lr / nr))
   }' <<< "$res"
