@@ -190,7 +190,8 @@ static void run_shape(cudnnHandle_t h, const Shape &s, int n) {
   size_t nx = (size_t)n * s.c * s.h * s.h, nw = (size_t)s.k * s.c * s.r * s.r, ny = (size_t)n * s.k * o * o;
   float *hx = (float *)malloc(nx * 4), *hw = (float *)malloc(nw * 4), *hy = (float *)malloc(ny * 4);
   float *ox = (float *)malloc(nx * 4), *ow = (float *)malloc(nw * 4), *oy = (float *)malloc(ny * 4);
-  float *back = (float *)malloc((nx > ny ? (nx > nw ? nx : nw) : (ny > nw ? ny : nw)) * 4);
+  size_t most = nx > ny ? (nx > nw ? nx : nw) : (ny > nw ? ny : nw);
+  float *back = (float *)malloc(most * 4), *bout = (float *)malloc(most * 4);   /* bout: the blocked side's results */
   fill(hx, nx, 1), fill(hw, nw, 2), fill(hy, ny, 3);
   float *x, *w, *y, *dx, *dw, *dy;
   CHECK(cudaMalloc(&x, nx * 4));
@@ -228,9 +229,9 @@ static void run_shape(cudnnHandle_t h, const Shape &s, int n) {
   direct_make(&dd[BWDD], BWDD, 0, xdim, wdim, ydim, s, ox, hw, hy);
   direct_make(&dd[BWDF], BWDF, 0, xdim, wdim, ydim, s, hx, ow, hy);
   if (blocked_too) {
-    direct_make(&bd[FWD], FWD, 1, xdim, wdim, ydim, s, hx, hw, oy);
-    direct_make(&bd[BWDD], BWDD, 1, xdim, wdim, ydim, s, ox, hw, hy);
-    direct_make(&bd[BWDF], BWDF, 1, xdim, wdim, ydim, s, hx, ow, hy);
+    direct_make(&bd[FWD], FWD, 1, xdim, wdim, ydim, s, hx, hw, bout);
+    direct_make(&bd[BWDD], BWDD, 1, xdim, wdim, ydim, s, bout, hw, hy);
+    direct_make(&bd[BWDF], BWDF, 1, xdim, wdim, ydim, s, hx, bout, hy);
   }
   printf("GFLOP %s %.3f\n", s.key, 2e-9 * n * s.k * o * o * (double)s.c * s.r * s.r);
 
@@ -278,8 +279,8 @@ static void run_shape(cudnnHandle_t h, const Shape &s, int n) {
     printf("RESULT %s_%s_facade %.6f\nRESULT %s_%s_onednn %.6f\nIMPL %s_%s %s\n", s.key, dir_key[dir], best_f, s.key,
            dir_key[dir], best_d, s.key, dir_key[dir], dd[dir].impl);
     if (blocked_too) {
-      /* the last round reordered the blocked result over the plain one: compared too */
-      compare(s.key, dir_key[dir], "blocked", back, want, cnt);
+      /* the last round reordered the blocked result into bout: compared too */
+      compare(s.key, dir_key[dir], "blocked", back, bout, cnt);
       printf("RESULT %s_%s_blocked %.6f\nRESULT %s_%s_reordered %.6f\nIMPL %s_%s_blocked %s\n", s.key, dir_key[dir],
              best_b, s.key, dir_key[dir], best_br, s.key, dir_key[dir], bd[dir].impl);
     }
@@ -292,7 +293,7 @@ static void run_shape(cudnnHandle_t h, const Shape &s, int n) {
   cudnnDestroyTensorDescriptor(xd), cudnnDestroyTensorDescriptor(yd), cudnnDestroyFilterDescriptor(wd);
   cudnnDestroyConvolutionDescriptor(cd);
   cudaFree(x), cudaFree(w), cudaFree(y), cudaFree(dx), cudaFree(dw), cudaFree(dy);
-  free(hx), free(hw), free(hy), free(ox), free(ow), free(oy), free(back);
+  free(hx), free(hw), free(hy), free(ox), free(ow), free(oy), free(back), free(bout);
 }
 
 int main(int argc, char **argv) {
