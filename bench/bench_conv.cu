@@ -16,7 +16,8 @@
  * Prints "RESULT <shape>_<dir>_{facade,onednn} <seconds>" (the best of
  * ROUNDS after a warm-up round), "IMPL <shape>_<dir> <oneDNN's
  * implementation>" and checks the two results against each other.
- * Argument: the batch N (default 8). Timings go to stdout only here: bench/. */
+ * Then the cost of one call (RESULT call_fwd_*: seconds per call) on a
+ * convolution too small to matter. Argument: the batch N (default 8). Timings go to stdout only here: bench/. */
 #include <cuda_runtime.h>
 #include <cudnn.h>
 #include <math.h>
@@ -296,6 +297,62 @@ static void run_shape(cudnnHandle_t h, const Shape &s, int n) {
   free(hx), free(hw), free(hy), free(ox), free(ow), free(oy), free(back), free(bout);
 }
 
+/* The cost of one call: a forward convolution of 1 x 8 x 8 x 8 by 8 filters
+ * of 1 x 1 (1,024 multiply-adds), each call synchronized, against the same
+ * oneDNN primitive executed and waited for. */
+static void overhead(cudnnHandle_t h, int calls) {
+  const Shape s = {"tiny_1x1_8to8_8", 8, 8, 8, 1, 1, 0};
+  size_t nx = 8 * 8 * 8, nw = 8 * 8;
+  float *hx = (float *)malloc(nx * 4), *hw = (float *)malloc(nw * 4), *hy = (float *)malloc(nx * 4),
+        *back = (float *)malloc(nx * 4);
+  fill(hx, nx, 1), fill(hw, nw, 2);
+  float *x, *w, *y;
+  CHECK(cudaMalloc(&x, nx * 4));
+  CHECK(cudaMalloc(&w, nw * 4));
+  CHECK(cudaMalloc(&y, nx * 4));
+  CHECK(cudaMemcpy(x, hx, nx * 4, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(w, hw, nw * 4, cudaMemcpyHostToDevice));
+  cudnnTensorDescriptor_t xd;
+  cudnnFilterDescriptor_t wd;
+  cudnnConvolutionDescriptor_t cd;
+  CHECK(cudnnCreateTensorDescriptor(&xd));
+  CHECK(cudnnCreateFilterDescriptor(&wd));
+  CHECK(cudnnCreateConvolutionDescriptor(&cd));
+  CHECK(cudnnSetTensor4dDescriptor(xd, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, 8, 8, 8));
+  CHECK(cudnnSetFilter4dDescriptor(wd, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, 8, 8, 1, 1));
+  CHECK(cudnnSetConvolution2dDescriptor(cd, 0, 0, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
+  dnnl_dims_t dims = {1, 8, 8, 8}, wdims = {8, 8, 1, 1};
+  Direct d;
+  direct_make(&d, FWD, 0, dims, wdims, dims, s, hx, hw, hy);
+  const float one = 1, zero = 0;
+  double best_f = 1e30, best_d = 1e30;
+  for (int r = 0; r < rounds + 1; r++) {
+    double t0 = now();
+    for (int i = 0; i < calls; i++) {
+      CHECK(cudnnConvolutionForward(h, &one, xd, x, wd, w, cd, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, NULL, 0, &zero,
+                                    xd, y));
+      CHECK(cudaDeviceSynchronize());
+    }
+    double t1 = now();
+    for (int i = 0; i < calls; i++) {
+      CHECK(dnnl_primitive_execute(d.prim, strm, 3, d.args));
+      CHECK(dnnl_stream_wait(strm));
+    }
+    double t2 = now();
+    if (r) {
+      if (t1 - t0 < best_f) best_f = t1 - t0;
+      if (t2 - t1 < best_d) best_d = t2 - t1;
+    }
+  }
+  CHECK(cudaMemcpy(back, y, nx * 4, cudaMemcpyDeviceToHost));
+  compare(s.key, "fwd", "plain", back, hy, nx);
+  printf("RESULT call_fwd_facade %.9f\nRESULT call_fwd_onednn %.9f\n", best_f / calls, best_d / calls);
+  direct_free(&d);
+  cudnnDestroyTensorDescriptor(xd), cudnnDestroyFilterDescriptor(wd), cudnnDestroyConvolutionDescriptor(cd);
+  cudaFree(x), cudaFree(w), cudaFree(y);
+  free(hx), free(hw), free(hy), free(back);
+}
+
 int main(int argc, char **argv) {
   int n = argc > 1 ? atoi(argv[1]) : 8;
   const char *only = getenv("SHAPES");   /* a substring of the shape keys to run, e.g. conv4 */
@@ -312,6 +369,7 @@ int main(int argc, char **argv) {
   printf("N %d\nROUNDS %d\n", n, rounds);
   for (const Shape &s : shapes)
     if (!only || strstr(s.key, only)) run_shape(h, s, n);
+  if (!only || strstr("call", only)) overhead(h, 1000);
   dnnl_stream_destroy(strm);
   dnnl_engine_destroy(eng);
   cudnnDestroy(h);

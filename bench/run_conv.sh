@@ -47,3 +47,5 @@ awk '
     }
     if (nr) printf "| geometric mean | | | | | **%.2f** | | %s | | %s | |\n", exp(lg / nr), lb == "" ? "-" : sprintf("%.2f", exp(lb / nr)), lr == "" ? "-" : sprintf("%.2f", exp(lr / nr))
   }' <<< "$res"
+awk '$1 == "RESULT" && $2 == "call_fwd_facade" { f = $3 } $1 == "RESULT" && $2 == "call_fwd_onednn" { d = $3 }
+  END { if (f != "") printf "\nCost of one call (forward, 1x8x8x8 by 8 1x1 filters, synchronized): facade %.1f us, oneDNN %.1f us, facade overhead %.1f us\n", f * 1e6, d * 1e6, (f - d) * 1e6 }' <<< "$res"
