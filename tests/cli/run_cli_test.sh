@@ -127,8 +127,13 @@ fault)
         "$D/err.txt" || fail "fault line: $(cat $D/err.txt)"
     if [ -x "$CUDA_DIR/err_use_after_free_static" ]; then
         "$CUBRIDGE" run "$CUDA_DIR/err_use_after_free_static" > "$D/uaf.txt" 2>&1 || fail "err_use_after_free: $(tail -3 $D/uaf.txt)"
-        grep -q "failed: block (0,0,0), thread (0,0,0): illegal address .* is inside a freed 268435456-byte (256.0 MiB) device allocation at 0x[0-9a-f]*, 134217728 bytes from its start" \
+        # whichever of the 4 blocks of 64 threads faults first is reported (they run at once): its first
+        # thread, at middle + 256 bytes per block
+        grep -Eq "failed: block \(([0-3]),0,0\), thread \(0,0,0\): illegal address .* is inside a freed 268435456-byte \(256.0 MiB\) device allocation at 0x[0-9a-f]*, 1342(17728|17984|18240|18496) bytes from its start" \
             "$D/uaf.txt" || fail "use after free: $(grep failed $D/uaf.txt)"
+        blk=$(sed -n 's/.*failed: block (\([0-3]\),0,0).*/\1/p' "$D/uaf.txt" | head -n 1)
+        grep -q ", $((134217728 + 256 * ${blk:-0})) bytes from its start" "$D/uaf.txt" ||
+            fail "use after free: the offset is not block $blk's first thread: $(grep failed $D/uaf.txt)"
         [ "$(grep -c failed "$D/uaf.txt")" = 1 ] || fail "use after free reported more than once"
     fi
     ;;
