@@ -77,6 +77,12 @@ static inline int cb_blas_type_complex(cb_blas_type t)
            t == CB_BLAS_CU8 || t == CB_BLAS_CI32;
 }
 
+/* The real type of t (C32 -> F32, C64 -> F64; a real type is itself). */
+static inline cb_blas_type cb_blas_type_real(cb_blas_type t)
+{
+    return t == CB_BLAS_C32 ? CB_BLAS_F32 : t == CB_BLAS_C64 ? CB_BLAS_F64 : t;
+}
+
 /* "f32", "c64" ... */
 static inline const char *cb_blas_type_name(cb_blas_type t)
 {

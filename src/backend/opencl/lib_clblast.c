@@ -151,7 +151,6 @@ static int scalar_is(cb_blas_type t, const void *p, double re)
     }
 }
 
-static cb_blas_type real_of(cb_blas_type t) { return t == CB_BLAS_C32 ? CB_BLAS_F32 : t == CB_BLAS_C64 ? CB_BLAS_F64 : t; }
 
 static const unsigned char zero16[16];
 
@@ -291,7 +290,7 @@ static CUresult clb_scal(cb_backend *b, cb_blas_type t, int64_t n, const void *a
                 CLB(clb.Dscal(2 * n, D(alpha), v.heap, 2 * xo, 1, QE));
             return r;
         }
-        memcpy(ca, alpha, cb_blas_type_size(real_of(t)));
+        memcpy(ca, alpha, cb_blas_type_size(cb_blas_type_real(t)));
         alpha = ca;
     }
     switch (t) {
@@ -406,7 +405,7 @@ static CUresult clb_dot_pos(cb_backend *b, cb_blas_type t, int conj, int64_t n, 
 static CUresult clb_norm(cb_backend *b, int which, cb_blas_type t, int64_t n, uint64_t x, int64_t incx, void *result)
 {
     PLAIN_OR_REFUSE(t);
-    cb_blas_type rt = real_of(t);
+    cb_blas_type rt = cb_blas_type_real(t);
     size_t rs = cb_blas_type_size(rt);
     memset(result, 0, rs);
     if (n <= 0 || incx <= 0)
@@ -676,7 +675,7 @@ static CUresult pos_syr_any(cb_backend *b, int packed, cb_blas_type t, int herm,
     int csym = cb_blas_type_complex(t) && !herm;
     if (csym && packed)
         return CUDA_ERROR_NOT_SUPPORTED;
-    if (n <= 0 || scalar_is(csym ? t : real_of(t), alpha, 0))
+    if (n <= 0 || scalar_is(csym ? t : cb_blas_type_real(t), alpha, 0))
         return CUDA_SUCCESS;
     if (csym)   /* Csyr/Zsyr: our kernel */
         return ocl_k_syr2(b, t, uplo, 0, n, alpha, x, incx, x, incx, a, lda);
@@ -892,7 +891,7 @@ static CUresult clb_syrk(cb_backend *b, cb_blas_type t, int herm, int uplo, int 
     if (n <= 0)
         return CUDA_SUCCESS;
     herm = herm && cb_blas_type_complex(t);
-    cb_blas_type ts = herm ? real_of(t) : t;
+    cb_blas_type ts = herm ? cb_blas_type_real(t) : t;
     int no_product = k <= 0 || scalar_is(ts, alpha, 0);
     if (herm && no_product && !scalar_is(ts, beta, 1))
         return CUDA_ERROR_NOT_SUPPORTED;   /* herk then also clears the diagonal's imaginary parts: not here */
@@ -929,7 +928,7 @@ static CUresult clb_syr2k(cb_backend *b, cb_blas_type t, int herm, int x, int up
     if (n <= 0)
         return CUDA_SUCCESS;
     herm = herm && cb_blas_type_complex(t);
-    cb_blas_type tb = herm ? real_of(t) : t;
+    cb_blas_type tb = herm ? cb_blas_type_real(t) : t;
     int no_product = k <= 0 || scalar_is(t, alpha, 0);
     if (herm && no_product && !scalar_is(tb, beta, 1))
         return CUDA_ERROR_NOT_SUPPORTED;

@@ -222,9 +222,7 @@ static char *program_text(int fp64)
 
 static int build_program(ocl_lib_program *p, const ocl_device_view *v)
 {
-    char ext[4096] = "";
-    clGetDeviceInfo(v->dev, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
-    p->fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+    p->fp64 = ocl_device_has_extension(v->dev, "cl_khr_fp64");
     char *text = program_text(p->fp64);
     if (!text)
         return -1;
@@ -468,7 +466,6 @@ CUresult ocl_k_gemmt(cb_backend *b, cb_blas_type t, int uplo, int herm, int tran
 
 /* ---- the entries ---- */
 
-static cb_blas_type real_of(cb_blas_type t) { return t == CB_BLAS_C32 ? CB_BLAS_F32 : t == CB_BLAS_C64 ? CB_BLAS_F64 : t; }
 
 static CUresult k_rot(cb_backend *b, cb_blas_type t, int64_t n, uint64_t x, int64_t incx, uint64_t y, int64_t incy,
                       const void *c, const void *s, int s_real)
@@ -479,7 +476,7 @@ static CUresult k_rot(cb_backend *b, cb_blas_type t, int64_t n, uint64_t x, int6
         return CUDA_SUCCESS;
     cl_long nn = n, ix = incx, iy = incy;
     cl_ulong xo = heap_off(b, x), yo = heap_off(b, y);
-    scalar_arg ca = scalar_of(real_of(t), c), sa = scalar_of(s_real ? real_of(t) : t, s);
+    scalar_arg ca = scalar_of(cb_blas_type_real(t), c), sa = scalar_of(s_real ? cb_blas_type_real(t) : t, s);
     sa.size = cb_blas_type_size(t);   /* a real s of a complex rotation: (s, 0) */
     karg args[] = {A(nn), A(xo), A(ix), A(yo), A(iy), {ca.size, ca.bytes}, {sa.size, sa.bytes}};
     size_t global[3] = {(size_t)n, 1, 1};

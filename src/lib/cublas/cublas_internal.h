@@ -136,10 +136,7 @@ static inline cbl_operand cublas_operand(const char *name, uint64_t addr, size_t
 }
 
 /* The real type of t (C32 -> F32). */
-static inline cb_blas_type cublas_real(cb_blas_type t)
-{
-    return t == CB_BLAS_C32 ? CB_BLAS_F32 : t == CB_BLAS_C64 ? CB_BLAS_F64 : t;
-}
+static inline cb_blas_type cublas_real(cb_blas_type t) { return cb_blas_type_real(t); }
 
 /* Reads an element of the op's type from a host copy at element offset i. */
 static inline cb_cplx cublas_ld(cb_blas_type t, const void *p, size_t i) { return cb_blas_load(t, p, i); }

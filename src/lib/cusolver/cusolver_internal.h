@@ -58,10 +58,7 @@ cusolverStatus_t cusolver_params_check(cusolverDnParams_t p);
 /* cudaDataType of the 64-bit API -> S/D/C/Z, or -1. */
 int cusolver_type_of(cudaDataType t);
 /* The real type of t (C32 -> F32). */
-static inline cb_blas_type cusolver_real(cb_blas_type t)
-{
-    return t == CB_BLAS_C32 ? CB_BLAS_F32 : t == CB_BLAS_C64 ? CB_BLAS_F64 : t;
-}
+static inline cb_blas_type cusolver_real(cb_blas_type t) { return cb_blas_type_real(t); }
 static inline int cusolver_complex(cb_blas_type t) { return t == CB_BLAS_C32 || t == CB_BLAS_C64; }
 
 /* The workspace sizes cubridge asks for: elements of the legacy API's
