@@ -301,7 +301,7 @@ static CUresult cpu_gemv(cb_backend *be, cb_blas_type t, int trans, int64_t m, i
     /* incx 0: every element is x[0] (cuBLAS's answer; BLAS refuses it), as a copy with increment 1 */
     void *bcast = NULL;
     if (incx == 0) {
-        size_t w = t == CB_BLAS_F32 ? 4 : t == CB_BLAS_C64 ? 16 : 8;
+        size_t w = cb_blas_type_size(t);
         int64_t len = trans == CB_BLAS_OP_N ? n : m;
         if (!(bcast = malloc((size_t)len * w)))
             return CUDA_ERROR_OUT_OF_MEMORY;

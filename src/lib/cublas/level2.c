@@ -144,12 +144,12 @@ static cublasStatus_t gemv(cublasHandle_t h, const char *fn, cb_blas_type t, int
         /* gemv as the H200's cuBLAS 13 answers (tests/lib/cublas_arg_probe): a negative m or n returns at once
          * with SUCCESS; a trans other than N, T or C is T; incx 0 reads x[0] for every element (the backend
          * broadcasts it); incy 0 leaves y[0] with the first row's result. Only lda is checked. */
-        if (m <= 0 || n <= 0)
-            return lda < max1(m) ? CUBLAS_STATUS_INVALID_VALUE : CUBLAS_STATUS_SUCCESS;
-        if (!cublas_op_valid(trans))
-            trans = CUBLAS_OP_T;
         if (lda < max1(m))
             return CUBLAS_STATUS_INVALID_VALUE;
+        if (m <= 0 || n <= 0)
+            return CUBLAS_STATUS_SUCCESS;
+        if (!cublas_op_valid(trans))
+            trans = CUBLAS_OP_T;
         if (incy == 0) {
             if (trans == CUBLAS_OP_N)
                 m = 1;
