@@ -78,6 +78,25 @@ static int has_word(const char *list, const char *word)
     return 0;
 }
 
+/* The device's extension list (malloc'd, "" when it cannot be read; NULL: out of memory). */
+static char *device_extensions(cl_device_id d)
+{
+    size_t elen = 0;
+    char *ext = NULL;
+    if (clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, 0, NULL, &elen) == CL_SUCCESS && (ext = calloc(1, elen + 1)) &&
+        clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, elen, ext, NULL) != CL_SUCCESS)
+        ext[0] = 0;
+    return ext ? ext : calloc(1, 1);
+}
+
+int ocl_device_has_extension(cl_device_id d, const char *name)
+{
+    char *ext = device_extensions(d);
+    int has = ext && has_word(ext, name);
+    free(ext);
+    return has;
+}
+
 static void device_string(cl_device_id d, cl_device_info q, char *out, size_t len)
 {
     out[0] = 0;
@@ -118,11 +137,7 @@ static void describe(cl_platform_id p, cl_device_id d, cb_opencl_device_report *
     if (clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof z, &z, NULL) == CL_SUCCESS)
         r->max_work_group = z;
 
-    size_t elen = 0;
-    char *ext = NULL;
-    if (clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, 0, NULL, &elen) == CL_SUCCESS && (ext = calloc(1, elen + 1)) &&
-        clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, elen, ext, NULL) != CL_SUCCESS)
-        ext[0] = 0;
+    char *ext = device_extensions(d);
     const char *e = ext ? ext : "";
     r->fp16 = has_word(e, "cl_khr_fp16");
     r->fp64 = has_word(e, "cl_khr_fp64");

@@ -85,6 +85,8 @@ void ocl_heap_usage(ocl_heap *h, size_t *used, size_t *peak);
 /* spec: NULL (the first GPU, else the first device), "P:D" (platform P, its
  * device D) or a substring of the device's name. 0, or -1 with err. */
 int ocl_pick_device(const char *spec, cl_platform_id *plat, cl_device_id *dev, char *err, size_t errlen);
+/* 1 when the device's extension list has name (a whole word). */
+int ocl_device_has_extension(cl_device_id d, const char *name);
 
 /* ---- program_cache.c: program binaries through the compile cache ---- */
 
