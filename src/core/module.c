@@ -534,7 +534,7 @@ enum {
 
 /* How m's first units are built (cb_backend.lanes): tiered, a first tier
  * that its hot kernels replace (cb_function_promote). */
-static int unit_lanes(const module_impl *m)
+static int unit_first_build(const module_impl *m)
 {
     switch (m->pub.ctx->device->backend->lanes) {
     case CB_LANES_ALL: return UNIT_LANES;
@@ -627,7 +627,7 @@ static void *part_run(void *arg)
     part_job *j = arg;
     size_t len = 0;
     char *text = cb_ptx_index_kernels_text(j->m->ix, j->ks, j->n, &len);
-    j->r = text ? unit_load(j->m, text, len, unit_lanes(j->m), &j->u, j->msg, sizeof j->msg) : CUDA_ERROR_OUT_OF_MEMORY;
+    j->r = text ? unit_load(j->m, text, len, unit_first_build(j->m), &j->u, j->msg, sizeof j->msg) : CUDA_ERROR_OUT_OF_MEMORY;
     free(text);
     return NULL;
 }
@@ -746,7 +746,7 @@ static CUresult module_kernel_unit(module_impl *m, uint32_t i, unit **out)
     for (;;) {
         size_t len = 0;
         char *text = cb_ptx_index_kernels_text(m->ix, ks, n, &len);
-        r = text ? unit_load(m, text, len, unit_lanes(m), &u, msg, sizeof msg) : CUDA_ERROR_OUT_OF_MEMORY;
+        r = text ? unit_load(m, text, len, unit_first_build(m), &u, msg, sizeof msg) : CUDA_ERROR_OUT_OF_MEMORY;
         free(text);
         if (njobs) {
             parts_finish(m, jobs, njobs);
@@ -772,7 +772,7 @@ static CUresult module_kernel_unit(module_impl *m, uint32_t i, unit **out)
     if (r == CUDA_ERROR_INVALID_PTX && !m->whole_tried) {
         m->whole_tried = 1;
         char wmsg[1536] = "";
-        if (unit_load(m, m->ptx, m->ptx_len, unit_lanes(m), &m->whole, wmsg, sizeof wmsg) == CUDA_SUCCESS) {
+        if (unit_load(m, m->ptx, m->ptx_len, unit_first_build(m), &m->whole, wmsg, sizeof wmsg) == CUDA_SUCCESS) {
             unit_adopt(m, m->whole);
             cb_log(CB_LOG_WARN, "%s: kernel %s did not translate alone (%s); the whole module serves it", m->name,
                    kname, msg);
