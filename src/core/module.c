@@ -596,7 +596,6 @@ static CUresult unit_load(module_impl *m, const char *text, size_t len, int lane
     if (r != CUDA_SUCCESS)
         goto fail;
     u->build_ns = cb_sys_monotonic_ns() - t0;
-    cb_stats_add(CB_STAT_KERNELS_COMPILED, u->tr->nkernels);
     *out = u;
     return CUDA_SUCCESS;
 fail:
@@ -678,6 +677,7 @@ static void parts_finish(module_impl *m, part_job *jobs, uint32_t njobs)
         unit_adopt(m, j->u);
         for (uint32_t k = 0; k < j->n; k++)
             m->kernel_unit[j->ks[k]] = j->u;
+        cb_stats_add(CB_STAT_KERNELS_COMPILED, j->n);
     }
 }
 
@@ -764,6 +764,7 @@ static CUresult module_kernel_unit(module_impl *m, uint32_t i, unit **out)
         }
         m->ahead_made += n - 1;
         m->batch = n;
+        cb_stats_add(CB_STAT_KERNELS_COMPILED, n);
         cb_log(CB_LOG_DEBUG, "%s: kernel %s translated and compiled at its first use (%u in the batch)", m->name,
                kname, n);
         *out = u;
@@ -780,6 +781,7 @@ static CUresult module_kernel_unit(module_impl *m, uint32_t i, unit **out)
     }
     if (r == CUDA_ERROR_INVALID_PTX && m->whole) {
         m->kernel_unit[i] = m->whole;
+        cb_stats_add(CB_STAT_KERNELS_COMPILED, 1);
         *out = m->whole;
         return CUDA_SUCCESS;
     }
