@@ -244,6 +244,10 @@ static void json_summary(FILE *f)
         if (l->max_abs > worst_abs)
             worst_abs = l->max_abs;
     }
+    double lib_worst_rel = 0;   /* the library functions' checked calls */
+    for (size_t i = 0; i < r->nlibcalls; i++)
+        if (r->libcalls[i].checked && r->libcalls[i].max_rel_l1 > lib_worst_rel)
+            lib_worst_rel = r->libcalls[i].max_rel_l1;
     size_t mapped, implemented, total;
     driver_coverage(&mapped, &implemented, &total);
     fprintf(f, "\"summary\":{");
@@ -282,6 +286,7 @@ static void json_summary(FILE *f)
     fprintf(f, ",\"library_calls\":%llu,\"library_checked\":%llu,\"library_drift\":%llu,\"library_unsupported\":%llu",
             (unsigned long long)c.lib_calls, (unsigned long long)c.lib_checked, (unsigned long long)c.lib_drifts,
             (unsigned long long)c.lib_unsupported);
+    fprintf(f, ",\"library_worst_rel_l1\":%.17g", finite_or_zero(lib_worst_rel));
     fprintf(f, ",\"duration_ns\":%llu}", (unsigned long long)r->end_ns);
 }
 
@@ -603,7 +608,7 @@ void cbi_json_report(FILE *f)
     cbi_record *r = cbi_rec();
     static cbi_kernel_row rows[CBI_MAX_KERNEL_ROWS];
     size_t nk = cbi_kernel_rows(rows, CBI_MAX_KERNEL_ROWS);
-    fprintf(f, "{\"schema\":\"cubridge-inspect-report/3.1\",\"version\":\"%s\",", CUBRIDGE_VERSION);
+    fprintf(f, "{\"schema\":\"cubridge-inspect-report/3.2\",\"version\":\"%s\",", CUBRIDGE_VERSION);
     fprintf(f, "\"mode\":{\"trace\":%s,\"verify\":%s,\"strict\":%s,\"fault\":\"%s\"},",
             (cb_inspect_flags & CB_INSPECT_TRACE) ? "true" : "false",
             (cb_inspect_flags & CB_INSPECT_VERIFY) ? "true" : "false",

@@ -3,13 +3,16 @@
  *
  *   <testsuites name="cubridge inspect: PROGRAM" tests= failures= errors= skipped= time=>
  *     <testsuite name="kernels">       one <testcase> per kernel (its launches together)
- *     <testsuite name="library calls"> one per library function checked against its C reference
+ *     <testsuite name="library calls"> one per library function traced or checked against its C reference
  *     <testsuite name="driver API">    one per entry point answered CUDA_ERROR_NOT_SUPPORTED
  *
  * A kernel with a DRIFT launch is a <failure type="DRIFT">; one whose
  * launch failed (a fault) an <error type="FAILED">; one whose every launch
  * was SKIPPED is <skipped>; PASS and TRACED kernels pass. An unsupported
- * entry point is a <failure type="UNSUPPORTED">. The test case's name is
+ * entry point, and a library function that answered NOT_SUPPORTED, is a
+ * <failure type="UNSUPPORTED">; a library function that drifted is a
+ * <failure type="DRIFT">, one whose result could not be checked an
+ * <error type="FAIL">. The test case's name is
  * the demangled kernel name; <system-out> gives the mangled name and the
  * counts. docs/inspector.md, "JUnit XML". */
 #include <string.h>
@@ -44,14 +47,17 @@ int cbi_report_junit(const char *path)
     cbi_record *r = cbi_rec();
     static cbi_kernel_row rows[1024];
     size_t nk = cbi_kernel_rows(rows, 1024);
-    size_t kfail = 0, kerr = 0, kskip = 0, lfail = 0, nunsup = 0;
+    size_t kfail = 0, kerr = 0, kskip = 0, lfail = 0, lerr = 0, nunsup = 0;
     for (size_t i = 0; i < nk; i++) {
         kfail += rows[i].verdict == CBI_DRIFT;
         kerr += rows[i].verdict == CBI_FAILED;
         kskip += rows[i].verdict == CBI_SKIPPED;
     }
-    for (size_t i = 0; i < r->nlibcalls; i++)
-        lfail += r->libcalls[i].drifts > 0;
+    for (size_t i = 0; i < r->nlibcalls; i++) {
+        const char *st = cbi_library_status(&r->libcalls[i]);
+        lfail += strcmp(st, "DRIFT") == 0 || strcmp(st, "UNSUPPORTED") == 0;
+        lerr += strcmp(st, "FAIL") == 0;
+    }
     for (int i = 0; i < CB_EXP__COUNT; i++)
         nunsup += r->exports[i].unsupported > 0;
     char name[256] = "program";
@@ -65,7 +71,7 @@ int cbi_report_junit(const char *path)
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"cubridge inspect: ");
     xml(f, name);
     fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%.6f\">\n", tests,
-            kfail + lfail + nunsup, kerr, kskip, r->end_ns / 1e9);
+            kfail + lfail + nunsup, kerr + lerr, kskip, r->end_ns / 1e9);
     uint64_t ktime = 0;
     for (size_t i = 0; i < nk; i++)
         ktime += rows[i].total_ns;
@@ -99,8 +105,8 @@ int cbi_report_junit(const char *path)
         fputs("</system-out>\n    </testcase>\n", f);
     }
     fputs("  </testsuite>\n", f);
-    fprintf(f, "  <testsuite name=\"library calls\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n",
-            r->nlibcalls, lfail);
+    fprintf(f, "  <testsuite name=\"library calls\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"0\">\n",
+            r->nlibcalls, lfail, lerr);
     for (size_t i = 0; i < r->nlibcalls; i++) {
         const cbi_library_call *c = &r->libcalls[i];
         fputs("    <testcase classname=\"", f);
@@ -108,9 +114,27 @@ int cbi_report_junit(const char *path)
         fputs("\" name=\"", f);
         xml(f, c->function);
         fputs("\">", f);
-        if (c->drifts)
+        const char *st = cbi_library_status(c);
+        if (strcmp(st, "UNSUPPORTED") == 0) {
+            fprintf(f, "<failure type=\"UNSUPPORTED\" message=\"%llu of %llu calls answered NOT_SUPPORTED",
+                    (unsigned long long)c->unsupported, (unsigned long long)c->calls);
+            if (c->note[0]) {
+                fputs(": ", f);
+                xml(f, c->note);
+            }
+            fputs("\"/>", f);
+        } else if (strcmp(st, "DRIFT") == 0) {
             fprintf(f, "<failure type=\"DRIFT\" message=\"%llu of %llu calls drifted; worst rel L1 %.3g\"/>",
                     (unsigned long long)c->drifts, (unsigned long long)c->calls, c->max_rel_l1);
+        } else if (strcmp(st, "FAIL") == 0) {
+            fprintf(f, "<error type=\"FAIL\" message=\"%llu of %llu calls could not be checked",
+                    (unsigned long long)c->failed_checks, (unsigned long long)c->calls);
+            if (c->note[0]) {
+                fputs(": ", f);
+                xml(f, c->note);
+            }
+            fputs("\"/>", f);
+        }
         fputs("</testcase>\n", f);
     }
     fputs("  </testsuite>\n", f);

@@ -44,7 +44,8 @@
 #               build/reports/inspector-dashboard.png
 #   audit-html  `cubridge audit --preset sdpa`'s dashboard in headless
 #               Chromium: a call row per case with its status and drift,
-#               the fused SDPA operation UNSUPPORTED, a non-blank
+#               the fused SDPA operation UNSUPPORTED, the status card's
+#               library counts (PASS, UNSUPPORTED), a non-blank
 #               screenshot build/reports/audit-dashboard.png
 #   report-1, report-2000, report-drift-fault
 #               the same checks on a 1-launch report, a 2,000-launch one
@@ -138,7 +139,7 @@ probe)
         python3 - "$D/$v/report.json" <<'EOF' || fail "$v: report.json"
 import json, sys
 r = json.load(open(sys.argv[1]))
-assert r["schema"] == "cubridge-inspect-report/3.1", r["schema"]
+assert r["schema"] == "cubridge-inspect-report/3.2", r["schema"]
 s = r["summary"]
 assert s["status"] == "TRACED", s["status"]
 assert s["probe_refusals"] > 0 and s["call_errors"] == 0, s
@@ -256,7 +257,7 @@ warn)
     python3 - "$D/r/report.json" <<'EOF' || fail "report.json"
 import json, sys
 r = json.load(open(sys.argv[1]))
-assert r["schema"] == "cubridge-inspect-report/3.1", r["schema"]
+assert r["schema"] == "cubridge-inspect-report/3.2", r["schema"]
 s = r["summary"]
 assert s["status"] == "TRACED", s["status"]
 assert s["warnings"] == 3, s["warnings"]
@@ -320,7 +321,7 @@ audit-html)
     set --
     for c in contiguous noncontig-qkv mask-bcast-11ss mask-bcast-b11s causal; do set -- "$@" --want-call "sdpa.$c.fp16=PASS"; done
     python3 "$SRC/check_report.py" "$D/r" "$SHOT_DIR/audit-dashboard.png" --want-kernels 0 \
-        "$@" --want-call "sdpa.fused-op.fp16=UNSUPPORTED" --want-call "cudnnBackendExecute=PASS" \
+        --want-count "library PASS" --want-count "library UNSUPPORTED" "$@" --want-call "sdpa.fused-op.fp16=UNSUPPORTED" --want-call "cudnnBackendExecute=PASS" \
         --want-text "cubridge-workloads" --want-text "cudnnBackendFinalize: CUDNN_STATUS_NOT_SUPPORTED" \
         > "$D/check.txt" 2>&1 || fail "$(cat $D/check.txt)"
     cat "$D/check.txt"

@@ -84,6 +84,16 @@ unsupported)
   grep -q "strict: cublas cublasXtCreate is UNSUPPORTED" "$out/err" || fail "strict did not log it"
   [ "$(field '[c["status"] for c in r["calls"] if c["entry"] == "cublasXtCreate"][0]')" = UNSUPPORTED ] || fail "row"
   [ "$(field 'r["summary"]["status"]')" = UNSUPPORTED ] || fail "report status"
+  # JUnit: the library function is a failing test case, counted in its suite
+  python3 - "$out/junit.xml" <<'EOF' || fail "junit.xml"
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+suite = [s for s in root if s.get("name") == "library calls"][0]
+case = [c for c in suite if c.get("name") == "cublasXtCreate"][0]
+f = case.find("failure")
+assert f is not None and f.get("type") == "UNSUPPORTED", ET.tostring(case)
+assert int(suite.get("failures")) >= 1 and int(root.get("failures")) >= 1, (suite.attrib, root.attrib)
+EOF
   ;;
 rpath)
   "$dir/lib_rpath" > "$out/plain" 2>&1 || fail "plain run: exit $?"
