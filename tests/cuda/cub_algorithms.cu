@@ -3,7 +3,7 @@
 // algorithm is called twice, first with a NULL temporary-storage pointer to
 // learn the size, then with an allocation of that size.
 //
-// Device-wide, on several sizes (0, 1, 1000, 100000 and 1<<20 where it
+// Device-wide, on several sizes (0, 1, 1000, 100000 and 1<<18 where it
 // matters): DeviceRadixSort (SortKeys on unsigned, float and int64,
 // SortKeysDescending, SortPairs, a bit range, the DoubleBuffer form),
 // DeviceScan (InclusiveSum, ExclusiveSum, InclusiveScan with cuda::maximum,
@@ -573,7 +573,7 @@ static void occupancy_sized(void) {
 }
 
 int main() {
-  const int sizes[] = {0, 1, 1000, 100000, 1 << 20};
+  const int sizes[] = {0, 1, 1000, 100000, 1 << 18};
   for (int n : sizes) radix_sorts(n);
   for (int n : sizes) scans_reductions(n);
   for (int n : sizes) selections(n);

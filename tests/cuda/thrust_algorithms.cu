@@ -1,6 +1,8 @@
 // thrust_algorithms: Thrust's sort, scan, reduce and selection algorithms on
 // device_vectors of int, unsigned, float, double and int64, each on sizes
-// 0, 1, 31, 1000, 4097 and 1<<20, plus a struct key with a custom comparator.
+// 0, 1, 31, 1000, 4097 and 1<<17 (dozens of tiles: every multi-tile path,
+// with decoupled look-back across more tiles than workers), plus a struct key
+// with a custom comparator.
 //
 // Per type and size: sort (ascending and with thrust::greater), stable_sort,
 // sort_by_key, inclusive_scan (plus, thrust::maximum, a user functor),
@@ -33,7 +35,7 @@
 #include <thrust/transform_reduce.h>
 #include <thrust/unique.h>
 
-static const int kSizes[] = {0, 1, 31, 1000, 4097, 1 << 20};
+static const int kSizes[] = {0, 1, 31, 1000, 4097, 1 << 17};
 
 // Values with many duplicates whose sums are exact in any order.
 template <class T> struct gen;
