@@ -528,6 +528,13 @@ def emit(a, syms, hdr, aliases):
             head = f"__attribute__((visibility(\"default\"))) {ret} {s}("
             c[-1] = c[-1].replace(head, f"static inline {ret} cbl_export_{s}(", 1)
             c.append(f"{head}{plist}) {{ return ({ret}){a.status_filter}((int)cbl_export_{s}({args})); }}")
+        if p is None or (s in declare and not declare[s]):
+            # no prototype: on x86-64 the symbol is an entry that forwards the call as made (facade.h,
+            # CBL_FORWARD_ENTRY); the C export above becomes its own entry
+            head = f"__attribute__((visibility(\"default\"))) {ret} {s}("
+            own = c[-1].replace(head, f"static __attribute__((used)) {ret} cbl_entry_{s}(", 1)
+            c[-1:] = ["#if defined(__x86_64__)", own, f"CBL_FORWARD_ENTRY({s}, cbl_{lib}_library, {i});", "#else",
+                      c[-1], "#endif"]
         c.append("")
     c.append(f"static const char *const cbl_{lib}_names[] = {{")
     c += [f'    "{s}",' for s in syms]

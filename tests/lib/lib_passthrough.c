@@ -6,6 +6,8 @@ int cublasCreate_v2(void **handle);
 int cublasGetVersion_v2(void *handle, int *version);
 int cublasSgemm_v2(void *handle, int ta, int tb, int m, int n, int k, const float *alpha, const float *A, int lda,
                    const float *B, int ldb, const float *beta, float *C, int ldc);
+/* No header declares it; cubridge's facade forwards it without knowing its arguments. */
+int cublasGetBackdoor(void *p, int a, double x, float y, long b, long c, long d, long e, long f, float z);
 
 int main(void)
 {
@@ -23,6 +25,11 @@ int main(void)
     int b = cublasSgemm_v2(h, 0, 0, 1, 1, 1, NULL, NULL, 1, NULL, 1, NULL, NULL, 1);
     if (a != 0 || b != 14) {
         printf("FAIL cublasSgemm_v2 answered %d %d, not the mock's 0 14\n", a, b);
+        return 1;
+    }
+    int bd = cublasGetBackdoor(h, -7, 2.5, -0.25f, 1, 2, 3, 4, 5, 8.0f);
+    if (bd != 0) {
+        printf("FAIL cublasGetBackdoor: the mock answered %d: its arguments did not arrive as passed\n", bd);
         return 1;
     }
     printf("PASS lib_passthrough\n");

@@ -82,6 +82,12 @@ void *cbl_real_symbol(cbl_library *lib, int id)
     return fn;
 }
 
+void *cbl_forward_target(cbl_library *lib, int id, void *own)
+{
+    void *fn = cbl_forward ? cbl_real_symbol(lib, id) : NULL;
+    return fn ? fn : own;
+}
+
 static cb_once services_once = CB_ONCE_INIT;
 static const cb_lib_services *services;
 

@@ -69,6 +69,39 @@ extern int cbl_forward;
  * (logged once) when there is none or it lacks the symbol: the stub answers. */
 void *cbl_real_symbol(cbl_library *lib, int id);
 
+/* Where an export whose prototype no header gives (NVIDIA's internal entry
+ * points, such as cublasLtCtxInit, which NVIDIA's libcublas calls) goes:
+ * NVIDIA's function under the cuda pass-through, else `own` (the facade's
+ * C entry, which takes no arguments and answers NOT_SUPPORTED or runs the
+ * implementation). */
+void *cbl_forward_target(cbl_library *lib, int id, void *own);
+
+/* The exported symbol `sym` for such an export, on x86-64: an entry that
+ * keeps every argument register (rdi..r9, rax for varargs, xmm0-7) and the
+ * stack as its caller left them, asks cbl_forward_target where to go and
+ * jumps there, so NVIDIA's function receives the call exactly as made. A C
+ * forwarder cannot: it would have to name the arguments. The C entry is
+ * cbl_entry_<sym> (static, in the same file). Elsewhere the generated file
+ * exports the C entry itself, and the pass-through passes no arguments. */
+#if defined(__x86_64__)
+#define CBL_FORWARD_ENTRY(sym, lib, id)                                                                        \
+    __asm__(".text\n.globl " #sym "\n.type " #sym ",@function\n.p2align 4\n" #sym ":\n"                       \
+            "  push %rbp\n  mov %rsp, %rbp\n"                                                                  \
+            "  push %rdi\n  push %rsi\n  push %rdx\n  push %rcx\n  push %r8\n  push %r9\n  push %rax\n"       \
+            "  sub $136, %rsp\n"                                                                               \
+            "  movdqu %xmm0, 0(%rsp)\n  movdqu %xmm1, 16(%rsp)\n  movdqu %xmm2, 32(%rsp)\n"                    \
+            "  movdqu %xmm3, 48(%rsp)\n  movdqu %xmm4, 64(%rsp)\n  movdqu %xmm5, 80(%rsp)\n"                   \
+            "  movdqu %xmm6, 96(%rsp)\n  movdqu %xmm7, 112(%rsp)\n"                                            \
+            "  lea " #lib "(%rip), %rdi\n  mov $" #id ", %esi\n  lea cbl_entry_" #sym "(%rip), %rdx\n"         \
+            "  call cbl_forward_target@PLT\n  mov %rax, %r11\n"                                                \
+            "  movdqu 0(%rsp), %xmm0\n  movdqu 16(%rsp), %xmm1\n  movdqu 32(%rsp), %xmm2\n"                    \
+            "  movdqu 48(%rsp), %xmm3\n  movdqu 64(%rsp), %xmm4\n  movdqu 80(%rsp), %xmm5\n"                   \
+            "  movdqu 96(%rsp), %xmm6\n  movdqu 112(%rsp), %xmm7\n"                                            \
+            "  add $136, %rsp\n"                                                                               \
+            "  pop %rax\n  pop %r9\n  pop %r8\n  pop %rcx\n  pop %rdx\n  pop %rsi\n  pop %rdi\n  pop %rbp\n"  \
+            "  jmp *%r11\n.size " #sym ", .-" #sym "\n.previous\n")
+#endif
+
 /* The services of cubridge's libcuda.so.1, or NULL when the process runs
  * another libcuda.so.1 (NVIDIA's): loaded once, thread-safe. */
 const cb_lib_services *cbl_services(void);
