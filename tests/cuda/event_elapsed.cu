@@ -1,6 +1,9 @@
 // event_elapsed: cudaEventElapsedTime between events recorded around a host
 // sleep of 50 ms (the stream is idle, so the events complete when recorded);
 // and the errors for an event created without timing and one not recorded.
+// The upper bound is loose (60 s): the kernel's first launch lies between the
+// events, and a lazy loader may build it there (a cold OpenCL compile under
+// load took over 5 s).
 #include <time.h>
 #include "check.h"
 
@@ -28,8 +31,8 @@ int main(void) {
   float ms = -1.0f;
   CHECK(cudaEventElapsedTime(&ms, a, b));
   fprintf(stderr, "info: elapsed %.3f ms around a 50 ms sleep\n", ms);
-  if (!(ms >= 45.0f && ms < 5000.0f)) {
-    printf("FAIL elapsed: got %.3f ms, expected 45 <= ms < 5000\n", ms);
+  if (!(ms >= 45.0f && ms < 60000.0f)) {
+    printf("FAIL elapsed: got %.3f ms, expected 45 <= ms < 60000\n", ms);
     return 1;
   }
   float back;
