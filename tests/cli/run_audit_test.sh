@@ -27,7 +27,8 @@
 #               block) still PASSes, softmax.rows4 (tid / 32 warps, a
 #               broadcast from lane 0) is DRIFT and the run exits 1, while at
 #               --warp-size 32 both PASS; the header says 64-lane warps; the
-#               reduce preset PASSes with 64-lane warps
+#               reduce preset PASSes with 64-lane warps; CUBRIDGE_WARP_SIZE=48
+#               stops the device with the reason, run --warp-size 48 exits 2
 #   usage       no --preset, an unknown preset, a bad --precision, --batch 0,
 #               an operand, --warp-size 48, and --warp-size 64 on the cuda
 #               backend exit 2
@@ -170,6 +171,15 @@ warp64)
     audit r64 --preset reduce --warp-size 64 --seq 64
     [ $rc = 0 ] || fail "reduce at --warp-size 64 exited $rc: $(cat $D/r64.out)"
     want_case r64 reduce.rows.fp32 PASS
+    # a width the backend does not have: the device does not start, and says why
+    env CUBRIDGE_WARP_SIZE=48 "$CUBRIDGE" audit --preset reduce --report "$D/bad" > "$D/bad.out" 2> "$D/bad.err"
+    rc=$?
+    [ $rc != 0 ] || fail "CUBRIDGE_WARP_SIZE=48 exited 0"
+    grep -q "CUBRIDGE_WARP_SIZE=48: the warp size must be 32 or 64" "$D/bad.err" || fail "no reason: $(cat $D/bad.err)"
+    "$CUBRIDGE" run --warp-size 48 -- true > /dev/null 2> "$D/run.err"
+    rc=$?
+    [ $rc = 2 ] || fail "run --warp-size 48 exited $rc, not 2"
+    grep -q "^cubridge run: --warp-size wants 32 or 64" "$D/run.err" || fail "run --warp-size 48: $(cat $D/run.err)"
     cat "$D/s64.out"
     ;;
 usage)

@@ -9,8 +9,8 @@
  *     the width from WARP_SZ) segments of 16, the clamp;
  *   - redux and elect over 64 lanes; exited lanes still count as arrived;
  *   - movmatrix (a 32-lane fragment) fails the launch NOT_SUPPORTED;
- *   - CUBRIDGE_WARP_SIZE parsing, the refusal of other widths and of the
- *     OpenCL dialect, and the generated C: different for 32 and 64 (the JIT
+ *   - CUBRIDGE_WARP_SIZE parsing, the refusal of other widths (the cpu device
+ *     does not start), of the OpenCL backend and dialect, and the generated C: different for 32 and 64 (the JIT
  *     cache keys on it) and without lanes entries at 64. */
 #include "test_cpu_util.h"
 
@@ -238,6 +238,19 @@ static void test_settings(void)
     TU_CHECK(cb_backend_env_warp_size(err, sizeof err) == 64, "64: not 64");
     setenv("CUBRIDGE_WARP_SIZE", "48", 1);
     TU_CHECK(cb_backend_env_warp_size(err, sizeof err) == -1 && strstr(err, "must be 32 or 64"), "48: %s", err);
+    /* the registry's cpu device does not start under a bad width, and names it */
+    cb_backend *bad = cb_backend_create("cpu", err, sizeof err);
+    TU_CHECK(!bad && strstr(err, "CUBRIDGE_WARP_SIZE=48"), "cpu under 48 lanes: %p %s", (void *)bad, err);
+    if (cb_backend_find("opencl")) {   /* never 32 in place of 64 */
+        setenv("CUBRIDGE_WARP_SIZE", "64", 1);
+        bad = cb_backend_create("opencl", err, sizeof err);
+        TU_CHECK(!bad && strstr(err, "not supported by the opencl backend"), "opencl under 64 lanes: %s", err);
+    }
+    setenv("CUBRIDGE_WARP_SIZE", "64", 1);
+    cb_backend *b64 = cb_backend_create("cpu", err, sizeof err);
+    TU_CHECK(b64 && b64->warp_size == 64, "the registry's cpu device under 64: %s", err);
+    if (b64)
+        b64->shutdown(b64);
     unsetenv("CUBRIDGE_WARP_SIZE");
     TU_CHECK(cb_cpu_set_warp_size(be, 48) == -1, "the backend took 48 lanes");
     cb_device_info info;

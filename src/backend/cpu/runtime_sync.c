@@ -218,9 +218,8 @@ static int warp_exchange_compute(cpu_thread *threads, uint64_t lanes)
 {
     void *data[64] = {0};   /* 64-lane warps: fn finds its lanes from data[] (warp.c) */
     cb_warp_fn fn = NULL;
-    for (uint32_t l = 0; l < 64; l++) {
-        if (!(lanes >> l & 1))
-            continue;
+    for (uint64_t rest = lanes; rest; rest &= rest - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(rest);
         if (fn && threads[l].arg_fn != fn)
             return -1;
         fn = threads[l].arg_fn;
@@ -366,8 +365,9 @@ static void warp_collective(cb_thread *t, cpu_thread *alone, int kind, int mode,
             g = &w->groups[__builtin_ctzll(used)];
     if (g && (g->kind != kind || g->mode != mode))
         cb_cpu_thread_fail(t, CUDA_ERROR_LAUNCH_FAILED,
-                           "lanes of warp %u with mask 0x%08x reached different collectives: %s and %s", t->warp,
-                           mask, warp_kind_name(g->kind, g->mode), warp_kind_name(kind, mode));
+                           "lanes of warp %u with mask 0x%0*llx reached different collectives: %s and %s", t->warp,
+                           (int)cpu_warp_lanes(b->launch) / 4, (unsigned long long)lanes,
+                           warp_kind_name(g->kind, g->mode), warp_kind_name(kind, mode));
     if (!g) {   /* at most 64 lanes wait, so at most 64 groups are pending */
         uint32_t slot = (uint32_t)__builtin_ctzll(~w->groups_used);
         w->groups_used |= 1ull << slot;
