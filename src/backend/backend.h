@@ -179,6 +179,10 @@ struct cb_backend {
      * are made without them, and a kernel whose launches have taken long
      * enough is translated again alone with them: src/core/module.c). */
     int lanes;
+    /* Lanes of its warps as the translator must see them
+     * (cb_translate_opts.warp_size): 0 or 32, or 64 for the CPU backend
+     * under CUBRIDGE_WARP_SIZE=64 (docs/cpu-backend.md, "64-lane warps"). */
+    int warp_size;
     CUresult (*module_load)(cb_backend *self, const cb_translation *tr, const uint64_t *global_addrs,
                             void **module_out, char *err, size_t errlen);
     void (*module_unload)(cb_backend *self, void *module);
@@ -243,5 +247,11 @@ const char *cb_backend_device_wrapper(void);
  * device wrapper if one is set) or "wrapper:spec" (wrapper around spec).
  * NULL with a reason in err. */
 cb_backend *cb_backend_open(const char *spec, char *err, size_t errlen);
+
+/* The warp width CUBRIDGE_WARP_SIZE asks for: 32 (also when unset or
+ * empty) or 64; -1 with the reason in err for any other value. Only the
+ * CPU backend runs 64 (docs/cpu-backend.md, "64-lane warps"); the others
+ * refuse to start under it. */
+int cb_backend_env_warp_size(char *err, size_t errlen);
 
 #endif

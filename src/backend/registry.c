@@ -5,6 +5,7 @@
  * name -- guarded by its lock.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "backend/backend.h"
@@ -13,12 +14,28 @@
 
 #define REGISTRY_MAX 16
 
+int cb_backend_env_warp_size(char *err, size_t errlen)
+{
+    const char *s = getenv("CUBRIDGE_WARP_SIZE");
+    if (!s || !*s || !strcmp(s, "32"))
+        return 32;
+    if (!strcmp(s, "64"))
+        return 64;
+    snprintf(err, errlen, "CUBRIDGE_WARP_SIZE=%s: the warp size must be 32 or 64", s);
+    return -1;
+}
+
 static cb_backend *cpu_type_create(const cb_backend_type *type, cb_backend *inner, char *err, size_t errlen)
 {
     (void)type, (void)inner;
+    int lanes = cb_backend_env_warp_size(err, errlen);
+    if (lanes < 0)
+        return NULL;
     cb_backend *b = cb_backend_cpu_create();
     if (!b)
         snprintf(err, errlen, "the cpu backend failed to start (no cache directory or worker threads)");
+    else
+        cb_cpu_set_warp_size(b, lanes);
     return b;
 }
 

@@ -68,8 +68,27 @@ _Noreturn void cg_unsupported(cg *c, const char *reason)
     cg_fail(c, reason);
 }
 
+/* Under 64-lane warps (ptx_module.warp_size) the matrix instructions have no
+ * meaning: their fragments are laid out over the 32 lanes of a warp. They
+ * fail the launch when reached (rt->unsupported: CUDA_ERROR_NOT_SUPPORTED),
+ * never give a result. Returns 1 when it emitted that. */
+static int emit_not_at_warp64(cg *c, const ptx_instr *in)
+{
+    if (!c->m || c->m->warp_size != 64)
+        return 0;
+    switch (in->op) {
+    case PTX_OP_mma: case PTX_OP_wmma: case PTX_OP_ldmatrix: case PTX_OP_stmatrix: case PTX_OP_movmatrix: break;
+    default: return 0;
+    }
+    cg_printf(c, "t->blk->rt->unsupported(t, \"%s under 64-lane warps (CUBRIDGE_WARP_SIZE=64): its fragments are "
+                 "laid out over 32 lanes\");\n", ptx_ops[in->op].name);
+    return 1;
+}
+
 void cg_emit_instr(cg *c, const ptx_instr *in)
 {
+    if (emit_not_at_warp64(c, in))
+        return;
     if (c->target->by_type && c->target->by_type(c, in))
         return;
     c->target->op[in->op](c, in);

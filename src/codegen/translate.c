@@ -175,6 +175,15 @@ int cb_translate_ptx_opts(const char *ptx, size_t len, const char *source_name, 
     tr->ptx_version = m->version;
     tr->target_sm = m->target_sm;
     m->want_lanes = opts->lanes;
+    m->warp_size = opts->warp_size ? opts->warp_size : 32;
+    if (m->warp_size != 32 && (m->warp_size != 64 || dialect != CB_DIALECT_C)) {
+        ptx_format_error(err, errlen, source_name, 0, NULL, 0,
+                         "a warp size other than 32 (the C dialect also runs 64) is not supported");
+        rc = -2;
+        goto done;
+    }
+    if (m->warp_size == 64)   /* the lanes entries' warp collectives are 32 lanes wide */
+        m->want_lanes = 0;
     if (ptx_verify(m, err, errlen) < 0 || cb_passes_run(m, err, errlen) < 0)
         goto done;
     /* OpenCL emulates warp collectives with work-group barriers: where the block runs together */

@@ -128,6 +128,11 @@ typedef struct cb_translate_opts {
     int lanes;
     /* C dialect: 1 marks the unit as a first build (CB_C_QUICK_MARK) */
     int quick;
+    /* C dialect: lanes of a warp, 32 (0 means 32) or 64 (CUBRIDGE_WARP_SIZE,
+     * docs/cpu-backend.md "64-lane warps"): %warpsize, %laneid, %warpid and
+     * the 64-lane forms of match/redux/elect; 64 gives no lanes entries.
+     * Any other value fails the translation. */
+    int warp_size;
 } cb_translate_opts;
 
 /* cb_translate_ptx with options; cb_translate_ptx is this with lanes = 1. */

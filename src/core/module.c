@@ -159,10 +159,10 @@ static CUresult module_extract_ptx(int sm, const void *image, size_t size, const
  * valid PTX that the device's dialect cannot express, INVALID_PTX for PTX
  * the translator refuses (logged, the reason in msg). */
 static CUresult module_translate_text(const char *ptx, size_t len, const char *name, int dialect, int lanes,
-                                      cb_translation **out, char *msg, size_t msgcap)
+                                      int warp_size, cb_translation **out, char *msg, size_t msgcap)
 {
     char err[1024] = "";
-    cb_translate_opts opts = {.lanes = lanes};
+    cb_translate_opts opts = {.lanes = lanes, .warp_size = warp_size};
     int rc = cb_translate_ptx_opts(ptx, len, name, (cb_dialect)dialect, &opts, out, err, sizeof err);
     if (rc == -2) {
         module_error(msg, msgcap, "not supported on this device: %s", err[0] ? err : name);
@@ -186,7 +186,7 @@ static CUresult module_translate(const void *image, size_t size, int sm, int dia
     if (r != CUDA_SUCCESS)
         return r;
     cb_progress_stage(progress, "translating the PTX", 0);
-    r = module_translate_text(ptx, len, name, dialect, 1, out, msg, msgcap);
+    r = module_translate_text(ptx, len, name, dialect, 1, 0, out, msg, msgcap);
     free(ptx);
     return r;
 }
@@ -466,7 +466,8 @@ static CUresult module_load(cb_context *ctx, const void *image, size_t size, con
     cb_translation *tr = NULL;
     /* an eager module is built once: with lanes entries unless the backend wants none */
     r = module_translate_text(ptx, len, name, ctx->device->backend->dialect,
-                              ctx->device->backend->lanes != CB_LANES_NONE, &tr, msg, msgcap);
+                              ctx->device->backend->lanes != CB_LANES_NONE, ctx->device->backend->warp_size, &tr,
+                              msg, msgcap);
     free(ptx);
     if (r != CUDA_SUCCESS)
         return r;
@@ -574,7 +575,7 @@ static CUresult unit_load(module_impl *m, const char *text, size_t len, int lane
     CUresult r = CUDA_SUCCESS;
     uint64_t t0 = cb_sys_monotonic_ns();
     cb_translate_opts opts = {.lanes = lanes == UNIT_LANES || lanes == UNIT_LANES_ONLY,
-                              .quick = lanes == UNIT_FIRST_TIER};
+                              .quick = lanes == UNIT_FIRST_TIER, .warp_size = b->warp_size};
     int rc = cb_translate_ptx_opts(text, len, m->name, (cb_dialect)b->dialect, &opts, &u->tr, err, sizeof err);
     if (rc != 0 || !u->tr) {
         /* -2: valid PTX the backend's dialect cannot express (NOT_SUPPORTED, as eagerly) */

@@ -133,7 +133,7 @@ static int translate_for(cb_inspect_reference *r, cb_backend *b, char *err, size
     if (!r->tr->ptx)
         return 0;
     /* the general entries alone: the reference needs no fast path */
-    static const cb_translate_opts general = {.lanes = 0};
+    cb_translate_opts general = {.lanes = 0, .warp_size = b->warp_size};
     if (cb_translate_ptx_opts(r->tr->ptx, r->tr->ptx_len, "<reference>", (cb_dialect)b->dialect, &general, &r->own,
                               err, errlen) != 0)
         return 0;

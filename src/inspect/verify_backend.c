@@ -208,6 +208,7 @@ static cb_backend *wrapper_create(const cb_backend_type *type, cb_backend *inner
     FORWARD(texture_destroy);
     w->base.dialect = inner->dialect;
     w->base.lanes = inner->lanes;
+    w->base.warp_size = inner->warp_size;
     w->base.module_load = w_module_load;
     w->base.module_unload = w_module_unload;
     w->base.launch = w_launch;

@@ -85,6 +85,12 @@ static int try_open(const char *path)
 static void load_once(void)
 {
     drv.result = CUDA_ERROR_NO_DEVICE;
+    const char *ws = getenv("CUBRIDGE_WARP_SIZE");
+    if (ws && *ws && strcmp(ws, "32")) {   /* NVIDIA's warps are 32 lanes: never run 32 in place of it */
+        cb_log(CB_LOG_ERROR, "cuda backend: CUBRIDGE_WARP_SIZE=%s is not supported (NVIDIA's GPUs run 32-lane "
+                             "warps; only the cpu backend runs 64)", ws);
+        return;
+    }
     const char *env = getenv("CUBRIDGE_REAL_LIBCUDA");
     if (env && *env) {
         if (!try_open(env)) {

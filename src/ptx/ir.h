@@ -395,6 +395,7 @@ typedef struct ptx_module {
     uint32_t *func_slots;  /* the ptx_var.index of each func_slot (pass_shared) */
     uint32_t nfunc_slots;
     int want_lanes;        /* set by the translator: pass_lanes may accept kernels (cb_translate_opts) */
+    int warp_size;         /* set by the translator: lanes of a warp, 32 or 64 (cb_translate_opts) */
 } ptx_module;
 
 /* Parses PTX text into a module. Returns NULL with "file:line: near 'tok':

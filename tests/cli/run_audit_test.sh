@@ -23,9 +23,15 @@
 #               cudnnConvolutionBackwardFilter): the audit's own row for it
 #               says DRIFT and names the element, the others still PASS, and
 #               the run exits 1
-#   usage       --warp-size 64 exits 4 with the NOT_SUPPORTED message and
-#               runs nothing (no report); no --preset, an unknown preset, a
-#               bad --precision, --batch 0 and an operand exit 2
+#   warp64      --warp-size 64: softmax.rows (one warp of 32 threads per
+#               block) still PASSes, softmax.rows4 (tid / 32 warps, a
+#               broadcast from lane 0) is DRIFT and the run exits 1, while at
+#               --warp-size 32 both PASS; the header says 64-lane warps; the
+#               reduce preset PASSes with 64-lane warps; CUBRIDGE_WARP_SIZE=48
+#               stops the device with the reason, run --warp-size 48 exits 2
+#   usage       no --preset, an unknown preset, a bad --precision, --batch 0,
+#               an operand, --warp-size 48, and --warp-size 64 on the cuda
+#               backend exit 2
 set -u
 CASE=$1 CUBRIDGE=$2 OUT=$3
 D=$OUT/audit-$CASE
@@ -148,17 +154,39 @@ break)
         || fail "the drift does not name the element: $(grep DRIFT $D/r.err | head -3)"
     want_rows r DRIFT conv2d-bwd.filter.fp16
     ;;
+warp64)
+    audit s32 --preset softmax --warp-size 32 --batch 1 --seq 64
+    [ $rc = 0 ] || fail "softmax at --warp-size 32 exited $rc: $(cat $D/s32.out)"
+    want_case s32 softmax.rows.fp32 PASS
+    want_case s32 softmax.rows4.fp32 PASS
+    audit s64 --preset softmax --warp-size 64 --batch 1 --seq 64
+    [ $rc = 1 ] || fail "softmax at --warp-size 64 exited $rc, not 1: $(cat $D/s64.out)"
+    grep -q "^cubridge audit: preset softmax, precision fp32, 64-lane warps$" "$D/s64.out" \
+        || fail "the header does not say 64-lane warps: $(head -1 $D/s64.out)"
+    want_case s64 softmax.rows.fp32 PASS
+    want_case s64 softmax.rows4.fp32 DRIFT
+    grep -q "^cubridge audit: softmax: 1 PASS, 1 DRIFT, 0 UNSUPPORTED, 0 FAIL$" "$D/s64.out" \
+        || fail "summary: $(tail -1 $D/s64.out)"
+    want_rows s64 DRIFT softmax.rows4.fp32
+    audit r64 --preset reduce --warp-size 64 --seq 64
+    [ $rc = 0 ] || fail "reduce at --warp-size 64 exited $rc: $(cat $D/r64.out)"
+    want_case r64 reduce.rows.fp32 PASS
+    # a width the backend does not have: the device does not start, and says why
+    env CUBRIDGE_WARP_SIZE=48 "$CUBRIDGE" audit --preset reduce --report "$D/bad" > "$D/bad.out" 2> "$D/bad.err"
+    rc=$?
+    [ $rc != 0 ] || fail "CUBRIDGE_WARP_SIZE=48 exited 0"
+    grep -q "CUBRIDGE_WARP_SIZE=48: the warp size must be 32 or 64" "$D/bad.err" || fail "no reason: $(cat $D/bad.err)"
+    "$CUBRIDGE" run --warp-size 48 -- true > /dev/null 2> "$D/run.err"
+    rc=$?
+    [ $rc = 2 ] || fail "run --warp-size 48 exited $rc, not 2"
+    grep -q "^cubridge run: --warp-size wants 32 or 64" "$D/run.err" || fail "run --warp-size 48: $(cat $D/run.err)"
+    cat "$D/s64.out"
+    ;;
 usage)
-    audit w --preset softmax --warp-size 64
-    [ $rc = 4 ] || fail "--warp-size 64 exited $rc, not 4"
-    grep -q "^cubridge audit: --warp-size 64 is NOT_SUPPORTED in this build: .*32-lane warps only" "$D/w.err" \
-        || fail "no NOT_SUPPORTED message: $(cat $D/w.err)"
-    [ -s "$D/w.out" ] && fail "--warp-size 64 ran something: $(cat $D/w.out)"
-    [ -e "$D/w" ] && fail "--warp-size 64 wrote a report"
     audit w32 --preset reduce --warp-size 32 --seq 64
     [ $rc = 0 ] || fail "--warp-size 32 exited $rc"
     for args in "" "--preset nope" "--preset gemm --precision fp64" "--preset gemm --batch 0" "--preset gemm extra" \
-                "--preset gemm --warp-size 48"; do
+                "--preset gemm --warp-size 48" "--preset softmax --warp-size 64 --backend cuda"; do
         # shellcheck disable=SC2086
         "$CUBRIDGE" audit $args > "$D/u.out" 2> "$D/u.err"
         rc=$?

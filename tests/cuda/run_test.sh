@@ -6,6 +6,8 @@
 # name without _static/_shared), and, where SOURCE_DIR/<name>.expected exists,
 # its stdout minus lines starting with "cubridge:" equals that file, line for
 # line -- or as sorted sets of lines when the file's first line is "# sorted".
+# RUN_TEST_EXPECTED names another file of SOURCE_DIR to compare with instead
+# (a run under other settings, e.g. CUBRIDGE_WARP_SIZE=64).
 set -u
 if [ $# -ne 3 ]; then
   echo "usage: $0 CUBRIDGE PROGRAM SOURCE_DIR" >&2
@@ -33,7 +35,7 @@ if ! grep -qx "PASS $name" "$tmp/got"; then
   echo "run_test: $name exited 0 but did not print 'PASS $name'" >&2
   exit 1
 fi
-expected="$src/$name.expected"
+expected="$src/${RUN_TEST_EXPECTED:-$name.expected}"
 if [ -f "$expected" ]; then
   if head -n 1 "$expected" | grep -qx '# sorted'; then
     tail -n +2 "$expected" | LC_ALL=C sort > "$tmp/want"

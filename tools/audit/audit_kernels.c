@@ -3,6 +3,9 @@
  * cuModuleLoadData and launched with cuLaunchKernel (the inspector verifies
  * each launch against the CPU reference too):
  *   softmax.rows.P      rows x cols, one 32-lane warp per row (shfl.sync.bfly)
+ *   softmax.rows4.P     the same, 4 rows (warps of tid / 32) per 128-thread block,
+ *                       shfl.sync.down then a broadcast from lane 0: drifts on
+ *                       64-lane warps (--warp-size 64, docs/audit.md)
  *   layernorm.rows.P    the same, with gamma and beta, eps 1e-5
  *   reduce.rows.P       row sums, 256 threads per row: shared memory, then a warp
  * rows = 8 x --batch (2), cols = --seq (512). Reference: double over the
@@ -20,9 +23,10 @@ static const char audit_ptx[] = {
 };
 #endif
 
-enum { K_SOFTMAX, K_LAYERNORM, K_REDUCE };
+enum { K_SOFTMAX, K_LAYERNORM, K_REDUCE, K_SOFTMAX4 };
 
-static const char *const kernel_names[] = {"softmax", "layernorm", "reduce"};
+static const char *const kernel_names[] = {"softmax", "layernorm", "reduce", "softmax4"};
+static const char *const case_names[] = {"softmax.rows", "layernorm.rows", "reduce.rows", "softmax.rows4"};
 
 static void kernel_case(audit_run *r, int which)
 {
@@ -30,13 +34,15 @@ static void kernel_case(audit_run *r, int which)
     const int rows = 8 * (r->batch ? r->batch : 2), cols = r->seq ? r->seq : 512;
     const char *suffix = p == AUDIT_FP16 ? "f16" : p == AUDIT_BF16 ? "bf16" : "f32";
     char name[64], note[160], entry[32];
-    snprintf(name, sizeof name, "%s.rows.%s", kernel_names[which], audit_precision_name(p));
+    const unsigned block = which == K_REDUCE ? 256 : which == K_SOFTMAX4 ? 128 : 32;
+    const unsigned grid = which == K_SOFTMAX4 ? (unsigned)rows / 4 : (unsigned)rows;   /* rows: a multiple of 8 */
+    snprintf(name, sizeof name, "%s.%s", case_names[which], audit_precision_name(p));
     snprintf(entry, sizeof entry, "%s_%s", kernel_names[which], suffix);
-    snprintf(note, sizeof note, "kernel %s, %d rows x %d, block %d", entry, rows, cols, which == K_REDUCE ? 256 : 32);
+    snprintf(note, sizeof note, "kernel %s, %d rows x %d, block %u", entry, rows, cols, block);
     uint64_t t0 = audit_now(r);
 #ifndef CB_AUDIT_HAVE_PTX
     audit_unsupported(r, name, "this cubridge was built without nvcc: no embedded PTX", t0);
-    (void)rows, (void)cols;
+    (void)rows, (void)cols, (void)grid;
 #else
     const size_t w = audit_elem_bytes(p), n = (size_t)rows * cols, nout = which == K_REDUCE ? (size_t)rows : n;
     void *hx = malloc(n * w), *hg = malloc((size_t)cols * w), *hb = malloc((size_t)cols * w), *got = malloc(nout * w),
@@ -51,7 +57,7 @@ static void kernel_case(audit_run *r, int which)
         goto out;
     }
     audit_fill(p, hx, vx, n, 51 + (uint32_t)which);
-    if (which == K_SOFTMAX)   /* logits of a few units' spread */
+    if (which == K_SOFTMAX || which == K_SOFTMAX4)   /* logits of a few units' spread */
         for (size_t e = 0; e < n; e++)
             audit_store(p, hx, e, 4.0 * vx[e]), vx[e] = audit_load(p, hx, e);
     audit_fill(p, hg, vg, (size_t)cols, 61);
@@ -81,7 +87,7 @@ static void kernel_case(audit_run *r, int which)
     float eps = 1e-5f;
     void *args_sm[] = {&dx, &dy, (void *)&cols};
     void *args_ln[] = {&dx, &dg, &db, &dy, (void *)&cols, &eps};
-    rc = cuLaunchKernel(fn, (unsigned)rows, 1, 1, which == K_REDUCE ? 256 : 32, 1, 1, 0, NULL,
+    rc = cuLaunchKernel(fn, grid, 1, 1, block, 1, 1, 0, NULL,
                         which == K_LAYERNORM ? args_ln : args_sm, NULL);
     if (rc == CUDA_SUCCESS)
         rc = cuCtxSynchronize();
@@ -104,7 +110,7 @@ static void kernel_case(audit_run *r, int which)
             for (int c = 0; c < cols; c++)
                 a += xr[c];
             audit_store(p, ref, (size_t)i, a);
-        } else if (which == K_SOFTMAX) {
+        } else if (which == K_SOFTMAX || which == K_SOFTMAX4) {
             double m = -INFINITY;
             for (int c = 0; c < cols; c++)
                 m = xr[c] > m ? xr[c] : m;
@@ -135,6 +141,7 @@ out:
 int audit_softmax(audit_run *r)
 {
     kernel_case(r, K_SOFTMAX);
+    kernel_case(r, K_SOFTMAX4);
     return 0;
 }
 

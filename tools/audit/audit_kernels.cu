@@ -39,6 +39,32 @@ template <typename T> __device__ void softmax_rows(const T *x, T *y, int cols) {
   for (int c = threadIdx.x; c < cols; c += 32) yr[c] = from_f<T>(__expf(to_f(xr[c]) - m) / s);
 }
 
+// The same with 4 rows per block of 128 threads, one warp (threadIdx.x / 32) per
+// row, and another common way to reduce: __shfl_down_sync from 16, then lane
+// 0's result broadcast with __shfl_sync(0xffffffff, v, 0). On 64-lane warps
+// (cubridge audit --warp-size 64) two rows share a warp and the second one
+// takes the first one's max and sum: its output drifts. rows % 4 == 0.
+__device__ __forceinline__ float warp_max_bcast(float v) {
+  for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_down_sync(0xffffffffu, v, o));
+  return __shfl_sync(0xffffffffu, v, 0);
+}
+__device__ __forceinline__ float warp_sum_bcast(float v) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+  return __shfl_sync(0xffffffffu, v, 0);
+}
+template <typename T> __device__ void softmax_rows4(const T *x, T *y, int cols) {
+  const int row = blockIdx.x * 4 + threadIdx.x / 32, lane = threadIdx.x % 32;
+  const T *xr = x + (size_t)row * cols;
+  T *yr = y + (size_t)row * cols;
+  float m = -INFINITY;
+  for (int c = lane; c < cols; c += 32) m = fmaxf(m, to_f(xr[c]));
+  m = warp_max_bcast(m);
+  float s = 0.f;
+  for (int c = lane; c < cols; c += 32) s += __expf(to_f(xr[c]) - m);
+  s = warp_sum_bcast(s);
+  for (int c = lane; c < cols; c += 32) yr[c] = from_f<T>(__expf(to_f(xr[c]) - m) / s);
+}
+
 // y[row] = (x[row] - mean) / sqrt(var + eps) * gamma + beta; one warp per row.
 template <typename T>
 __device__ void layernorm_rows(const T *x, const T *gamma, const T *beta, T *y, int cols, float eps) {
@@ -77,6 +103,7 @@ template <typename T> __device__ void reduce_rows(const T *x, T *y, int cols) {
 
 #define AUDIT_KERNELS(suffix, T)                                                                            \
   extern "C" __global__ void softmax_##suffix(const T *x, T *y, int cols) { softmax_rows<T>(x, y, cols); }  \
+  extern "C" __global__ void softmax4_##suffix(const T *x, T *y, int cols) { softmax_rows4<T>(x, y, cols); } \
   extern "C" __global__ void layernorm_##suffix(const T *x, const T *g, const T *b, T *y, int cols,         \
                                                 float eps) {                                                \
     layernorm_rows<T>(x, g, b, y, cols, eps);                                                               \

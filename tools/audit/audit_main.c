@@ -110,8 +110,13 @@ int main(int argc, char **argv)
     if (!r.svc || !(r.svc->inspect_flags() & CB_INSPECT_VERIFY))
         fprintf(stderr, "cubridge-workloads: the inspector is not verifying (run me through `cubridge audit`); "
                         "verdicts are this program's own\n");
-    printf("cubridge audit: preset %s, precision %s\n", preset,
-           !r.prec_given && !strcmp(preset, "sdpa") ? "fp32, fp16, bf16" : audit_precision_name(r.prec));
+    int warp = 32;   /* what kernels run with (cubridge audit --warp-size, CUBRIDGE_WARP_SIZE) */
+    CUdevice dev;
+    if (cuCtxGetDevice(&dev) != CUDA_SUCCESS || cuDeviceGetAttribute(&warp, CU_DEVICE_ATTRIBUTE_WARP_SIZE, dev) != CUDA_SUCCESS)
+        warp = 32;
+    printf("cubridge audit: preset %s, precision %s%s\n", preset,
+           !r.prec_given && !strcmp(preset, "sdpa") ? "fp32, fp16, bf16" : audit_precision_name(r.prec),
+           warp == 64 ? ", 64-lane warps" : "");
     printf("%-44s %-11s %-9s %s\n", "case", "status", "drift", "what was checked");
     fflush(stdout);
     run(&r);

@@ -94,10 +94,11 @@ int cli_help(int argc, char **argv);      /* cmd_help.c */
 int cli_version(int argc, char **argv);   /* cmd_help.c */
 
 /* What `run` does after its options (cmd_run.c), shared with `inspect`:
- * checks backend (NULL: keep CUBRIDGE_BACKEND, else cpu) and sm, sets the
+ * checks backend (NULL: keep CUBRIDGE_BACKEND, else cpu), sm and warp_size
+ * (NULL: keep CUBRIDGE_WARP_SIZE; 64 only on the cpu backend), sets the
  * environment and becomes prog (NULL-terminated). Returns only on failure,
  * with the exit status. who names the command in messages. */
-int cli_run_program(const char *who, const char *backend, const char *sm, char **prog);
+int cli_run_program(const char *who, const char *backend, const char *sm, const char *warp_size, char **prog);
 /* What `inspect` does after its options (cmd_inspect.c), shared with
  * `audit`: checks the settings, sets the inspector's environment
  * (CUBRIDGE_INSPECT ...) and runs prog as cli_run_program does. NULL
@@ -105,6 +106,7 @@ int cli_run_program(const char *who, const char *backend, const char *sm, char *
 typedef struct cli_inspect_settings {
     int verify, strict;
     const char *report_dir, *error_exitcode, *junit, *backend, *sm;
+    const char *warp_size;         /* --warp-size: 32 or 64 (sets CUBRIDGE_WARP_SIZE) */
 } cli_inspect_settings;
 int cli_inspect_program(const char *who, const cli_inspect_settings *s, char **prog);
 /* 1 if name is a backend of this build (CLI_BACKENDS). */

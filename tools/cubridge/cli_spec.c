@@ -14,6 +14,9 @@ static const cli_option run_options[] = {
      "the backend that runs kernels: cpu (the default) runs them on this machine's CPU; cuda passes every call "
      "through to NVIDIA's libcuda.so.1; opencl (where built) runs them on an OpenCL device (sets CUBRIDGE_BACKEND)"},
     {"sm", 0, "N", "the compute capability reported, e.g. 86 for 8.6 (sets CUBRIDGE_SM)"},
+    {"warp-size", 0, "N",
+     "32 (the default) or 64: run kernels with 64-lane warps, as on AMD's GCN and CDNA GPUs, to expose code that "
+     "assumes 32 (cpu backend only; sets CUBRIDGE_WARP_SIZE; docs/cpu-backend.md)"},
     {0, 0, 0, 0},
 };
 
@@ -30,6 +33,7 @@ static const cli_option inspect_options[] = {
                            "junit.xml in the report directory)"},
     {"backend", 'b', "NAME", "as for run"},
     {"sm", 0, "N", "as for run"},
+    {"warp-size", 0, "N", "as for run"},
     {0, 0, 0, 0},
 };
 
@@ -38,8 +42,8 @@ static const cli_option audit_options[] = {
     {"precision", 0, "TYPE", "fp32 (the default), fp16 or bf16: the data's type (sdpa without it: all three)"},
     {"batch", 0, "N", "the batch size (default 2)"},
     {"seq", 0, "N", "the sequence length, image side or transform length (default per preset: docs/audit.md)"},
-    {"warp-size", 0, "N", "32 (the default); 64, to run kernels with AMD's 64-lane warps, is not supported yet "
-                          "and exits 4"},
+    {"warp-size", 0, "N", "32 (the default) or 64: every case runs its kernels with 64-lane warps (as for run), "
+                          "where code that assumes 32 shows as DRIFT or FAIL (docs/audit.md, \"Warp size\")"},
     {"report", 'r', "DIR", "where the reports go (default ./cubridge-report)"},
     {"error-exitcode", 'e', "N", "as for inspect"},
     {"backend", 'b', "NAME", "as for run"},
@@ -125,7 +129,7 @@ const cli_command cli_commands[] = {
      "(docs/audit.md).",
      audit_options,
      "0 when every case is PASS or UNSUPPORTED; 1 when one is DRIFT or FAIL (or N from --error-exitcode when any "
-     "call ended DRIFT, UNSUPPORTED or FAILED); 4: --warp-size 64, not supported (nothing runs); 2: a usage "
+     "call ended DRIFT, UNSUPPORTED or FAILED); 2: a usage "
      "error; 127: the workloads are not in this build.",
      0, 0},
     {"version", cli_version, "", "print the version", "Prints \"cubridge VERSION\".", NULL, "0.", 0, 0},
@@ -139,6 +143,8 @@ const cli_envvar cli_envvars[] = {
     {"CUBRIDGE_BACKEND", "cpu",
      "the backend that runs kernels: cpu, cuda (NVIDIA's driver) or opencl (an OpenCL device)"},
     {"CUBRIDGE_SM", "86", "the compute capability reported (86 is 8.6)"},
+    {"CUBRIDGE_WARP_SIZE", "32", "lanes of a warp on the cpu backend: 32, or 64 as on AMD's GCN/CDNA (other backends "
+                                 "refuse 64; docs/cpu-backend.md)"},
     {"CUBRIDGE_LOG", "1", "0 errors, 1 warnings, 2 info, 3 debug (every driver call)"},
     {"CUBRIDGE_SUMMARY", "1 under run", "print the one-line summary at exit"},
     {"CUBRIDGE_LIB_DIR", "next to cubridge", "where run finds libcuda.so.1"},

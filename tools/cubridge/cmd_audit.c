@@ -8,9 +8,6 @@
 
 #include "cli.h"
 
-/* A mode this build does not have: nothing runs (docs/audit.md). */
-#define CLI_EXIT_NOT_SUPPORTED 4
-
 static const char *const audit_presets[] = {"gemm",    "conv2d-fwd", "conv2d-bwd", "sdpa",
                                             "softmax", "layernorm",  "reduce",     "fft"};
 
@@ -46,12 +43,6 @@ int cli_audit(int argc, char **argv)
         return cli_usage_error("audit", "--seq wants a number from 1 to 4096, not '%s'", seq);
     if (warp && strcmp(warp, "32") && strcmp(warp, "64"))
         return cli_usage_error("audit", "--warp-size wants 32 or 64, not '%s'", warp);
-    if (warp && strcmp(warp, "64") == 0) {
-        fprintf(stderr, "cubridge audit: --warp-size 64 is NOT_SUPPORTED in this build: the PTX translator and the "
-                        "CPU backend run 32-lane warps only (%%warpsize is 32, and the warp collectives take PTX's "
-                        "32-bit lane masks); nothing was run (docs/audit.md, \"Warp size\")\n");
-        return CLI_EXIT_NOT_SUPPORTED;
-    }
     char lib_dir[4096], program[4200];
     if (cli_lib_dir(lib_dir, sizeof lib_dir) != 0) {
         fprintf(stderr, "cubridge audit: cannot find cubridge's lib directory; set CUBRIDGE_LIB_DIR\n");
@@ -77,7 +68,7 @@ int cli_audit(int argc, char **argv)
     prog[n] = NULL;
     cli_inspect_settings s = {
         .verify = 1, .report_dir = cli_opt(&a, "report"), .error_exitcode = cli_opt(&a, "error-exitcode"),
-        .backend = cli_opt(&a, "backend"), .sm = cli_opt(&a, "sm"),
+        .backend = cli_opt(&a, "backend"), .sm = cli_opt(&a, "sm"), .warp_size = warp,
     };
     return cli_inspect_program("audit", &s, prog);
 }

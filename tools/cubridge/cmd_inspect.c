@@ -26,7 +26,7 @@ int cli_inspect_program(const char *who, const cli_inspect_settings *s, char **p
         fprintf(stderr, "cubridge %s: cannot set the environment\n", who);
         return CLI_EXIT_USAGE;
     }
-    return cli_run_program(who, s->backend, s->sm, prog);
+    return cli_run_program(who, s->backend, s->sm, s->warp_size, prog);
 }
 
 int cli_inspect(int argc, char **argv)
@@ -39,6 +39,7 @@ int cli_inspect(int argc, char **argv)
         .verify = cli_opt(&a, "verify") != NULL, .strict = cli_opt(&a, "strict") != NULL,
         .report_dir = cli_opt(&a, "report"), .error_exitcode = cli_opt(&a, "error-exitcode"),
         .junit = cli_opt(&a, "junit"), .backend = cli_opt(&a, "backend"), .sm = cli_opt(&a, "sm"),
+        .warp_size = cli_opt(&a, "warp-size"),
     };
     return cli_inspect_program("inspect", &s, argv + a.first);
 }

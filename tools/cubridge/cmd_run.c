@@ -92,12 +92,16 @@ static int set_library_audit(const char *lib_dir, const char *backend)
     return cli_os_setenv("LD_AUDIT", value, 1) | cli_os_setenv("CUBRIDGE_LIB_DIR", lib_dir, 0);
 }
 
-int cli_run_program(const char *who, const char *backend, const char *sm, char **prog)
+int cli_run_program(const char *who, const char *backend, const char *sm, const char *warp_size, char **prog)
 {
     if (backend && !cli_backend_known(backend))
         return cli_usage_error(who, "unknown backend '%s' (this build has: " CLI_BACKENDS ")", backend);
     if (sm && !cli_parse_int(sm, 10, 1000, NULL))
         return cli_usage_error(who, "--sm wants a compute capability such as 86, not '%s'", sm);
+    if (warp_size && strcmp(warp_size, "32") && strcmp(warp_size, "64"))
+        return cli_usage_error(who, "--warp-size wants 32 or 64, not '%s'", warp_size);
+    if (warp_size && !strcmp(warp_size, "64") && backend && strcmp(backend, "cpu"))
+        return cli_usage_error(who, "--warp-size 64 runs on the cpu backend only, not on '%s'", backend);
     if (!prog[0])
         return cli_usage_error(who, "no program to run");
     char lib_dir[4096];
@@ -113,6 +117,7 @@ int cli_run_program(const char *who, const char *backend, const char *sm, char *
     if (set_library_path(lib_dir) != 0 || set_client_hints(lib_dir) != 0 || set_library_audit(lib_dir, backend) != 0 ||
         cli_os_setenv("CUBRIDGE_BACKEND", backend ? backend : "cpu", backend != NULL) != 0 ||
         (sm && cli_os_setenv("CUBRIDGE_SM", sm, 1) != 0) ||
+        (warp_size && cli_os_setenv("CUBRIDGE_WARP_SIZE", warp_size, 1) != 0) ||
         cli_os_setenv("CUBRIDGE_SUMMARY", "1", 0) != 0) {
         fprintf(stderr, "cubridge %s: cannot set the environment: %s\n", who, strerror(errno));
         return CLI_EXIT_CANNOT_EXEC;
@@ -130,5 +135,5 @@ int cli_run(int argc, char **argv)
     int rc = cli_parse("run", argc, argv, &a);
     if (rc)
         return rc == 1 ? 0 : rc;
-    return cli_run_program("run", cli_opt(&a, "backend"), cli_opt(&a, "sm"), argv + a.first);
+    return cli_run_program("run", cli_opt(&a, "backend"), cli_opt(&a, "sm"), cli_opt(&a, "warp-size"), argv + a.first);
 }

@@ -71,7 +71,7 @@ static int block_reserve(cpu_block *b, const cpu_launch *L, int fibers)
     if (!fibers || L->nthreads <= b->threads_cap)
         return 0;
     uint32_t n = L->nthreads;
-    uint32_t nwarps = (n + 31) / 32;
+    uint32_t nwarps = (n + 31) / 32;   /* enough for 32-lane warps, so for 64 too */
     cpu_thread *threads = realloc(b->thread_buf, n * sizeof *threads);
     if (threads)
         b->thread_buf = threads;
@@ -143,8 +143,8 @@ static int plain_row(cpu_launch *L, cb_thread *t, cb_kernel_entry entry, uint32_
         uint32_t flat = first + x;
         t->tid.x = x;
         t->flat = flat;
-        t->lane = flat & 31;
-        t->warp = flat >> 5;
+        t->lane = flat & (cpu_warp_lanes(L) - 1);
+        t->warp = flat >> L->warp_shift;
         entry(t);
         if ((flat & 255) == 255 && atomic_load_explicit(&L->failed, memory_order_relaxed))
             return 1;
@@ -325,11 +325,11 @@ static int fibers_prepare(cpu_worker *w, cpu_block *b)
     b->nexited = 0;
     memset(b->bars, 0, sizeof b->bars);
     memset(&b->mbar, 0, sizeof b->mbar);
-    b->nwarps = (b->nthreads + 31) / 32;
+    b->nwarps = (b->nthreads + cpu_warp_lanes(L) - 1) >> L->warp_shift;
     for (uint32_t i = 0; i < b->nwarps; i++) {
-        uint32_t lanes = b->nthreads - i * 32 < 32 ? b->nthreads - i * 32 : 32;
-        memset(&b->warps[i], 0, sizeof b->warps[i]);
-        b->warps[i].present = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
+        cpu_warp *wp = &b->warps[i];   /* groups[] are set up as they are taken (groups_used) */
+        wp->present = cpu_warp_present(L, b->nthreads, i);
+        wp->exited = wp->groups_used = wp->converging = 0;
     }
     uint32_t flat = 0;
     for (uint32_t z = 0; z < L->block.z; z++)
@@ -343,8 +343,8 @@ static int fibers_prepare(cpu_worker *w, cpu_block *b)
                 th->t.tid.y = y;
                 th->t.tid.z = z;
                 th->t.flat = flat;
-                th->t.lane = flat & 31;
-                th->t.warp = flat >> 5;
+                th->t.lane = flat & (cpu_warp_lanes(L) - 1);
+                th->t.warp = flat >> L->warp_shift;
                 th->t.blk = &b->blk;
                 th->t.rt_thread = th;
                 th->block = b;

@@ -313,7 +313,8 @@ static CUresult cpu_launch_kernel(cb_backend *self, void *module, uint32_t kerne
     L->entry = m->entries[kernel];
     L->block_entry = m->blocks[kernel];
     /* a cooperative launch keeps its blocks resident as fibers */
-    if (m->lanes[kernel] && !cfg->cooperative) {
+    L->warp_shift = cpu->info.warp_size == 64 ? 6 : 5;
+    if (m->lanes[kernel] && !cfg->cooperative && L->warp_shift == 5) {
         L->lanes_entry = m->lanes[kernel];
         L->lanes_bytes = (size_t)nthreads * m->lanes_scratch[kernel][0] + 64 * (size_t)m->lanes_scratch[kernel][1];
     }
@@ -446,6 +447,7 @@ cb_backend *cb_backend_cpu_create(void)
     cb_cpu_memory_ops(&cpu->base);
     cpu->base.dialect = CB_DIALECT_C;
     cpu->base.lanes = codegen_lanes();
+    cpu->base.warp_size = 32;
     cpu->base.module_load = cpu_module_load;
     cpu->base.host_map = cpu_host_map;
     cpu->base.host_unmap = cpu_host_unmap;
@@ -455,6 +457,18 @@ cb_backend *cb_backend_cpu_create(void)
     cpu->base.module_cache_stats = cpu_module_cache_stats;
     cpu->base.lib = cb_cpu_lib();
     return &cpu->base;
+}
+
+int cb_cpu_set_warp_size(cb_backend *self, int lanes)
+{
+    cpu_backend *cpu = cpu_of(self);
+    if (lanes != 32 && lanes != 64)
+        return -1;
+    cpu->info.warp_size = lanes;
+    cpu->base.warp_size = lanes;
+    /* the lanes entries' collectives are 32 lanes wide */
+    cpu->base.lanes = lanes == 64 ? CB_LANES_NONE : codegen_lanes();
+    return 0;
 }
 
 const char *cb_cpu_cache_dir(const cb_backend *self) { return ((const cpu_backend *)self)->cache.files.dir; }

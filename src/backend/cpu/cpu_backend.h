@@ -11,6 +11,13 @@
 /* A CPU backend (registered as "cpu"). Returns NULL if it cannot start. */
 cb_backend *cb_backend_cpu_create(void);
 
+/* Makes self (from cb_backend_cpu_create, before any module is loaded) run
+ * warps of `lanes` lanes: 32 (the default) or 64, as AMD's GCN and CDNA do
+ * (CUBRIDGE_WARP_SIZE; docs/cpu-backend.md, "64-lane warps"). 64 reports
+ * warpSize 64, translates for it (cb_backend.warp_size) and runs every
+ * kernel on its general entries. Returns 0, or -1 for other values. */
+int cb_cpu_set_warp_size(cb_backend *self, int lanes);
+
 /* JIT cache hits and misses of this process so far (every CPU backend
  * instance together). A miss is a compiler run. Either pointer may be NULL. */
 void cb_cpu_cache_stats(unsigned *hits, unsigned *misses);

@@ -70,6 +70,7 @@ typedef struct cpu_launch {
     cb_kernel_block_entry block_entry; /* NULL: run entry per thread */
     cb_kernel_lanes_entry lanes_entry; /* not NULL: run each block through it (block_exec.c) */
     size_t lanes_bytes;          /* the scratch it needs per block */
+    uint32_t warp_shift;         /* lanes of a warp: 1 << warp_shift, 32 or 64 (cb_cpu_set_warp_size) */
     cb_dim3 grid, block;
     uint32_t nthreads;           /* per block */
     uint32_t static_smem;        /* rounded up to 16 */
@@ -168,7 +169,7 @@ struct cpu_thread {
     int spun_ws;                 /* queued by a spin point on the grid workspace (coop_exec.c) */
     const void *mbar_addr;       /* THREAD_WAIT_MBAR: the mbarrier it is parked on */
     const cb_conv_frame *conv_at; /* THREAD_WAIT_CONV: its position (runtime_converge.c) */
-    uint32_t conv_result;        /* the lanes that left the convergence point with it */
+    uint64_t conv_result;        /* the lanes that left the convergence point with it */
     int cluster_arrived;         /* arrived at its cluster's barrier, not yet waited */
     uint32_t cluster_phase;      /* ... at this phase */
 };
@@ -183,9 +184,12 @@ typedef struct cpu_barrier {
 
 enum { WARP_SHFL, WARP_VOTE, WARP_SYNC, WARP_EXCHANGE };
 
+/* Lane masks inside the runtime are 64 bits wide, a bit per lane of a warp
+ * of 32 or 64 lanes; a PTX membermask is widened by cpu_warp_mask and a
+ * result that is a mask is its low 32 bits (docs/cpu-backend.md). */
 typedef struct cpu_warp_group {
-    uint32_t mask;               /* 0: slot free */
-    uint32_t arrived;
+    uint64_t mask;               /* 0: slot free */
+    uint64_t arrived;
     int kind, mode;
 } cpu_warp_group;
 
@@ -213,11 +217,11 @@ typedef struct cpu_cluster {
 } cpu_cluster;
 
 typedef struct cpu_warp {
-    uint32_t present;            /* lanes that exist in this block */
-    uint32_t exited;
-    cpu_warp_group groups[32];
-    uint32_t groups_used;        /* bit i: groups[i] is pending */
-    uint32_t converging;         /* lanes waiting at a convergence point (runtime_converge.c) */
+    uint64_t present;            /* lanes that exist in this block */
+    uint64_t exited;
+    uint64_t groups_used;        /* bit i: groups[i] is pending (only those are initialised) */
+    uint64_t converging;         /* lanes waiting at a convergence point (runtime_converge.c) */
+    cpu_warp_group groups[64];   /* at most one per waiting lane */
 } cpu_warp;
 
 struct cpu_block {
@@ -259,6 +263,22 @@ struct cpu_block {
     cpu_cluster *cluster;
     cpu_cluster own_cluster;
 };
+
+/* Lanes of a warp of L's blocks: 32, or 64 (CUBRIDGE_WARP_SIZE=64). */
+static inline uint32_t cpu_warp_lanes(const cpu_launch *L) { return 1u << L->warp_shift; }
+/* The lanes a PTX b32 membermask names: bit i names lane i, and under
+ * 64-lane warps lane i + 32 too (so 0xffffffff is the whole warp). */
+static inline uint64_t cpu_warp_mask(const cpu_launch *L, uint32_t mask)
+{
+    return L->warp_shift == 6 ? (uint64_t)mask | (uint64_t)mask << 32 : mask;
+}
+/* The lanes of warp w that exist in a block of L. */
+static inline uint64_t cpu_warp_present(const cpu_launch *L, uint32_t n, uint32_t w)
+{
+    uint32_t width = cpu_warp_lanes(L), first = w << L->warp_shift;
+    uint32_t lanes = n - first < width ? n - first : width;
+    return lanes >= 64 ? ~0ull : (1ull << lanes) - 1;
+}
 
 /* Runs block number `index` (linear) of L on worker w. */
 void cb_cpu_run_block(cpu_worker *w, cpu_launch *L, uint64_t index);

@@ -34,10 +34,11 @@
 static int warp_parked(const cpu_block *b, uint32_t w, uint32_t from)
 {
     const cpu_warp *wp = &b->warps[w];
-    const cpu_thread *base = &b->threads[w * 32];
-    uint32_t live = wp->present & ~wp->exited;
-    for (uint32_t i = 1; i <= 32; i++) {
-        uint32_t l = (from + i) & 31;
+    uint32_t width = cpu_warp_lanes(b->launch);
+    const cpu_thread *base = &b->threads[w * width];
+    uint64_t live = wp->present & ~wp->exited;
+    for (uint32_t i = 1; i <= width; i++) {
+        uint32_t l = (from + i) & (width - 1);
         if (!(live >> l & 1))
             continue;
         int st = base[l].state;
@@ -150,21 +151,23 @@ void cb_cpu_warp_converge_release(cpu_block *b, uint32_t w, uint32_t lane, cpu_t
     cpu_warp *wp = &b->warps[w];
     if (!wp->converging || !warp_parked(b, w, lane))
         return;
-    cpu_thread *base = &b->threads[w * 32];
-    uint32_t lanes = wp->converging, group[32], ngroups = 0, rep[32];
+    cpu_thread *base = &b->threads[w << b->launch->warp_shift];
+    uint64_t lanes = wp->converging, group[64];
+    uint32_t ngroups = 0, rep[64];
     /* groups of equal positions, in lane order */
-    for (uint32_t left = lanes; left;) {
-        uint32_t l = (uint32_t)__builtin_ctz(left), g = 1u << l;
-        for (uint32_t rest = left & ~g; rest; rest &= rest - 1) {
-            uint32_t k = (uint32_t)__builtin_ctz(rest);
+    for (uint64_t left = lanes; left;) {
+        uint32_t l = (uint32_t)__builtin_ctzll(left);
+        uint64_t g = 1ull << l;
+        for (uint64_t rest = left & ~g; rest; rest &= rest - 1) {
+            uint32_t k = (uint32_t)__builtin_ctzll(rest);
             if (position_order(base[l].conv_at, base[k].conv_at) == 0)
-                g |= 1u << k;
+                g |= 1ull << k;
         }
         rep[ngroups] = l;
         group[ngroups++] = g;
         left &= ~g;
     }
-    uint32_t go = 0;
+    uint64_t go = 0;
     if (ngroups == 1) {
         go = lanes;
     } else {
@@ -182,8 +185,8 @@ void cb_cpu_warp_converge_release(cpu_block *b, uint32_t w, uint32_t lane, cpu_t
     for (uint32_t i = 0; i < ngroups; i++) {
         if (!(group[i] & go))
             continue;
-        for (uint32_t rest = group[i]; rest; rest &= rest - 1) {
-            cpu_thread *x = &base[__builtin_ctz(rest)];
+        for (uint64_t rest = group[i]; rest; rest &= rest - 1) {
+            cpu_thread *x = &base[__builtin_ctzll(rest)];
             x->conv_result = group[i];
             if (x == self)
                 self->state = THREAD_RUNNING;
@@ -196,13 +199,11 @@ void cb_cpu_warp_converge_release(cpu_block *b, uint32_t w, uint32_t lane, cpu_t
 uint32_t cb_cpu_converge(cb_thread *t, const cb_conv_frame *fr)
 {
     cpu_block *b = cpu_block_of(t);
-    if (!b->fiber_mode) {   /* one lane at a time: nothing to line up with */
-        uint32_t n = b->nthreads - t->warp * 32;
-        return n >= 32 ? 0xffffffffu : (1u << n) - 1;
-    }
+    if (!b->fiber_mode)   /* one lane at a time: nothing to line up with */
+        return (uint32_t)cpu_warp_present(b->launch, b->nthreads, t->warp);
     cpu_thread *th = cpu_thread_of(t);
     cpu_warp *w = &b->warps[t->warp];
-    uint32_t bit = 1u << t->lane;
+    uint64_t bit = 1ull << t->lane;
     int alone = (w->converging & ~bit) == 0;
     th->conv_at = fr;
     th->conv_result = bit;
@@ -213,7 +214,7 @@ uint32_t cb_cpu_converge(cb_thread *t, const cb_conv_frame *fr)
         cb_cpu_block_wait(b, th);
     else if (alone)
         cb_cpu_yield(t);   /* nobody to line up with: maybe a spin on a flag another warp sets */
-    return th->conv_result;
+    return (uint32_t)th->conv_result;   /* 64-lane warps: the low 32 bits */
 }
 
 void cb_cpu_warp_converge(cb_thread *t)

@@ -6,7 +6,11 @@
  * as arrived, as on hardware; an explicit count waits for that many
  * arrivals (bar.arrive counts without waiting).
  *
- * Warp collectives: a warp is 32 lanes of consecutive flat thread ids. The
+ * Warp collectives: a warp is 32 lanes of consecutive flat thread ids (64
+ * under CUBRIDGE_WARP_SIZE=64: then bit i of a PTX b32 membermask names lanes
+ * i and i + 32, results that are lane masks are the low 32 bits of the
+ * 64-lane mask, and shfl works across the 64 lanes: docs/cpu-backend.md,
+ * "64-lane warps"; masks are 64 bits wide here, a bit per lane). The
  * lanes of a collective are those named in its mask that exist in the block
  * (a partial last warp has fewer). The caller must be in its mask; every
  * named lane that has not exited must reach a collective with the same mask
@@ -39,12 +43,6 @@ static const char *warp_kind_name(int kind, int mode)
     return "bar.warp.sync";
 }
 
-/* The lanes of warp w that exist in a block of n threads. */
-static uint32_t warp_present(uint32_t n, uint32_t w)
-{
-    uint32_t lanes = n - w * 32 < 32 ? n - w * 32 : 32;
-    return lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;
-}
 
 void cb_cpu_yield(cb_thread *t)
 {
@@ -186,10 +184,21 @@ uint32_t cb_cpu_bar_red(cb_thread *t, uint32_t barrier, uint32_t count, int op, 
 
 /* ---- warp collectives ---------------------------------------------------- */
 
-/* shfl's source lane for lane: the PTX ISA's clamp/segment rule. Sets *valid. */
-static uint32_t shfl_source(int mode, uint32_t lane, uint32_t b, uint32_t c, uint32_t *valid)
+/* shfl's source lane for lane: the PTX ISA's clamp/segment rule. Sets
+ * *valid. Under 64-lane warps (shift 6) lanes and b are 6 bits; the clamp
+ * value 31 (the default) is 63; a segment mask of 0 is the whole warp, and
+ * one below 32 gains bit 5, so that nvcc's c = ((32 - w) << 8) | 0x1f (it
+ * folds warpSize to 32) still gives segments of w lanes; 32 (from
+ * ((64 - 32) << 8), a width computed from WARP_SZ) is segments of 32. */
+static uint32_t shfl_source(int mode, uint32_t lane, uint32_t b, uint32_t c, uint32_t shift, uint32_t *valid)
 {
     uint32_t bval = b & 31, cval = c & 31, segmask = (c >> 8) & 31;
+    if (shift == 6) {
+        bval = b & 63;
+        cval = cval == 31 ? 63 : cval;
+        segmask = (c >> 8) & 63;
+        segmask = segmask && segmask < 32 ? segmask | 32 : segmask;
+    }
     uint32_t max_lane = (lane & segmask) | (cval & ~segmask);
     uint32_t min_lane = lane & segmask;
     int64_t j;
@@ -205,38 +214,36 @@ static uint32_t shfl_source(int mode, uint32_t lane, uint32_t b, uint32_t c, uin
 /* Runs a complete warp_exchange over lanes `lanes` of the warp whose lane 0
  * is threads[0]: every lane must have passed the same fn. Returns 0, or -1
  * (nothing run) when they did not. */
-static int warp_exchange_compute(cpu_thread *threads, uint32_t lanes)
+static int warp_exchange_compute(cpu_thread *threads, uint64_t lanes)
 {
-    void *data[32] = {0};
+    void *data[64] = {0};   /* 64-lane warps: fn finds its lanes from data[] (warp.c) */
     cb_warp_fn fn = NULL;
-    for (uint32_t l = 0; l < 32; l++) {
-        if (!(lanes >> l & 1))
-            continue;
+    for (uint64_t rest = lanes; rest; rest &= rest - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(rest);
         if (fn && threads[l].arg_fn != fn)
             return -1;
         fn = threads[l].arg_fn;
         data[l] = threads[l].arg_data;
     }
     if (fn)
-        fn(data, lanes);
+        fn(data, (uint32_t)lanes);
     return 0;
 }
 
 /* The results of a complete collective over lanes `lanes` of the warp whose
  * lane 0 is threads[0]. */
-static void warp_compute(cpu_thread *threads, uint32_t lanes, int kind, int mode)
+static void warp_compute(cpu_thread *threads, uint64_t lanes, int kind, int mode, uint32_t shift)
 {
-    uint32_t ballot = 0;
-    for (uint32_t l = 0; l < 32; l++)
-        if ((lanes >> l & 1) && threads[l].arg_pred)
-            ballot |= 1u << l;
-    for (uint32_t l = 0; l < 32; l++) {
-        if (!(lanes >> l & 1))
-            continue;
+    uint64_t ballot = 0;
+    for (uint64_t rest = lanes; rest; rest &= rest - 1)
+        if (threads[__builtin_ctzll(rest)].arg_pred)
+            ballot |= rest & -rest;
+    for (uint64_t rest = lanes; rest; rest &= rest - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(rest);
         cpu_thread *x = &threads[l];
         if (kind == WARP_SHFL) {
             uint32_t valid;
-            uint32_t j = shfl_source(mode, l, x->arg_b, x->arg_c, &valid);
+            uint32_t j = shfl_source(mode, l, x->arg_b, x->arg_c, shift, &valid);
             x->result = (lanes >> j & 1) ? threads[j].arg_a : x->arg_a;
             x->result_pred = valid;
         } else if (kind == WARP_VOTE) {
@@ -244,7 +251,7 @@ static void warp_compute(cpu_thread *threads, uint32_t lanes, int kind, int mode
             case CB_VOTE_ALL: x->result = ballot == lanes; break;
             case CB_VOTE_ANY: x->result = ballot != 0; break;
             case CB_VOTE_UNI: x->result = ballot == 0 || ballot == lanes; break;
-            default: x->result = ballot; break;
+            default: x->result = (uint32_t)ballot; break;   /* 64 lanes: the low 32 bits */
             }
         }
     }
@@ -252,7 +259,7 @@ static void warp_compute(cpu_thread *threads, uint32_t lanes, int kind, int mode
 
 /* Records, once per launch, that lanes `gone` of warp w had exited while
  * named in group g, and counts every such collective. */
-static void note_exited_lanes(cpu_block *b, uint32_t w, const cpu_warp_group *g, uint32_t gone)
+static void note_exited_lanes(cpu_block *b, uint32_t w, const cpu_warp_group *g, uint64_t gone)
 {
     cpu_launch *L = b->launch;
     if (atomic_fetch_add(&L->exited_named, 1) != 0)
@@ -262,9 +269,10 @@ static void note_exited_lanes(cpu_block *b, uint32_t w, const cpu_warp_group *g,
                         : g->kind == WARP_EXCHANGE ? "; they take no part" : "";
     cb_mutex_lock(&L->error_lock);
     snprintf(L->warning, sizeof L->warning,
-             "block (%u,%u,%u), warp %u: lanes 0x%08x had exited while named in the mask 0x%08x of %s "
+             "block (%u,%u,%u), warp %u: lanes 0x%0*llx had exited while named in the mask 0x%0*llx of %s "
              "(counted as arrived%s)",
-             b->blk.ctaid.x, b->blk.ctaid.y, b->blk.ctaid.z, w, gone, g->mask,
+             b->blk.ctaid.x, b->blk.ctaid.y, b->blk.ctaid.z, w, (int)cpu_warp_lanes(L) / 4, (unsigned long long)gone,
+             (int)cpu_warp_lanes(L) / 4, (unsigned long long)g->mask,
              warp_kind_name(g->kind, g->mode), value);
     cb_mutex_unlock(&L->error_lock);
 }
@@ -272,7 +280,7 @@ static void note_exited_lanes(cpu_block *b, uint32_t w, const cpu_warp_group *g,
 /* Whether every named lane of group g that has not exited has arrived. */
 static int group_ready(const cpu_warp *wp, const cpu_warp_group *g)
 {
-    uint32_t need = g->mask & ~wp->exited;
+    uint64_t need = g->mask & ~wp->exited;
     return (g->arrived & need) == need;
 }
 
@@ -282,27 +290,27 @@ static int group_ready(const cpu_warp *wp, const cpu_warp_group *g)
 static int group_release(cpu_block *b, uint32_t w, cpu_warp_group *g, cpu_thread *self)
 {
     cpu_warp *wp = &b->warps[w];
-    cpu_thread *base = &b->threads[w * 32];
-    uint32_t lanes = g->arrived, gone = g->mask & wp->exited;
+    cpu_thread *base = &b->threads[w << b->launch->warp_shift];
+    uint64_t lanes = g->arrived, gone = g->mask & wp->exited;
     if (g->kind == WARP_EXCHANGE) {
         if (warp_exchange_compute(base, lanes) != 0) {
             cb_cpu_launch_fail(b->launch, CUDA_ERROR_LAUNCH_FAILED,
-                               "kernel %s, block (%u,%u,%u): lanes 0x%08x of warp %u reached different warp "
+                               "kernel %s, block (%u,%u,%u): lanes 0x%0*llx of warp %u reached different warp "
                                "collectives together",
-                               b->launch->info->name, b->blk.ctaid.x, b->blk.ctaid.y, b->blk.ctaid.z, lanes, w);
+                               b->launch->info->name, b->blk.ctaid.x, b->blk.ctaid.y, b->blk.ctaid.z,
+                               (int)cpu_warp_lanes(b->launch) / 4, (unsigned long long)lanes, w);
             return -1;
         }
     } else {
-        warp_compute(base, lanes, g->kind, g->mode);
+        warp_compute(base, lanes, g->kind, g->mode, b->launch->warp_shift);
     }
     if (gone)
         note_exited_lanes(b, w, g, gone);
     g->mask = 0;
-    wp->groups_used &= ~(1u << (uint32_t)(g - wp->groups));
+    wp->groups_used &= ~(1ull << (uint32_t)(g - wp->groups));
     b->mbar.events++;   /* progress, for the mbarrier time limit */
-    for (uint32_t l = 0; l < 32; l++) {
-        if (!(lanes >> l & 1))
-            continue;
+    for (uint64_t rest = lanes; rest; rest &= rest - 1) {
+        uint32_t l = (uint32_t)__builtin_ctzll(rest);
         if (&base[l] == self)
             self->state = THREAD_RUNNING;
         else
@@ -318,19 +326,20 @@ static __attribute__((noinline)) void warp_collective_alone(cb_thread *t, cpu_th
                                                             uint32_t mask, const char *what)
 {
     cpu_block *b = cpu_block_of(t);
-    uint32_t bit = 1u << t->lane;
-    uint32_t lanes = mask & warp_present(b->nthreads, t->warp);
+    cpu_launch *L = b->launch;
+    uint64_t bit = 1ull << t->lane;
+    uint64_t lanes = cpu_warp_mask(L, mask) & cpu_warp_present(L, b->nthreads, t->warp);
     if (lanes != bit)
         cb_cpu_thread_fail(t, CUDA_ERROR_LAUNCH_FAILED,
                            "%s with mask 0x%08x in a kernel translated without needs_fibers (a translator bug)", what,
                            mask);
     /* Only this lane takes part: it is lane `t->lane` of a one-lane group. */
-    cpu_thread lanes_arr[32];
+    cpu_thread lanes_arr[64];
     lanes_arr[t->lane] = *alone;
     if (kind == WARP_EXCHANGE)
         warp_exchange_compute(lanes_arr, bit);
     else
-        warp_compute(lanes_arr, bit, kind, mode);
+        warp_compute(lanes_arr, bit, kind, mode, L->warp_shift);
     *alone = lanes_arr[t->lane];
 }
 
@@ -339,8 +348,8 @@ static __attribute__((noinline)) void warp_collective_alone(cb_thread *t, cpu_th
 static void warp_collective(cb_thread *t, cpu_thread *alone, int kind, int mode, uint32_t mask)
 {
     cpu_block *b = cpu_block_of(t);
-    uint32_t bit = 1u << t->lane;
-    if (!(mask & bit))
+    uint64_t bit = 1ull << t->lane, wide = cpu_warp_mask(b->launch, mask);
+    if (!(wide & bit))
         cb_cpu_thread_fail(t, CUDA_ERROR_LAUNCH_FAILED, "%s: the calling lane %u is not in its mask 0x%08x",
                            warp_kind_name(kind, mode), t->lane, mask);
     if (!b->fiber_mode) {
@@ -349,18 +358,19 @@ static void warp_collective(cb_thread *t, cpu_thread *alone, int kind, int mode,
     }
     cpu_thread *th = cpu_thread_of(t);
     cpu_warp *w = &b->warps[t->warp];
-    uint32_t lanes = mask & w->present;
+    uint64_t lanes = wide & w->present;
     cpu_warp_group *g = NULL;
-    for (uint32_t used = w->groups_used; used && !g; used &= used - 1)
-        if (w->groups[__builtin_ctz(used)].mask == lanes)
-            g = &w->groups[__builtin_ctz(used)];
+    for (uint64_t used = w->groups_used; used && !g; used &= used - 1)
+        if (w->groups[__builtin_ctzll(used)].mask == lanes)
+            g = &w->groups[__builtin_ctzll(used)];
     if (g && (g->kind != kind || g->mode != mode))
         cb_cpu_thread_fail(t, CUDA_ERROR_LAUNCH_FAILED,
-                           "lanes of warp %u with mask 0x%08x reached different collectives: %s and %s", t->warp,
-                           lanes, warp_kind_name(g->kind, g->mode), warp_kind_name(kind, mode));
-    if (!g) {   /* at most 32 lanes wait, so at most 32 groups are pending */
-        uint32_t slot = (uint32_t)__builtin_ctz(~w->groups_used);
-        w->groups_used |= 1u << slot;
+                           "lanes of warp %u with mask 0x%0*llx reached different collectives: %s and %s", t->warp,
+                           (int)cpu_warp_lanes(b->launch) / 4, (unsigned long long)lanes,
+                           warp_kind_name(g->kind, g->mode), warp_kind_name(kind, mode));
+    if (!g) {   /* at most 64 lanes wait, so at most 64 groups are pending */
+        uint32_t slot = (uint32_t)__builtin_ctzll(~w->groups_used);
+        w->groups_used |= 1ull << slot;
         g = &w->groups[slot];
         g->mask = lanes;
         g->arrived = 0;
@@ -443,11 +453,11 @@ int cb_cpu_sync_thread_exited(cpu_block *b, cpu_thread *th)
             barrier_release(b, id, NULL);
     }
     cpu_warp *w = &b->warps[th->t.warp];
-    uint32_t bit = 1u << th->t.lane;
+    uint64_t bit = 1ull << th->t.lane;
     w->exited |= bit;
     /* it counts as arrived: the collectives that waited only for it complete */
-    for (uint32_t used = w->groups_used; used; used &= used - 1) {
-        cpu_warp_group *g = &w->groups[__builtin_ctz(used)];
+    for (uint64_t used = w->groups_used; used; used &= used - 1) {
+        cpu_warp_group *g = &w->groups[__builtin_ctzll(used)];
         if ((g->mask & bit) && group_ready(w, g) && group_release(b, th->t.warp, g, NULL) != 0)
             return -1;
     }
@@ -470,17 +480,19 @@ void cb_cpu_sync_describe_deadlock(cpu_block *b, char *buf, size_t len)
             APPEND("%sbarrier %u has %u of %u arrivals", used ? "; " : "", id,
                    bar->arrived + (bar->whole_block ? b->nexited : 0), bar->expected);
     }
+    int hex = (int)cpu_warp_lanes(b->launch) / 4;
     for (uint32_t w = 0; w < b->nwarps; w++)
-        for (int i = 0; i < 32; i++) {
-            const cpu_warp_group *g = &b->warps[w].groups[i];
+        for (uint64_t pend = b->warps[w].groups_used; pend; pend &= pend - 1) {
+            const cpu_warp_group *g = &b->warps[w].groups[__builtin_ctzll(pend)];
             if (g->mask)
-                APPEND("%swarp %u %s with mask 0x%08x waits for lanes 0x%08x", used ? "; " : "", w,
-                       warp_kind_name(g->kind, g->mode), g->mask, g->mask & ~g->arrived & ~b->warps[w].exited);
+                APPEND("%swarp %u %s with mask 0x%0*llx waits for lanes 0x%0*llx", used ? "; " : "", w,
+                       warp_kind_name(g->kind, g->mode), hex, (unsigned long long)g->mask, hex,
+                       (unsigned long long)(g->mask & ~g->arrived & ~b->warps[w].exited));
         }
     for (uint32_t w = 0; w < b->nwarps; w++)
         if (b->warps[w].converging)
-            APPEND("%swarp %u lanes 0x%08x wait at a convergence point (activemask, volatile access)", used ? "; " : "", w,
-                   b->warps[w].converging);
+            APPEND("%swarp %u lanes 0x%0*llx wait at a convergence point (activemask, volatile access)", used ? "; " : "",
+                   w, hex, (unsigned long long)b->warps[w].converging);
 #undef APPEND
     used = cb_cpu_mbar_describe(b, buf, len, used);
     if (!used)

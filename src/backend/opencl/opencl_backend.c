@@ -576,6 +576,13 @@ static cb_backend *ocl_create(const cb_backend_type *type, cb_backend *inner, ch
     (void)type, (void)inner;
     cl_platform_id plat;
     cl_device_id dev;
+    int lanes = cb_backend_env_warp_size(err, errlen);
+    if (lanes != 32) {   /* never 32 in place of what was asked */
+        if (lanes == 64)
+            snprintf(err, errlen, "CUBRIDGE_WARP_SIZE=64 is not supported by the opencl backend (only the cpu "
+                                  "backend runs 64-lane warps); unset it or use CUBRIDGE_BACKEND=cpu");
+        return NULL;
+    }
     if (ocl_load(err, errlen) < 0)
         return NULL;
     if (ocl_pick_device(getenv("CUBRIDGE_OPENCL_DEVICE"), &plat, &dev, err, errlen) < 0)

@@ -86,7 +86,11 @@ static void emit_block_function(cg *c, const ptx_func *f)
                "        cbB_vt->tid.z = cbB_tz;\n"
                "        for (uint32_t cbB_i = 0; cbB_i < cbB_n; cbB_i++) {\n"
                "            cbB_vt->tid.x = cbB_tx + cbB_i;\n");
-    if (entry_calls(f))
+    if (entry_calls(f) && c->m->warp_size == 64)   /* 64-lane warps (cb_translate_opts) */
+        cg_puts(c, "            cbB_vt->flat = cbB_flat + cbB_i;\n"
+                   "            cbB_vt->lane = (cbB_flat + cbB_i) & 63u;\n"
+                   "            cbB_vt->warp = (cbB_flat + cbB_i) >> 6;\n");
+    else if (entry_calls(f))
         cg_puts(c, "            cbB_vt->flat = cbB_flat + cbB_i;\n"
                    "            cbB_vt->lane = (cbB_flat + cbB_i) & 31u;\n"
                    "            cbB_vt->warp = (cbB_flat + cbB_i) >> 5;\n");

@@ -73,6 +73,7 @@ extern const char cb_codegen_c_prelude[];          /* prelude.c */
 extern const char cb_codegen_c_prelude_half[];     /* prelude_half.c: f16/bf16 and their pairs */
 extern const char cb_codegen_c_prelude_int[];      /* prelude_int.c: int.c's instructions */
 extern const char cb_codegen_c_prelude_warp[];     /* warp.c */
+extern const char cb_codegen_c_prelude_warp64[];   /* warp.c: the same for 64-lane warps */
 extern const char cb_codegen_c_prelude_mma[];      /* mma.c */
 extern const char cb_codegen_c_prelude_tex[];      /* tex.c */
 extern const char cb_codegen_c_prelude_mbarrier[]; /* mbarrier.c */

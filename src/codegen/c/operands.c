@@ -124,6 +124,31 @@ static void read_reg(cg *c, int32_t r, int neg, ptx_type ty)
     }
 }
 
+/* 64-lane warps (cb_translate_opts.warp_size): %laneid = flat % 64, %warpid =
+ * flat / 64, and the %lanemask_* registers are the low 32 bits of the
+ * 64-lane masks (what a port that keeps CUDA's 32-bit variables sees). lane
+ * is the expression of the lane (0..63). Returns 1 when it emitted o. */
+static int read_special_64(cg *c, const ptx_operand *o, const char *lane, const char *warp, const char *nthreads)
+{
+    switch (o->special) {
+    case PTX_SREG_laneid: cg_puts(c, lane); return 1;
+    case PTX_SREG_warpid: cg_puts(c, warp); return 1;
+    case PTX_SREG_nwarpid: cg_printf(c, "((%s + 63u) / 64u)", nthreads); return 1;
+    case PTX_SREG_lanemask_eq: cg_printf(c, "(uint32_t)(1ull << %s)", lane); return 1;
+    case PTX_SREG_lanemask_lt: cg_printf(c, "(uint32_t)((1ull << %s) - 1u)", lane); return 1;
+    case PTX_SREG_lanemask_le: cg_printf(c, "(uint32_t)((2ull << %s) - 1u)", lane); return 1;
+    case PTX_SREG_lanemask_ge: cg_printf(c, "(uint32_t)~((1ull << %s) - 1u)", lane); return 1;
+    case PTX_SREG_lanemask_gt: cg_printf(c, "(uint32_t)~((2ull << %s) - 1u)", lane); return 1;
+    case PTX_SREG_warpsize: cg_puts(c, "64u"); return 1;
+    default: return 0;
+    }
+}
+
+static int read_special_block_64(cg *c, const ptx_operand *o)
+{
+    return read_special_64(c, o, "(cbB_flat & 63u)", "(cbB_flat >> 6)", "cbB_ntid_x * cbB_ntid_y * cbB_ntid_z");
+}
+
 /* In a block entry's body (block.c) the block's dimensions and the
  * thread's indices are locals: cbB_tx cbB_ty cbB_tz cbB_flat, cbB_ntid_x ...
  * Returns 1 when it emitted o. */
@@ -134,6 +159,11 @@ static int read_special_block(cg *c, const ptx_operand *o, char comp)
     case PTX_SREG_ntid: cg_printf(c, "cbB_ntid_%c", comp); return 1;
     case PTX_SREG_ctaid: cg_printf(c, "cbB_ctaid_%c", comp); return 1;
     case PTX_SREG_nctaid: cg_printf(c, "cbB_nctaid_%c", comp); return 1;
+    default: break;
+    }
+    if (c->m->warp_size == 64)
+        return read_special_block_64(c, o);
+    switch (o->special) {
     case PTX_SREG_laneid: cg_puts(c, "(cbB_flat & 31u)"); return 1;
     case PTX_SREG_warpid: cg_puts(c, "(cbB_flat >> 5)"); return 1;
     case PTX_SREG_nwarpid: cg_puts(c, "((cbB_ntid_x * cbB_ntid_y * cbB_ntid_z + 31u) / 32u)"); return 1;
@@ -154,6 +184,11 @@ static void read_special(cg *c, const ptx_operand *o, ptx_type ty)
         return;
     cg_printf(c, "((%s)", cg_ctype(ty));
     if (c->block_mode && read_special_block(c, o, comp)) {
+        cg_puts(c, ")");
+        return;
+    }
+    if (c->m->warp_size == 64 &&
+        read_special_64(c, o, "t->lane", "t->warp", "t->blk->ntid.x * t->blk->ntid.y * t->blk->ntid.z")) {
         cg_puts(c, ")");
         return;
     }

@@ -37,6 +37,37 @@ const char cb_codegen_c_prelude_warp[] =
 "CB_WFN cb_wfn_elect(void *const d[32], uint32_t lanes) { uint32_t leader = (uint32_t)__builtin_ctz(lanes);\n"
 "  CB_FOR_LANES(l, lanes) { CB_WX(d, l)->r = leader; CB_WX(d, l)->p = l == leader; } }\n";
 
+/* The same functions for 64-lane warps (cb_translate_opts.warp_size 64,
+ * docs/cpu-backend.md "64-lane warps"): the runtime hands in d[0..63], a lane
+ * taking part when its d[l] is not NULL (lanes then holds only the low 32
+ * bits of that mask); a result that is a lane mask (match) is the low 32
+ * bits of the 64-lane mask, and elect's leader is a lane 0..63. */
+const char cb_codegen_c_prelude_warp64[] =
+"/* ---- warp collectives over rt->warp_exchange: 64-lane warps, d[0..63], a lane takes part when d[l] != NULL ---- */\n"
+"#define CB_WFN static __attribute__((unused)) void\n"
+"typedef struct cb_wx { uint64_t a; uint64_t r; uint32_t p; } cb_wx;\n"
+"#define CB_WX(d, l) ((cb_wx *)(d)[l])\n"
+"#define CB_FOR_LANES(l, lanes) for (uint32_t l = 0; l < 64; l++) if ((void)(lanes), (d)[l])\n"
+"CB_INL uint64_t cb_wlanes(void *const d[]) { uint64_t m = 0; for (uint32_t l = 0; l < 64; l++) if (d[l]) m |= 1ull << l; return m; }\n"
+"/* match.any: the lanes holding the same value; match.all: all of them or none (low 32 bits of the masks) */\n"
+"CB_WFN cb_wfn_match_any(void *const d[], uint32_t lanes) { uint64_t all = cb_wlanes(d);\n"
+"  CB_FOR_LANES(l, lanes) { uint64_t m = 0; CB_FOR_LANES(k, lanes) if (CB_WX(d, k)->a == CB_WX(d, l)->a) m |= 1ull << k;\n"
+"    CB_WX(d, l)->r = (uint32_t)m; CB_WX(d, l)->p = m == all; } }\n"
+"CB_WFN cb_wfn_match_all(void *const d[], uint32_t lanes) { uint64_t all = cb_wlanes(d); uint32_t first = (uint32_t)__builtin_ctzll(all), same = 1;\n"
+"  CB_FOR_LANES(l, lanes) same &= CB_WX(d, l)->a == CB_WX(d, first)->a;\n"
+"  CB_FOR_LANES(l, lanes) { CB_WX(d, l)->r = same ? (uint32_t)all : 0; CB_WX(d, l)->p = same; } }\n"
+"/* redux: one 32-bit result for every lane */\n"
+"#define CB_REDUX(NAME, INIT, STEP) \\\n"
+"  CB_WFN cb_wfn_redux_##NAME(void *const d[], uint32_t lanes) { uint32_t r = (INIT); \\\n"
+"    CB_FOR_LANES(l, lanes) { uint32_t v = (uint32_t)CB_WX(d, l)->a; r = (STEP); } \\\n"
+"    CB_FOR_LANES(l, lanes) CB_WX(d, l)->r = r; }\n"
+"CB_REDUX(add, 0u, r + v) CB_REDUX(and, 0xffffffffu, r & v) CB_REDUX(or, 0u, r | v) CB_REDUX(xor, 0u, r ^ v)\n"
+"CB_REDUX(min_u32, 0xffffffffu, v < r ? v : r) CB_REDUX(max_u32, 0u, v > r ? v : r)\n"
+"CB_REDUX(min_s32, 0x7fffffffu, (int32_t)v < (int32_t)r ? v : r) CB_REDUX(max_s32, 0x80000000u, (int32_t)v > (int32_t)r ? v : r)\n"
+"/* elect: the lowest lane taking part (0..63) is the leader */\n"
+"CB_WFN cb_wfn_elect(void *const d[], uint32_t lanes) { uint32_t leader = (uint32_t)__builtin_ctzll(cb_wlanes(d));\n"
+"  CB_FOR_LANES(l, lanes) { CB_WX(d, l)->r = leader; CB_WX(d, l)->p = l == leader; } }\n";
+
 /* The membermask operand i, or all lanes. */
 static void read_mask(cg *c, const ptx_instr *in, int i)
 {
