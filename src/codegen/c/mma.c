@@ -188,10 +188,18 @@ const char cb_codegen_c_prelude_mma[] =
 "typedef double cb_vd __attribute__((vector_size(32)));\n"
 "#define CB_VW 4\n"
 "#define CB_VSPLAT(a) ((cb_vd){a, a, a, a})\n"
+"/* s + a * b: the product is exact in double (at most 11 + 11 significant bits, finite), so one fused rounding\n"
+"   gives the same bits as the product rounded and then added */\n"
+"#ifdef __FMA__\n"
+"#define CB_VFMA(a, b, s) __builtin_ia32_vfmaddpd256(a, b, s)\n"
+"#else\n"
+"#define CB_VFMA(a, b, s) ((s) + (a) * (b))\n"
+"#endif\n"
 "#else\n"
 "typedef double cb_vd __attribute__((vector_size(16)));\n"
 "#define CB_VW 2\n"
 "#define CB_VSPLAT(a) ((cb_vd){a, a})\n"
+"#define CB_VFMA(a, b, s) ((s) + (a) * (b))\n"
 "#endif\n"
 "typedef struct cb_mmf { double A[512] __attribute__((aligned(32))), B[512] __attribute__((aligned(32))),\n"
 "  C[256] __attribute__((aligned(32))), D[256] __attribute__((aligned(32))); } cb_mmf;   /* 12 KiB, on the stack */\n"
@@ -204,7 +212,7 @@ const char cb_codegen_c_prelude_mma[] =
 "#define CB_MXF_ROWS(NV) for (int i = 0; i < M; i++) { cb_vd s[NV];\\\n"
 "    for (int v = 0; v < NV; v++) s[v] = CB_VSPLAT(0.0);\\\n"
 "    for (int q = 0; q < K; q++) { cb_vd a = CB_VSPLAT(p->A[i * K + q]); const cb_vd *b = (const cb_vd *)&p->B[q * NV * CB_VW];\\\n"
-"      for (int v = 0; v < NV; v++) s[v] += a * b[v]; }\\\n"
+"      for (int v = 0; v < NV; v++) s[v] = CB_VFMA(a, b[v], s[v]); }\\\n"
 "    const cb_vd *c = (const cb_vd *)&p->C[i * NV * CB_VW]; cb_vd *d = (cb_vd *)&p->D[i * NV * CB_VW];\\\n"
 "    for (int v = 0; v < NV; v++) d[v] = s[v] + c[v]; }\n"
 "CB_INL void cb_mxf_run(cb_mmf *p, int M, int N, int K) {\n"
@@ -218,6 +226,7 @@ const char cb_codegen_c_prelude_mma[] =
 "typedef int cb_v4si __attribute__((vector_size(16)));\n"
 "typedef float cb_v4sf __attribute__((vector_size(16)));\n"
 "typedef double cb_v4df __attribute__((vector_size(32)));\n"
+"typedef uint64_t cb_v4du __attribute__((vector_size(32)));\n"
 "#ifdef __F16C__\n"
 "typedef short cb_v8hi __attribute__((vector_size(16)));\n"
 "#endif\n"
@@ -269,6 +278,8 @@ const char cb_codegen_c_prelude_mma[] =
 "  for (int l = 0, e = 0; l < 32; l++) { cb_mx *x = CB_MX(d, l);\n"
 "    if (dk) for (int j = 0; j < sc; j += 2, e += 2)\n"
 "      x->d[j >> 1] = (uint64_t)cb_dh(0, p->D[e], 0) | (uint64_t)cb_dh(0, p->D[e + 1], 0) << 16;\n"
+"    else if (sc % 4 == 0) for (int j = 0; j < sc; j += 4, e += 4) { cb_v4df v; memcpy(&v, p->D + e, sizeof v);\n"
+"      cb_v4du u = __builtin_convertvector((cb_v4su)__builtin_convertvector(v, cb_v4sf), cb_v4du); memcpy(x->d + j, &u, sizeof u); }\n"
 "    else for (int j = 0; j < sc; j++, e++) x->d[j] = cb_bits32((float)p->D[e]); }\n"
 "  return 1; }\n"
 "/* f: as cb_mma_do's (forms 0 and 1 only); 1 when done, 0 when the general form must run */\n"
@@ -548,20 +559,32 @@ static int layouts_of(const ptx_instr *in, int *acol, int *bcol)
  * mma.sp{::ordered_metadata}.sync.aligned.shape.row.col.dtype.atype.btype.ctype d, a, b, c, e, sel */
 /* What an emitter of a warp-matrix collective emits: the whole instruction for a thread of the general code
  * (pack its fragments into cb_m, rt->warp_exchange, unpack), or for the lanes entry (c_lanes_emit_matrix)
- * the packing or the unpacking of one lane. */
-enum { PART_ALL, PART_PACK, PART_UNPACK };
+ * the packing or the unpacking of one lane, or the instruction's parameters (once per warp). */
+enum { PART_ALL, PART_PACK, PART_UNPACK, PART_PARAMS };
 
 /* The cb_warp_fn of each collective, by how it packs. */
 static const char *const matrix_fn[] = {"cb_mfn_mma", "cb_mfn_wmma"};
 
 /* The lane's cb_mx: cb_m on its stack, zeroed (PART_ALL), or cbP, its slot cbMx[lane] of the warp (PART_PACK),
  * with d and e zeroed (the fragments' registers are all written, the cb_mfn_* read no others). */
-static void emit_mx_open(cg *c, int part)
+static void emit_mx_open(cg *c, int part, int f16_result)
 {
     if (part == PART_ALL)
         cg_puts(c, "cb_mx cb_m; memset(&cb_m, 0, sizeof cb_m);\n");
+    else if (f16_result)   /* f16 results are set half by half (cb_mx_set); others are whole words */
+        cg_puts(c, "cb_mx *const cbP = &cbMx[cbL & 31u]; memset(cbP->d, 0, sizeof cbP->d);\n");
     else
-        cg_puts(c, "cb_mx *const cbP = &cbMx[cbL & 31u]; memset(cbP->d, 0, sizeof cbP->d); cbP->e = 0;\n");
+        cg_puts(c, "cb_mx *const cbP = &cbMx[cbL & 31u];\n");
+}
+
+/* The instruction's parameters: in every lane's cb_mx (PART_ALL), else nothing: the lanes entry writes them
+ * once per warp, into the first live lane's (c_lanes_emit_matrix), which is the one the cb_mfn_* read. */
+static void emit_params(cg *c, int part, const int *cfg, int n)
+{
+    if (part == PART_ALL)
+        emit_cfg(c, "cb_m.", cfg, n);
+    else if (part == PART_PARAMS)
+        emit_cfg(c, "cbP->", cfg, n);
 }
 
 static void emit_exchange(cg *c, const char *fn)
@@ -594,10 +617,6 @@ static void emit_mma_part(cg *c, const ptx_instr *in, int part)
         unpack_regs(c, mx, &in->ops[0], "d", nregs_acc(dk, nc), dk == 4);
         return;
     }
-    emit_mx_open(c, part);
-    pack_regs(c, mx, &in->ops[1], "a", nregs_in(ak, na), ak == 5);
-    pack_regs(c, mx, &in->ops[2], "b", nregs_in(bk, nb), bk == 5);
-    pack_regs(c, mx, &in->ops[3], "c", nregs_acc(ck, nc), ck == 4);
     int sel = 0;
     if (sparse) {
         const ptx_operand *f = &in->ops[5];
@@ -607,14 +626,22 @@ static void emit_mma_part(cg *c, const ptx_instr *in, int part)
         int nthr = (ak == 2 ? s->k / 2 : s->k / 4) / 4;   /* metadata lanes per group of four */
         if (sel * nthr > 3)
             cg_fail(c, "mma.sp: sparsity selector out of range for this shape (the ISA leaves it undefined)");
-        cg_printf(c, "    %se = (uint64_t)", mx);
-        cg_read(c, &in->ops[4], PTX_TYPE_b32);
-        cg_puts(c, ";\n");
+    }
+    if (part != PART_PARAMS) {
+        emit_mx_open(c, part, dk == 1);
+        pack_regs(c, mx, &in->ops[1], "a", nregs_in(ak, na), ak == 5);
+        pack_regs(c, mx, &in->ops[2], "b", nregs_in(bk, nb), bk == 5);
+        pack_regs(c, mx, &in->ops[3], "c", nregs_acc(ck, nc), ck == 4);
+        if (sparse) {
+            cg_printf(c, "    %se = (uint64_t)", mx);
+            cg_read(c, &in->ops[4], PTX_TYPE_b32);
+            cg_puts(c, ";\n");
+        }
     }
     int bop = ptx_has(in, PTX_MOD_xor) ? 1 : ptx_has(in, PTX_MOD_and) ? 2 : 0;
     int cfg[12] = {form, s->m, s->n, s->k, ak, bk, ck, dk, acol, bcolmajor, bop, sel};
-    emit_cfg(c, mx, cfg, 12);
-    if (part == PART_PACK)
+    emit_params(c, part, cfg, 12);
+    if (part != PART_ALL)
         return;
     emit_exchange(c, matrix_fn[0]);
     unpack_regs(c, mx, &in->ops[0], "d", nregs_acc(dk, nc), dk == 4);
@@ -749,14 +776,16 @@ static void emit_wmma_mma(cg *c, const ptx_instr *in, const mshape *s, int part)
         unpack_regs(c, mx, &in->ops[0], "d", nregs_acc(dk, (uint32_t)nc), dk == 4);
         return;
     }
-    emit_mx_open(c, part);
-    pack_regs(c, mx, &in->ops[1], "a", nregs_in(ak, (uint32_t)sa), ak == 5);
-    pack_regs(c, mx, &in->ops[2], "b", nregs_in(bk, (uint32_t)sb), bk == 5);
-    pack_regs(c, mx, &in->ops[3], "c", nregs_acc(ck, (uint32_t)nc), ck == 4);
+    if (part != PART_PARAMS) {
+        emit_mx_open(c, part, dk == 1);
+        pack_regs(c, mx, &in->ops[1], "a", nregs_in(ak, (uint32_t)sa), ak == 5);
+        pack_regs(c, mx, &in->ops[2], "b", nregs_in(bk, (uint32_t)sb), bk == 5);
+        pack_regs(c, mx, &in->ops[3], "c", nregs_acc(ck, (uint32_t)nc), ck == 4);
+    }
     int bop = ptx_has(in, PTX_MOD_xor) ? 1 : ptx_has(in, PTX_MOD_and) ? 2 : 0;
     int cfg[10] = {s->m, s->n, s->k, ak, bk, ck, dk, sa, sb, bop};
-    emit_cfg(c, mx, cfg, 10);
-    if (part == PART_PACK)
+    emit_params(c, part, cfg, 10);
+    if (part != PART_ALL)
         return;
     emit_exchange(c, matrix_fn[1]);
     unpack_regs(c, mx, &in->ops[0], "d", nregs_acc(dk, (uint32_t)nc), dk == 4);
@@ -821,6 +850,12 @@ void c_lanes_emit_matrix(lanes *e, const ptx_instr *in)
         emit_mma_part(c, in, PART_PACK);
     cg_puts(c, "    }\n");
     lanes_loop_close(e, NULL, 0);
+    cg_puts(c, "    { cb_mx *const cbP = &cbMx[__builtin_ctz(cbHere)];\n");
+    if (wmma)
+        emit_wmma_mma(c, in, s, PART_PARAMS);
+    else
+        emit_mma_part(c, in, PART_PARAMS);
+    cg_puts(c, "    }\n");
     cg_printf(c, "    %s(cbD, cbHere);\n", matrix_fn[wmma]);
     lanes_loop_open(e, mask, defs, nd, NULL, 0);
     cg_puts(c, "    { const cb_mx *const cbP = &cbMx[cbL & 31u];\n");
