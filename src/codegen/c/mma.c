@@ -241,7 +241,7 @@ const char cb_codegen_c_prelude_mma[] =
 "CB_INL uint32_t cb_mxf_f16s(const uint64_t *r, int n, double *dst) {\n"
 "#ifdef __F16C__\n"
 "  cb_v4si bad = {0, 0, 0, 0};\n"
-"  for (int j = 0; j < n; j += 8) { cb_v4su u = cb_mxf_w4(r + j / 2), hi = __builtin_shuffle(u, (cb_v4su){2, 3, 0, 1});\n"
+"  for (int j = 0; j < n; j += 8) { cb_v4su u = cb_mxf_w4(r + j / 2), hi = {u[2], u[3], 0, 0};\n"
 "    bad |= ((u & 0x7c00u) == 0x7c00u) | ((u & 0x7c000000u) == 0x7c000000u);\n"
 "    cb_v4df d0 = __builtin_convertvector(__builtin_ia32_vcvtph2ps((cb_v8hi)u), cb_v4df);\n"
 "    cb_v4df d1 = __builtin_convertvector(__builtin_ia32_vcvtph2ps((cb_v8hi)hi), cb_v4df);\n"
