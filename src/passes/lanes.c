@@ -28,15 +28,17 @@
  *   whether some register may be read before it is written
  *   (`live_in_entry`), so that the generated code keeps only what is needed.
  * - **Whether it can** (`lanes`, else `lanes_why`). The lanes code handles
- *   block barriers (`bar.sync 0`, `bar.red`), `.sync` shuffles and votes and
- *   `bar.warp.sync` in blocks that are not divergent and with uniform masks;
+ *   block barriers (`bar.sync 0`, `bar.red`), `.sync` shuffles and votes,
+ *   `bar.warp.sync`, `mma` and `wmma.mma` in blocks that are not divergent
+ *   and with uniform masks (wmma.load/store run per lane);
  *   the calls of the runtime (vprintf, malloc, free, __assertfail); every
  *   other instruction that runs per thread. Kernels with calls of .func
  *   code, warp convergence points (volatile shared accesses, activemask,
  *   vote/shfl without .sync), parking (mbarrier waits, nanosleep), named or
- *   counted barriers, carry chains, the matrix and async-copy families, an
- *   irreducible loop or a loop that never ends keep the general code (fibers
- *   or the per-thread block entry), which the runtime then runs instead.
+ *   counted barriers, carry chains, ldmatrix/stmatrix, the async-copy
+ *   family, an irreducible loop or a loop that never ends keep the general
+ *   code (fibers or the per-thread block entry), which the runtime then runs
+ *   instead.
  */
 #include "passes/passes.h"
 
