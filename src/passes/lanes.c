@@ -28,15 +28,17 @@
  *   whether some register may be read before it is written
  *   (`live_in_entry`), so that the generated code keeps only what is needed.
  * - **Whether it can** (`lanes`, else `lanes_why`). The lanes code handles
- *   block barriers (`bar.sync 0`, `bar.red`), `.sync` shuffles and votes and
- *   `bar.warp.sync` in blocks that are not divergent and with uniform masks;
+ *   block barriers (`bar.sync 0`, `bar.red`), `.sync` shuffles and votes,
+ *   `bar.warp.sync`, `mma` and `wmma.mma` in blocks that are not divergent
+ *   and with uniform masks (wmma.load/store run per lane);
  *   the calls of the runtime (vprintf, malloc, free, __assertfail); every
  *   other instruction that runs per thread. Kernels with calls of .func
  *   code, warp convergence points (volatile shared accesses, activemask,
  *   vote/shfl without .sync), parking (mbarrier waits, nanosleep), named or
- *   counted barriers, carry chains, the matrix and async-copy families, an
- *   irreducible loop or a loop that never ends keep the general code (fibers
- *   or the per-thread block entry), which the runtime then runs instead.
+ *   counted barriers, carry chains, ldmatrix/stmatrix, the async-copy
+ *   family, an irreducible loop or a loop that never ends keep the general
+ *   code (fibers or the per-thread block entry), which the runtime then runs
+ *   instead.
  */
 #include "passes/passes.h"
 
@@ -76,7 +78,9 @@ void pass_instr_regs(const ptx_instr *in, int32_t *defs, uint32_t *ndefs, int32_
                      uint32_t max)
 {
     *ndefs = *nuses = 0;
-    int has_dst = (ptx_ops[in->op].flags & PTX_OPF_DST) && in->nops > 0;
+    /* wmma's row has no DST (its forms differ): wmma.load and wmma.mma write their first operand */
+    int wmma_dst = in->op == PTX_OP_wmma && !ptx_has(in, PTX_MOD_store);
+    int has_dst = ((ptx_ops[in->op].flags & PTX_OPF_DST) || wmma_dst) && in->nops > 0;
     for (uint32_t i = 0; i < in->nops; i++) {
         if (i == 0 && has_dst)
             operand_regs(&in->ops[0], defs, ndefs, max);
@@ -175,8 +179,9 @@ static const char *unsupported(const ptx_module *m, const ptx_instr *in)
     case PTX_OP_shfl:
     case PTX_OP_vote:
         return ptx_has(in, PTX_MOD_sync) ? NULL : "vote or shfl without .sync";
-    case PTX_OP_match: case PTX_OP_redux: case PTX_OP_elect: case PTX_OP_mma: case PTX_OP_wmma:
-    case PTX_OP_ldmatrix: case PTX_OP_stmatrix:
+    case PTX_OP_mma: case PTX_OP_wmma:   /* c/mma.c: c_lanes_emit_matrix; wmma.load/store run per lane */
+        return NULL;
+    case PTX_OP_match: case PTX_OP_redux: case PTX_OP_elect: case PTX_OP_ldmatrix: case PTX_OP_stmatrix:
         return "a warp-matrix or warp-exchange instruction";
     case PTX_OP_cp: case PTX_OP_mbarrier:
         return "an asynchronous copy or mbarrier";

@@ -76,7 +76,7 @@ static int per_lane_effect(const ptx_instr *in)
 {
     switch (in->op) {
     case PTX_OP_atom: case PTX_OP_red: case PTX_OP_call: case PTX_OP_tex: case PTX_OP_tld4: case PTX_OP_suld:
-    case PTX_OP_sust: case PTX_OP_txq: case PTX_OP_trap:
+    case PTX_OP_sust: case PTX_OP_txq: case PTX_OP_trap: case PTX_OP_wmma:
         return 1;
     case PTX_OP_ld: case PTX_OP_ldu: case PTX_OP_st:
         return ptx_instr_space(in) == PTX_SPACE_local;
@@ -90,7 +90,7 @@ int lanes_needs_identity(const ptx_instr *in)
 {
     if (ptx_ops[in->op].flags & (PTX_OPF_MEM | PTX_OPF_CALL | PTX_OPF_TEXTURE))
         return 1;
-    if (in->op == PTX_OP_trap)
+    if (in->op == PTX_OP_trap || (in->op == PTX_OP_wmma && !ptx_has(in, PTX_MOD_mma)))   /* wmma.load/store */
         return 1;
     for (uint32_t i = 0; i < in->nops; i++)
         if (in->ops[i].kind == PTX_OPD_special &&

@@ -46,5 +46,7 @@ void lanes_emit_run(lanes *e, const lanes_run *r);
 
 /* A block barrier or warp collective of a block every live lane runs (lanes_warp.c). */
 void lanes_emit_collective(lanes *e, const ptx_instr *in);
+/* mma or wmma.mma, the same (c/mma.c). */
+void c_lanes_emit_matrix(lanes *e, const ptx_instr *in);
 
 #endif

@@ -153,7 +153,7 @@ static int wants_fast(const run_state *s)
         default:
             if (ptx_ops[in->op].flags & (PTX_OPF_MEM | PTX_OPF_CALL | PTX_OPF_TEXTURE))
                 return 0;
-            if (in->op == PTX_OP_trap)
+            if (in->op == PTX_OP_trap || in->op == PTX_OP_wmma)
                 return 0;
             for (uint32_t o = 0; o < in->nops; o++)
                 if (in->ops[o].kind == PTX_OPD_special &&

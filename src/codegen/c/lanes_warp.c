@@ -198,6 +198,10 @@ void lanes_emit_collective(lanes *e, const ptx_instr *in)
     case PTX_OP_vote:
         emit_vote(e, in);
         return;
+    case PTX_OP_mma:
+    case PTX_OP_wmma:
+        c_lanes_emit_matrix(e, in);
+        return;
     default:
         cg_fail(c, "internal error: a collective the lanes entry cannot run");
     }

@@ -30,6 +30,8 @@
  * a GPU in the last bits when partial sums are not exact (docs/ptx.md).
  */
 #include "codegen/c/c.h"
+#include "codegen/c/lanes.h"
+#include "passes/passes.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -152,6 +154,13 @@ const char cb_codegen_c_prelude_mma[] =
 "/* wmma.load/store: lane's slots from/to memory p; element (r, c) is element r * stride + c (row-major) or\n"
 "   c * stride + r of w bits each (sub-byte elements: the lowest bits of a byte first) */\n"
 "CB_INL void cb_wmma_ldst(uint64_t *regs, int w, int slots, int rows, int cols, uint32_t lane, unsigned char *p, uint32_t stride, int rowmajor, int store) {\n"
+"  int e0 = (int)(((uint32_t)lane * (uint32_t)slots) % (uint32_t)(rows * cols)), r0 = e0 / cols, c0 = e0 % cols;\n"
+"  if ((w == 16 || w == 32) && c0 + slots <= cols) { /* the lane's slots are columns c0.. of row r0: one step apart */\n"
+"    size_t b = (size_t)(w / 8), step = rowmajor ? b : (size_t)stride * b;\n"
+"    unsigned char *q = p + (rowmajor ? (size_t)r0 * stride + (size_t)c0 : (size_t)c0 * stride + (size_t)r0) * b;\n"
+"    for (int j = 0; j < slots; j++, q += step) {\n"
+"      if (store) { uint64_t v = cb_mx_el(regs, w, j); memcpy(q, &v, b); } else { uint64_t v = 0; memcpy(&v, q, b); cb_mx_set(regs, w, j, v); } }\n"
+"    return; }\n"
 "  for (int j = 0; j < slots; j++) { int r, c; cb_wmma_pos(slots, rows, cols, (int)lane, j, &r, &c);\n"
 "    size_t e = rowmajor ? (size_t)r * stride + (size_t)c : (size_t)c * stride + (size_t)r;\n"
 "    if (w < 8) { unsigned char *q = p + e * (size_t)w / 8; int sh = (int)(e * (size_t)w % 8); unsigned m = ((1u << w) - 1u) << sh;\n"
@@ -170,9 +179,131 @@ const char cb_codegen_c_prelude_mma[] =
 "      if (!p) continue;\n"
 "      if (store) { uint16_t v = (uint16_t)cb_mx_el(x->c, 16, 2 * i + h); memcpy(p, &v, 2); }\n"
 "      else { uint16_t v; memcpy(&v, p, 2); cb_mx_set(x->d, 16, 2 * i + h, v); } } } }\n"
+"/* The fast form of mma and wmma.mma for the common case: every lane of the warp, f16, bf16 or tf32 inputs,\n"
+"   f32 or f16 accumulators, N of 8, 16 or 32, K <= 32, every value finite. The same sums as cb_mm_run (each\n"
+"   product exact in double, summed in k order from +0, C added, rounded once), computed as vector loops over\n"
+"   a row of D (GCC vector extensions, as wide as the unit's flags allow). With a non-finite value anywhere\n"
+"   the general form runs instead (NaN results keep its bits). Matrices are row-major, rows packed. */\n"
+"#ifdef __AVX__\n"
+"typedef double cb_vd __attribute__((vector_size(32)));\n"
+"#define CB_VW 4\n"
+"#define CB_VSPLAT(a) ((cb_vd){a, a, a, a})\n"
+"/* s + a * b: the product is exact in double (at most 11 + 11 significant bits, finite), so one fused rounding\n"
+"   gives the same bits as the product rounded and then added */\n"
+"#ifdef __FMA__\n"
+"#define CB_VFMA(a, b, s) __builtin_ia32_vfmaddpd256(a, b, s)\n"
+"#else\n"
+"#define CB_VFMA(a, b, s) ((s) + (a) * (b))\n"
+"#endif\n"
+"#else\n"
+"typedef double cb_vd __attribute__((vector_size(16)));\n"
+"#define CB_VW 2\n"
+"#define CB_VSPLAT(a) ((cb_vd){a, a})\n"
+"#define CB_VFMA(a, b, s) ((s) + (a) * (b))\n"
+"#endif\n"
+"typedef struct cb_mmf { double A[512] __attribute__((aligned(32))), B[512] __attribute__((aligned(32))),\n"
+"  C[256] __attribute__((aligned(32))), D[256] __attribute__((aligned(32))); } cb_mmf;   /* 12 KiB, on the stack */\n"
+"/* element v as double: k 0 f16, 1 bf16, 2 tf32 (low 13 bits ignored), 3 f32; *bad |= not finite */\n"
+"CB_INL double cb_mxf_in(int k, uint32_t v, uint32_t *bad) {\n"
+"  if (k == 0) { uint32_t e = v >> 10 & 31u, m = v & 0x3ffu; *bad |= e == 31u;\n"
+"    double r = e ? cb_f64((uint64_t)(e + 1008u) << 52 | (uint64_t)m << 42) : (double)m * 0x1p-24; return v & 0x8000u ? -r : r; }\n"
+"  uint32_t f = k == 1 ? v << 16 : k == 2 ? v & 0xffffe000u : v; *bad |= (f & 0x7f800000u) == 0x7f800000u; return (double)cb_f32(f); }\n"
+"/* D = A * B + C, M x N x K, with NV vectors to a row of D */\n"
+"#define CB_MXF_ROWS(NV) for (int i = 0; i < M; i++) { cb_vd s[NV];\\\n"
+"    for (int v = 0; v < NV; v++) s[v] = CB_VSPLAT(0.0);\\\n"
+"    for (int q = 0; q < K; q++) { cb_vd a = CB_VSPLAT(p->A[i * K + q]); const cb_vd *b = (const cb_vd *)&p->B[q * NV * CB_VW];\\\n"
+"      for (int v = 0; v < NV; v++) s[v] = CB_VFMA(a, b[v], s[v]); }\\\n"
+"    const cb_vd *c = (const cb_vd *)&p->C[i * NV * CB_VW]; cb_vd *d = (cb_vd *)&p->D[i * NV * CB_VW];\\\n"
+"    for (int v = 0; v < NV; v++) d[v] = s[v] + c[v]; }\n"
+"CB_INL void cb_mxf_run(cb_mmf *p, int M, int N, int K) {\n"
+"  if (N == 8) CB_MXF_ROWS(8 / CB_VW) else if (N == 16) CB_MXF_ROWS(16 / CB_VW) else CB_MXF_ROWS(32 / CB_VW) }\n"
+"/* lane l's fragment registers: which 0 a, 1 b, 2 c */\n"
+"CB_INL const uint64_t *cb_mxf_regs(void *const d[32], int which, int l) { const cb_mx *x = CB_MX(d, l);\n"
+"  return which == 0 ? x->a : which == 1 ? x->b : x->c; }\n"
+"/* Fragment registers to doubles, four registers at a time where it can: r[i] holds a 32-bit register in its\n"
+"   low half; the result is nonzero when some value is not finite */\n"
+"typedef unsigned cb_v4su __attribute__((vector_size(16)));\n"
+"typedef int cb_v4si __attribute__((vector_size(16)));\n"
+"typedef float cb_v4sf __attribute__((vector_size(16)));\n"
+"typedef double cb_v4df __attribute__((vector_size(32)));\n"
+"typedef uint64_t cb_v4du __attribute__((vector_size(32)));\n"
+"#ifdef __F16C__\n"
+"typedef short cb_v8hi __attribute__((vector_size(16)));\n"
+"#endif\n"
+"CB_INL cb_v4su cb_mxf_w4(const uint64_t *r) { cb_v4su u = {(uint32_t)r[0], (uint32_t)r[1], (uint32_t)r[2], (uint32_t)r[3]}; return u; }\n"
+"CB_INL uint32_t cb_mxf_any(cb_v4si m) { return (uint32_t)(m[0] | m[1] | m[2] | m[3]) & 1u; }\n"
+"/* n f32 values (n % 4 == 0) from r[0 .. n) */\n"
+"CB_INL uint32_t cb_mxf_f32s(const uint64_t *r, int n, double *dst) { cb_v4si bad = {0, 0, 0, 0};\n"
+"  for (int j = 0; j < n; j += 4) { cb_v4su u = cb_mxf_w4(r + j); bad |= (u & 0x7f800000u) == 0x7f800000u;\n"
+"    cb_v4df d = __builtin_convertvector((cb_v4sf)u, cb_v4df); memcpy(dst + j, &d, sizeof d); }\n"
+"  return cb_mxf_any(bad); }\n"
+"/* n f16 values (n % 8 == 0), packed in pairs in r[0 .. n / 2); with F16C (-march=native on such a CPU) by vcvtph2ps */\n"
+"CB_INL uint32_t cb_mxf_f16s(const uint64_t *r, int n, double *dst) {\n"
+"#ifdef __F16C__\n"
+"  cb_v4si bad = {0, 0, 0, 0};\n"
+"  for (int j = 0; j < n; j += 8) { cb_v4su u = cb_mxf_w4(r + j / 2), hi = {u[2], u[3], 0, 0};\n"
+"    bad |= ((u & 0x7c00u) == 0x7c00u) | ((u & 0x7c000000u) == 0x7c000000u);\n"
+"    cb_v4df d0 = __builtin_convertvector(__builtin_ia32_vcvtph2ps((cb_v8hi)u), cb_v4df);\n"
+"    cb_v4df d1 = __builtin_convertvector(__builtin_ia32_vcvtph2ps((cb_v8hi)hi), cb_v4df);\n"
+"    memcpy(dst + j, &d0, sizeof d0); memcpy(dst + j + 4, &d1, sizeof d1); }\n"
+"  return cb_mxf_any(bad);\n"
+"#else\n"
+"  uint32_t bad = 0;\n"
+"  for (int j = 0; j < n; j += 2) { uint32_t v = (uint32_t)r[j >> 1]; dst[j] = cb_mxf_in(0, v & 0xffffu, &bad); dst[j + 1] = cb_mxf_in(0, v >> 16, &bad); }\n"
+"  return bad;\n"
+"#endif\n"
+"}\n"
+"/* a wmma fragment (kind k, w bits: 16 or 32, slots per lane) into dst[0 .. n): as in cb_wmma_do the last lane\n"
+"   holding an element wins; 32 * slots is a multiple of n, so element e is slot 32 * slots - n + e. Returns\n"
+"   nonzero when some value is not finite */\n"
+"CB_INL uint32_t cb_mxf_wmma_in(void *const d[32], int which, int k, int w, int slots, int n, double *dst) { uint32_t bad = 0;\n"
+"  for (int l = 32 - n / slots, e = 0; l < 32; l++, e += slots) { const uint64_t *r = cb_mxf_regs(d, which, l);\n"
+"    if (k == 0 && slots % 8 == 0) bad |= cb_mxf_f16s(r, slots, dst + e);\n"
+"    else if (k == 3 && slots % 4 == 0) bad |= cb_mxf_f32s(r, slots, dst + e);\n"
+"    else if (w == 16) for (int j = 0; j < slots; j += 2) { uint64_t v = r[j >> 1];\n"
+"      dst[e + j] = cb_mxf_in(k, (uint32_t)v & 0xffffu, &bad); dst[e + j + 1] = cb_mxf_in(k, (uint32_t)(v >> 16) & 0xffffu, &bad); }\n"
+"    else for (int j = 0; j < slots; j++) dst[e + j] = cb_mxf_in(k, (uint32_t)r[j], &bad); }\n"
+"  return bad; }\n"
+"/* f: as cb_wmma_do's; 1 when done, 0 when the general form must run */\n"
+"CB_INL int cb_wmma_fast(void *const d[32], uint32_t lanes, const int *f) {\n"
+"  int M = f[0], N = f[1], K = f[2], ak = f[3], bk = f[4], ck = f[5], dk = f[6], sa = f[7], sb = f[8], sc = M * N / 32;\n"
+"  if (lanes != 0xffffffffu || ak > 2 || bk != ak || ck > 1 || dk > 1 || M * K > 512 || K * N > 512 || M * N > 256 ||\n"
+"      (N != 8 && N != 16 && N != 32) || (32 * sa) % (M * K) || (32 * sb) % (K * N) || (M * K) % sa || (K * N) % sb || sc % 2)\n"
+"    return 0;\n"
+"  cb_mmf q, *p = &q; uint32_t bad = 0; int w = ak == 2 ? 32 : 16;\n"
+"  bad |= cb_mxf_wmma_in(d, 0, ak, w, sa, M * K, p->A) | cb_mxf_wmma_in(d, 1, bk, w, sb, K * N, p->B);\n"
+"  bad |= ck ? cb_mxf_wmma_in(d, 2, 0, 16, sc, M * N, p->C) : cb_mxf_wmma_in(d, 2, 3, 32, sc, M * N, p->C);\n"
+"  if (bad) return 0;\n"
+"  cb_mxf_run(p, M, N, K);\n"
+"  for (int l = 0, e = 0; l < 32; l++) { cb_mx *x = CB_MX(d, l);\n"
+"    if (dk) for (int j = 0; j < sc; j += 2, e += 2)\n"
+"      x->d[j >> 1] = (uint64_t)cb_dh(0, p->D[e], 0) | (uint64_t)cb_dh(0, p->D[e + 1], 0) << 16;\n"
+"    else if (sc % 4 == 0) for (int j = 0; j < sc; j += 4, e += 4) { cb_v4df v; memcpy(&v, p->D + e, sizeof v);\n"
+"      cb_v4du u = __builtin_convertvector((cb_v4su)__builtin_convertvector(v, cb_v4sf), cb_v4du); memcpy(x->d + j, &u, sizeof u); }\n"
+"    else for (int j = 0; j < sc; j++, e++) x->d[j] = cb_bits32((float)p->D[e]); }\n"
+"  return 1; }\n"
+"/* f: as cb_mma_do's (forms 0 and 1 only); 1 when done, 0 when the general form must run */\n"
+"CB_INL int cb_mma_fast(void *const d[32], uint32_t lanes, const int *f) {\n"
+"  int form = f[0], M = f[1], N = f[2], K = f[3], ak = f[4], bk = f[5], ck = f[6], dk = f[7], r, c;\n"
+"  if (lanes != 0xffffffffu || form > 1 || ak > 2 || bk != ak || ck > 1 || dk > 1 || N != 8 || M > 16 || K > 32) return 0;\n"
+"  cb_mmf q, *p = &q; uint32_t bad = 0; int w = ak == 2 ? 32 : 16, m16 = form != 1;\n"
+"  int na = M * K / 32, nb = K * N / 32, nc = M * N / 32;\n"
+"  for (int l = 0; l < 32; l++) { const cb_mx *x = CB_MX(d, l);\n"
+"    for (int i = 0; i < na; i++) { cb_mma_pos(m16, w, 0, l, i, &r, &c); p->A[r * K + c] = cb_mxf_in(ak, (uint32_t)cb_mx_el(x->a, w, i), &bad); }\n"
+"    for (int i = 0; i < nb; i++) { cb_mma_pos(m16, w, 1, l, i, &r, &c); p->B[r * 8 + c] = cb_mxf_in(bk, (uint32_t)cb_mx_el(x->b, w, i), &bad); }\n"
+"    for (int i = 0; i < nc; i++) { cb_mma_pos(m16, 0, 2, l, i, &r, &c);\n"
+"      p->C[r * 8 + c] = ck ? cb_mxf_in(0, (uint32_t)cb_mx_el(x->c, 16, i), &bad) : cb_mxf_in(3, (uint32_t)x->c[i], &bad); } }\n"
+"  if (bad) return 0;\n"
+"  cb_mxf_run(p, M, N, K);\n"
+"  for (int l = 0; l < 32; l++) { cb_mx *x = CB_MX(d, l);\n"
+"    for (int i = 0; i < nc; i++) { cb_mma_pos(m16, 0, 2, l, i, &r, &c); double v = p->D[r * 8 + c];\n"
+"      if (dk) cb_mx_set(x->d, 16, i, cb_dh(0, v, 0)); else x->d[i] = cb_bits32((float)v); } }\n"
+"  return 1; }\n"
 "/* the cb_warp_fn of each instruction: its parameters come from the first lane's cfg */\n"
-"CB_MFN cb_mfn_mma(void *const d[32], uint32_t lanes) { cb_mma_do(d, lanes, CB_MX(d, __builtin_ctz(lanes))->cfg); }\n"
-"CB_MFN cb_mfn_wmma(void *const d[32], uint32_t lanes) { cb_wmma_do(d, lanes, CB_MX(d, __builtin_ctz(lanes))->cfg); }\n"
+"CB_MFN cb_mfn_mma(void *const d[32], uint32_t lanes) { const int *f = CB_MX(d, __builtin_ctz(lanes))->cfg;\n"
+"  if (!cb_mma_fast(d, lanes, f)) cb_mma_do(d, lanes, f); }\n"
+"CB_MFN cb_mfn_wmma(void *const d[32], uint32_t lanes) { const int *f = CB_MX(d, __builtin_ctz(lanes))->cfg;\n"
+"  if (!cb_wmma_fast(d, lanes, f)) cb_wmma_do(d, lanes, f); }\n"
 "CB_MFN cb_mfn_ldst_matrix(void *const d[32], uint32_t lanes) { const int *f = CB_MX(d, __builtin_ctz(lanes))->cfg;\n"
 "  cb_ldst_matrix(d, lanes, f[0], f[1], f[2]); }\n"
 "/* movmatrix.m8n8.trans.b16: lane l's a[0] holds row l/4, columns 2(l%4) and 2(l%4)+1 of an 8x8 matrix;\n"
@@ -263,11 +394,11 @@ static uint32_t nregs_acc(int kind, uint32_t elems) { return kind == 1 ? elems /
 
 /* ---- moving fragments between registers and a cb_mx -------------------------------- */
 
-/* Emits cb_m.<field>[i] = register i of vector operand o, as 32 or 64 bits. */
-static void pack_regs(cg *c, const ptx_operand *o, const char *field, uint32_t want, int bits64)
+/* Emits <mx><field>[i] = register i of vector operand o, as 32 or 64 bits (mx: "cb_m." or "cbP->", the lane's cb_mx). */
+static void pack_regs(cg *c, const char *mx, const ptx_operand *o, const char *field, uint32_t want, int bits64)
 {
     if (want == 1 && o->kind != PTX_OPD_vec) {   /* a lone register */
-        cg_printf(c, "    cb_m.%s[0] = (uint64_t)", field);
+        cg_printf(c, "    %s%s[0] = (uint64_t)", mx, field);
         cg_read(c, o, bits64 ? PTX_TYPE_b64 : PTX_TYPE_b32);
         cg_puts(c, ";\n");
         return;
@@ -278,19 +409,19 @@ static void pack_regs(cg *c, const ptx_operand *o, const char *field, uint32_t w
         cg_fail(c, msg);
     }
     for (uint32_t i = 0; i < o->nelems; i++) {
-        cg_printf(c, "    cb_m.%s[%u] = (uint64_t)", field, i);
+        cg_printf(c, "    %s%s[%u] = (uint64_t)", mx, field, i);
         cg_read(c, &o->elems[i], bits64 ? PTX_TYPE_b64 : PTX_TYPE_b32);
         cg_puts(c, ";\n");
     }
 }
 
-static void unpack_regs(cg *c, const ptx_operand *o, const char *field, uint32_t want, int bits64)
+static void unpack_regs(cg *c, const char *mx, const ptx_operand *o, const char *field, uint32_t want, int bits64)
 {
     ptx_type ty = bits64 ? PTX_TYPE_b64 : PTX_TYPE_b32;
     if (want == 1 && o->kind != PTX_OPD_vec) {   /* a lone register */
         cg_puts(c, "    ");
         cg_dst_open(c, o, ty);
-        cg_printf(c, "(%s)cb_m.%s[0]", bits64 ? "uint64_t" : "uint32_t", field);
+        cg_printf(c, "(%s)%s%s[0]", bits64 ? "uint64_t" : "uint32_t", mx, field);
         cg_dst_close(c, o, ty);
         return;
     }
@@ -304,16 +435,16 @@ static void unpack_regs(cg *c, const ptx_operand *o, const char *field, uint32_t
             continue;
         cg_puts(c, "    ");
         cg_dst_open(c, &o->elems[i], ty);
-        cg_printf(c, "(%s)cb_m.%s[%u]", bits64 ? "uint64_t" : "uint32_t", field, i);
+        cg_printf(c, "(%s)%s%s[%u]", bits64 ? "uint64_t" : "uint32_t", mx, field, i);
         cg_dst_close(c, &o->elems[i], ty);
     }
 }
 
-static void emit_cfg(cg *c, const int *cfg, int n)
+static void emit_cfg(cg *c, const char *mx, const int *cfg, int n)
 {
     cg_puts(c, "   ");
     for (int i = 0; i < n; i++)
-        cg_printf(c, " cb_m.cfg[%d] = %d;", i, cfg[i]);
+        cg_printf(c, " %scfg[%d] = %d;", mx, i, cfg[i]);
     cg_puts(c, "\n");
 }
 
@@ -426,8 +557,44 @@ static int layouts_of(const ptx_instr *in, int *acol, int *bcol)
 
 /* mma.sync.aligned.shape.alayout.blayout{.satfinite}.dtype.atype.btype.ctype{.bop.popc} d, a, b, c
  * mma.sp{::ordered_metadata}.sync.aligned.shape.row.col.dtype.atype.btype.ctype d, a, b, c, e, sel */
-void c_emit_mma(cg *c, const ptx_instr *in)
+/* What an emitter of a warp-matrix collective emits: the whole instruction for a thread of the general code
+ * (pack its fragments into cb_m, rt->warp_exchange, unpack), or for the lanes entry (c_lanes_emit_matrix)
+ * the packing or the unpacking of one lane, or the instruction's parameters (once per warp). */
+enum { PART_ALL, PART_PACK, PART_UNPACK, PART_PARAMS };
+
+/* The cb_warp_fn of each collective, by how it packs. */
+static const char *const matrix_fn[] = {"cb_mfn_mma", "cb_mfn_wmma"};
+
+/* The lane's cb_mx: cb_m on its stack, zeroed (PART_ALL), or cbP, its slot cbMx[lane] of the warp (PART_PACK),
+ * with d and e zeroed (the fragments' registers are all written, the cb_mfn_* read no others). */
+static void emit_mx_open(cg *c, int part, int f16_result)
 {
+    if (part == PART_ALL)
+        cg_puts(c, "cb_mx cb_m; memset(&cb_m, 0, sizeof cb_m);\n");
+    else if (f16_result)   /* f16 results are set half by half (cb_mx_set); others are whole words */
+        cg_puts(c, "cb_mx *const cbP = &cbMx[cbL & 31u]; memset(cbP->d, 0, sizeof cbP->d);\n");
+    else
+        cg_puts(c, "cb_mx *const cbP = &cbMx[cbL & 31u];\n");
+}
+
+/* The instruction's parameters: in every lane's cb_mx (PART_ALL), else nothing: the lanes entry writes them
+ * once per warp, into the first live lane's (c_lanes_emit_matrix), which is the one the cb_mfn_* read. */
+static void emit_params(cg *c, int part, const int *cfg, int n)
+{
+    if (part == PART_ALL)
+        emit_cfg(c, "cb_m.", cfg, n);
+    else if (part == PART_PARAMS)
+        emit_cfg(c, "cbP->", cfg, n);
+}
+
+static void emit_exchange(cg *c, const char *fn)
+{
+    cg_printf(c, "    t->blk->rt->warp_exchange(t, 0xffffffffu, &cb_m, %s);\n", fn);
+}
+
+static void emit_mma_part(cg *c, const ptx_instr *in, int part)
+{
+    const char *mx = part == PART_ALL ? "cb_m." : "cbP->";
     const mshape *s = shape_of(in);
     int sparse = ptx_has(in, PTX_MOD_sp) || ptx_has(in, PTX_MOD_sp_ordered);
     if (!ptx_has(in, PTX_MOD_sync) || !ptx_has(in, PTX_MOD_aligned) || !s || s->m == 32 || s->n != 8)
@@ -446,10 +613,10 @@ void c_emit_mma(cg *c, const ptx_instr *in)
     int form = sparse ? 3 : quadpair ? 2 : s->m == 16 ? 0 : 1;
     uint32_t na = quadpair ? 4 : (uint32_t)(s->m * s->k / 32 / (sparse ? 2 : 1));
     uint32_t nb = quadpair ? 4 : (uint32_t)(s->k * s->n / 32), nc = quadpair ? 8 : (uint32_t)(s->m * s->n / 32);
-    cg_printf(c, "cb_mx cb_m; memset(&cb_m, 0, sizeof cb_m);\n");
-    pack_regs(c, &in->ops[1], "a", nregs_in(ak, na), ak == 5);
-    pack_regs(c, &in->ops[2], "b", nregs_in(bk, nb), bk == 5);
-    pack_regs(c, &in->ops[3], "c", nregs_acc(ck, nc), ck == 4);
+    if (part == PART_UNPACK) {
+        unpack_regs(c, mx, &in->ops[0], "d", nregs_acc(dk, nc), dk == 4);
+        return;
+    }
     int sel = 0;
     if (sparse) {
         const ptx_operand *f = &in->ops[5];
@@ -459,16 +626,28 @@ void c_emit_mma(cg *c, const ptx_instr *in)
         int nthr = (ak == 2 ? s->k / 2 : s->k / 4) / 4;   /* metadata lanes per group of four */
         if (sel * nthr > 3)
             cg_fail(c, "mma.sp: sparsity selector out of range for this shape (the ISA leaves it undefined)");
-        cg_puts(c, "    cb_m.e = (uint64_t)");
-        cg_read(c, &in->ops[4], PTX_TYPE_b32);
-        cg_puts(c, ";\n");
+    }
+    if (part != PART_PARAMS) {
+        emit_mx_open(c, part, dk == 1);
+        pack_regs(c, mx, &in->ops[1], "a", nregs_in(ak, na), ak == 5);
+        pack_regs(c, mx, &in->ops[2], "b", nregs_in(bk, nb), bk == 5);
+        pack_regs(c, mx, &in->ops[3], "c", nregs_acc(ck, nc), ck == 4);
+        if (sparse) {
+            cg_printf(c, "    %se = (uint64_t)", mx);
+            cg_read(c, &in->ops[4], PTX_TYPE_b32);
+            cg_puts(c, ";\n");
+        }
     }
     int bop = ptx_has(in, PTX_MOD_xor) ? 1 : ptx_has(in, PTX_MOD_and) ? 2 : 0;
     int cfg[12] = {form, s->m, s->n, s->k, ak, bk, ck, dk, acol, bcolmajor, bop, sel};
-    emit_cfg(c, cfg, 12);
-    cg_puts(c, "    t->blk->rt->warp_exchange(t, 0xffffffffu, &cb_m, cb_mfn_mma);\n");
-    unpack_regs(c, &in->ops[0], "d", nregs_acc(dk, nc), dk == 4);
+    emit_params(c, part, cfg, 12);
+    if (part != PART_ALL)
+        return;
+    emit_exchange(c, matrix_fn[0]);
+    unpack_regs(c, mx, &in->ops[0], "d", nregs_acc(dk, nc), dk == 4);
 }
+
+void c_emit_mma(cg *c, const ptx_instr *in) { emit_mma_part(c, in, PART_ALL); }
 
 /* ---- wmma ------------------------------------------------------------------------------- */
 
@@ -545,11 +724,18 @@ static void emit_wmma_ldst(cg *c, const ptx_instr *in, const mshape *s)
     int rows = which == 1 ? s->k : s->m;
     uint32_t nregs = w == 64 ? (uint32_t)slots : (uint32_t)(slots * w / 32);
     const ptx_operand *mem = &in->ops[store ? 0 : 1], *regs = &in->ops[store ? 1 : 0];
-    cg_puts(c, "cb_mx cb_m; memset(&cb_m, 0, sizeof cb_m);\n");
+    cg_puts(c, "cb_mx cb_m; memset(cb_m.d, 0, sizeof cb_m.d);\n");   /* only d is used */
     if (store)
-        pack_regs(c, regs, "d", nregs, w == 64);
+        pack_regs(c, "cb_m.", regs, "d", nregs, w == 64);
     cg_puts(c, "    cb_wmma_ldst(cb_m.d, ");
-    cg_printf(c, "%d, %d, %d, %d, t->lane, ", w, slots, rows, cols);
+    cg_printf(c, "%d, %d, %d, %d, ", w, slots, rows, cols);
+    ptx_operand lane;   /* %laneid, as the code around reads it (t->lane; in the lanes entry its lane's) */
+    memset(&lane, 0, sizeof lane);
+    lane.kind = PTX_OPD_special;
+    lane.special = PTX_SREG_laneid;
+    lane.reg = lane.reg2 = -1;
+    cg_read(c, &lane, PTX_TYPE_u32);
+    cg_puts(c, ", ");
     cg_address(c, mem, ptx_instr_space(in));
     cg_puts(c, ", ");
     if (in->nops == 3)
@@ -558,12 +744,13 @@ static void emit_wmma_ldst(cg *c, const ptx_instr *in, const mshape *s)
         cg_printf(c, "%du", rowmajor ? cols : rows);
     cg_printf(c, ", %d, %d);\n", rowmajor, store);
     if (!store)
-        unpack_regs(c, regs, "d", nregs, w == 64);
+        unpack_regs(c, "cb_m.", regs, "d", nregs, w == 64);
 }
 
 /* wmma.mma{.bop.popc}.sync.aligned.alayout.blayout.shape{.rnd}.dtype{.atype.btype}.ctype{.satfinite} d, a, b, c */
-static void emit_wmma_mma(cg *c, const ptx_instr *in, const mshape *s)
+static void emit_wmma_mma(cg *c, const ptx_instr *in, const mshape *s, int part)
 {
+    const char *mx = part == PART_ALL ? "cb_m." : "cbP->";
     if (in->nops != 4 || (in->ntypes != 2 && in->ntypes != 4))
         cg_fail(c, "wmma.mma needs .dtype{.atype.btype}.ctype and d, a, b, c");
     ptx_type dt = in->types[0], ct = in->types[in->ntypes - 1];
@@ -585,18 +772,27 @@ static void emit_wmma_mma(cg *c, const ptx_instr *in, const mshape *s)
     if (ptx_has(in, PTX_MOD_rz) || ptx_has(in, PTX_MOD_rm) || ptx_has(in, PTX_MOD_rp))
         cg_fail(c, "wmma.mma .f64 with .rz/.rm/.rp rounding is not supported (only .rn)");
     int sa = wmma_slots(s, 0, ak), sb = wmma_slots(s, 1, bk), nc = s->m * s->n / 32;
-    cg_puts(c, "cb_mx cb_m; memset(&cb_m, 0, sizeof cb_m);\n");
-    pack_regs(c, &in->ops[1], "a", nregs_in(ak, (uint32_t)sa), ak == 5);
-    pack_regs(c, &in->ops[2], "b", nregs_in(bk, (uint32_t)sb), bk == 5);
-    pack_regs(c, &in->ops[3], "c", nregs_acc(ck, (uint32_t)nc), ck == 4);
+    if (part == PART_UNPACK) {
+        unpack_regs(c, mx, &in->ops[0], "d", nregs_acc(dk, (uint32_t)nc), dk == 4);
+        return;
+    }
+    if (part != PART_PARAMS) {
+        emit_mx_open(c, part, dk == 1);
+        pack_regs(c, mx, &in->ops[1], "a", nregs_in(ak, (uint32_t)sa), ak == 5);
+        pack_regs(c, mx, &in->ops[2], "b", nregs_in(bk, (uint32_t)sb), bk == 5);
+        pack_regs(c, mx, &in->ops[3], "c", nregs_acc(ck, (uint32_t)nc), ck == 4);
+    }
     int bop = ptx_has(in, PTX_MOD_xor) ? 1 : ptx_has(in, PTX_MOD_and) ? 2 : 0;
     int cfg[10] = {s->m, s->n, s->k, ak, bk, ck, dk, sa, sb, bop};
-    emit_cfg(c, cfg, 10);
-    cg_puts(c, "    t->blk->rt->warp_exchange(t, 0xffffffffu, &cb_m, cb_mfn_wmma);\n");
-    unpack_regs(c, &in->ops[0], "d", nregs_acc(dk, (uint32_t)nc), dk == 4);
+    emit_params(c, part, cfg, 10);
+    if (part != PART_ALL)
+        return;
+    emit_exchange(c, matrix_fn[1]);
+    unpack_regs(c, mx, &in->ops[0], "d", nregs_acc(dk, (uint32_t)nc), dk == 4);
 }
 
-void c_emit_wmma(cg *c, const ptx_instr *in)
+/* The shape of a wmma instruction (fails unless it is one wmma knows). */
+static const mshape *wmma_shape(cg *c, const ptx_instr *in)
 {
     const mshape *s = shape_of(in);
     if (!ptx_has(in, PTX_MOD_sync) || !ptx_has(in, PTX_MOD_aligned) || !s ||
@@ -605,12 +801,71 @@ void c_emit_wmma(cg *c, const ptx_instr *in)
           s->mod == PTX_MOD_m8n8k128))
         cg_fail(c, "wmma needs .sync.aligned and a shape m16n16k16, m32n8k16, m8n32k16, m16n16k8, m8n8k4, "
                    "m8n8k32 or m8n8k128");
+    return s;
+}
+
+void c_emit_wmma(cg *c, const ptx_instr *in)
+{
+    const mshape *s = wmma_shape(c, in);
     if (ptx_has(in, PTX_MOD_load) || ptx_has(in, PTX_MOD_store))
         emit_wmma_ldst(c, in, s);
     else if (ptx_has(in, PTX_MOD_mma))
-        emit_wmma_mma(c, in, s);
+        emit_wmma_mma(c, in, s, PART_ALL);
     else
         cg_fail(c, "wmma needs .load, .store or .mma");
+}
+
+/* ---- in the lanes entry ------------------------------------------------------------------- */
+
+#define MATRIX_REGS_MAX 160
+
+/* mma and wmma.mma in a block every live lane runs (pass_lanes): warp by warp, each live lane packs its
+ * fragments into cbMx[lane] as a thread of the general code does, the warp's cb_warp_fn computes, and each
+ * lane unpacks its result. The semantics are the general code's (runtime_sync.c): the lanes taking part are
+ * the live lanes of the warp that exist; named lanes that have exited supply zeros and are reported
+ * (rt->warp_gone), and a warp none of whose lanes is alive does nothing. */
+void c_lanes_emit_matrix(lanes *e, const ptx_instr *in)
+{
+    cg *c = e->c;
+    int wmma = in->op == PTX_OP_wmma;
+    if ((in->op != PTX_OP_mma && !wmma) || (wmma && !ptx_has(in, PTX_MOD_mma)))
+        cg_fail(c, "internal error: a matrix collective the lanes entry cannot run");
+    const mshape *s = wmma ? wmma_shape(c, in) : NULL;
+    int32_t defs[MATRIX_REGS_MAX], uses[MATRIX_REGS_MAX];
+    uint32_t nd, nu;
+    pass_instr_regs(in, defs, &nd, uses, &nu, MATRIX_REGS_MAX);
+    const char *mask = "(cbL >> 5) == cbWp && cbPC[cbL] != CB_EXIT";
+    cg_puts(c, "    for (uint32_t cbWp = 0; cbWp * 32u < cbNL; cbWp++) {\n"
+               "        cb_mx cbMx[32]; void *cbD[32]; uint32_t cbHere = 0, cbGone = 0;\n"
+               "        for (uint32_t cbI = 0; cbI < 32u; cbI++) { uint32_t cbL = cbWp * 32u + cbI; cbD[cbI] = 0;\n"
+               "            if (cbL >= cbNL) continue;\n"
+               "            if (cbPC[cbL] == CB_EXIT) cbGone |= 1u << cbI; else { cbHere |= 1u << cbI; cbD[cbI] = &cbMx[cbI]; } }\n"
+               "        if (!cbHere) continue;\n"
+               "        if (cbGone) t->blk->rt->warp_gone(t, cbWp, 0xffffffffu, cbGone, CB_COLL_EXCHANGE, 0);\n");
+    lanes_loop_open(e, mask, uses, nu, NULL, 0);
+    cg_puts(c, "    { ");
+    if (wmma)
+        emit_wmma_mma(c, in, s, PART_PACK);
+    else
+        emit_mma_part(c, in, PART_PACK);
+    cg_puts(c, "    }\n");
+    lanes_loop_close(e, NULL, 0);
+    cg_puts(c, "    { cb_mx *const cbP = &cbMx[__builtin_ctz(cbHere)];\n");
+    if (wmma)
+        emit_wmma_mma(c, in, s, PART_PARAMS);
+    else
+        emit_mma_part(c, in, PART_PARAMS);
+    cg_puts(c, "    }\n");
+    cg_printf(c, "    %s(cbD, cbHere);\n", matrix_fn[wmma]);
+    lanes_loop_open(e, mask, defs, nd, NULL, 0);
+    cg_puts(c, "    { const cb_mx *const cbP = &cbMx[cbL & 31u];\n");
+    if (wmma)
+        emit_wmma_mma(c, in, s, PART_UNPACK);
+    else
+        emit_mma_part(c, in, PART_UNPACK);
+    cg_puts(c, "    }\n");
+    lanes_loop_close(e, defs, nd);
+    cg_puts(c, "    }\n");
 }
 
 /* ---- ldmatrix / stmatrix ------------------------------------------------------------------ */
@@ -628,13 +883,13 @@ static void emit_ldst_matrix(cg *c, const ptx_instr *in, int store)
     const ptx_operand *mem = &in->ops[store ? 0 : 1], *regs = &in->ops[store ? 1 : 0];
     cg_puts(c, "cb_mx cb_m; memset(&cb_m, 0, sizeof cb_m);\n");
     if (store)
-        pack_regs(c, regs, "c", (uint32_t)n, 0);
+        pack_regs(c, "cb_m.", regs, "c", (uint32_t)n, 0);
     cg_puts(c, "    cb_m.a[0] = (uint64_t)(uintptr_t)");
     cg_address(c, mem, sp);
     cg_printf(c, ";\n    cb_m.cfg[0] = %d; cb_m.cfg[1] = %d; cb_m.cfg[2] = %d;\n", n, ptx_has(in, PTX_MOD_trans), store);
     cg_puts(c, "    t->blk->rt->warp_exchange(t, 0xffffffffu, &cb_m, cb_mfn_ldst_matrix);\n");
     if (!store)
-        unpack_regs(c, regs, "d", (uint32_t)n, 0);
+        unpack_regs(c, "cb_m.", regs, "d", (uint32_t)n, 0);
 }
 
 void c_emit_ldmatrix(cg *c, const ptx_instr *in) { emit_ldst_matrix(c, in, 0); }
@@ -648,7 +903,7 @@ void c_emit_movmatrix(cg *c, const ptx_instr *in)
         !ptx_has(in, PTX_MOD_trans) || in->ntypes != 1 || in->types[0] != PTX_TYPE_b16 || in->nops != 2)
         cg_fail(c, "movmatrix needs .sync.aligned.m8n8.trans.b16 d, a");
     cg_puts(c, "cb_mx cb_m; memset(&cb_m, 0, sizeof cb_m);\n");
-    pack_regs(c, &in->ops[1], "a", 1, 0);
+    pack_regs(c, "cb_m.", &in->ops[1], "a", 1, 0);
     cg_puts(c, "    t->blk->rt->warp_exchange(t, 0xffffffffu, &cb_m, cb_mfn_movmatrix);\n");
-    unpack_regs(c, &in->ops[0], "d", 1, 0);
+    unpack_regs(c, "cb_m.", &in->ops[0], "d", 1, 0);
 }
