@@ -104,6 +104,7 @@ void cg_target_opencl_init(cg_target *t)
     t->op[PTX_OP_red] = ocl_emit_red;
     t->op[PTX_OP_membar] = ocl_emit_membar;
     t->op[PTX_OP_fence] = ocl_emit_membar;
+    t->op[PTX_OP_nanosleep] = ocl_emit_nanosleep;
     t->op[PTX_OP_bar] = ocl_emit_bar;
     t->op[PTX_OP_barrier] = ocl_emit_bar;
     t->op[PTX_OP_call] = ocl_emit_call;
@@ -117,7 +118,7 @@ void cg_target_opencl_init(cg_target *t)
     t->op[PTX_OP_elect] = ocl_emit_elect;
     /* not yet: runtime services, matrices, async copies, textures */
     static const ptx_opcode no[] = {
-        PTX_OP_nanosleep, PTX_OP_mma, PTX_OP_wmma, PTX_OP_ldmatrix, PTX_OP_stmatrix,
+        PTX_OP_mma, PTX_OP_wmma, PTX_OP_ldmatrix, PTX_OP_stmatrix,
         PTX_OP_cp, PTX_OP_mbarrier, PTX_OP_tex, PTX_OP_tld4, PTX_OP_txq, PTX_OP_suld, PTX_OP_sust,
     };
     for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
