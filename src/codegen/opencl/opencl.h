@@ -38,6 +38,9 @@ int ocl_unit_calls(const ptx_module *m, const char *name);
 uint64_t ocl_frame_size(const ptx_func *f);
 uint64_t ocl_frame_offset(const ptx_func *f, const ptx_var *v);
 
+/* target.c: whether in computes in half precision (f16/bf16 arithmetic, comparisons, conversions) */
+int ocl_is_half_instr(const ptx_instr *in);
+
 /* printf.c: vprintf as records in the heap's printf FIFO, which the backend prints after the launch */
 extern const char cb_codegen_opencl_prelude_printf[];
 void ocl_emit_vprintf(cg *c, const ptx_instr *in);

@@ -267,6 +267,15 @@ static void refuse_recursion(cg *c)
         cg_unsupported(c, "recursive calls are not allowed in OpenCL C");
 }
 
+static int unit_has_half(const ptx_module *m)
+{
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        for (uint32_t k = 0; m->funcs[i].defined && k < m->funcs[i].ninstrs; k++)
+            if (ocl_is_half_instr(&m->funcs[i].instrs[k]))
+                return 1;
+    return 0;
+}
+
 void ocl_unit_begin(cg *c)
 {
     const ptx_module *m = c->m;
@@ -283,6 +292,9 @@ void ocl_unit_begin(cg *c)
     cg_puts(c, cb_codegen_opencl_prelude);
     if (ocl_unit_calls(m, "vprintf"))
         cg_puts(c, cb_codegen_opencl_prelude_printf);
+    if (unit_has_half(m))   /* the C dialect's half helpers (target.c), which compute in double */
+        cg_printf(c, "#ifndef cl_khr_fp64\n#error \"half precision in the OpenCL dialect needs cl_khr_fp64\"\n#endif\n%s",
+                  cb_codegen_c_prelude_half);
     int warps = 0;   /* the collectives' helpers (warp.c) only where a kernel has collectives: less to build */
     for (uint32_t k = 0; k < m->nkernels && !warps; k++)
         warps = cg_opencl_warp_scratch(&m->funcs[m->kernels[k]->func]) != 0;
