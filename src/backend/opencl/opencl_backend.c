@@ -62,6 +62,7 @@ typedef struct ocl_backend {
     size_t reservation_bytes;
     uint64_t heap_base;
     uint64_t printf_off;    /* the printf FIFO (OCL_PRINTF_FIFO bytes) */
+    cb_mutex printf_lock;   /* one launch that may printf at a time: its records, its flush */
     ocl_heap alloc;         /* heap.c */
     cb_device_info info;
     size_t max_wg;
@@ -418,7 +419,7 @@ static CUresult launch_status(ocl_backend *s, cb_launch_error *err)
     return err->result;
 }
 
-static CUresult ocl_launch(cb_backend *b, void *module, uint32_t kernel, const cb_launch_config *cfg,
+static CUresult launch_one(cb_backend *b, void *module, uint32_t kernel, const cb_launch_config *cfg,
                            cb_launch_error *err)
 {
     ocl_backend *s = self_of(b);
@@ -479,6 +480,21 @@ static CUresult ocl_launch(cb_backend *b, void *module, uint32_t kernel, const c
     return m->has_status ? launch_status(s, err) : CUDA_SUCCESS;
 }
 
+/* A launch of a module with printf holds printf_lock from its enqueue to its flush, so that no
+ * other launch claims records between the flush's read of the count and its reset. */
+static CUresult ocl_launch(cb_backend *b, void *module, uint32_t kernel, const cb_launch_config *cfg,
+                           cb_launch_error *err)
+{
+    ocl_backend *s = self_of(b);
+    const ocl_module *m = module;
+    if (!m->has_printf)
+        return launch_one(b, module, kernel, cfg, err);
+    cb_mutex_lock(&s->printf_lock);
+    CUresult r = launch_one(b, module, kernel, cfg, err);
+    cb_mutex_unlock(&s->printf_lock);
+    return r;
+}
+
 /* ---- what the library interface needs (opencl_lib.h) ---------------------------------- */
 
 void ocl_view(cb_backend *b, ocl_device_view *v)
@@ -506,6 +522,7 @@ static void ocl_shutdown(cb_backend *b)
         cb_vm_release(s->reservation, s->reservation_bytes);
     ocl_heap_destroy(&s->alloc);
     ocl_program_cache_close(&s->cache);
+    cb_mutex_destroy(&s->printf_lock);
     free(s);
 }
 
@@ -596,6 +613,7 @@ static cb_backend *ocl_create(const cb_backend_type *type, cb_backend *inner, ch
         return NULL;
     }
     s->dev = dev;
+    cb_mutex_init(&s->printf_lock);
     cl_int e;
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)plat, 0};
     s->ctx = clCreateContext(props, 1, &dev, NULL, NULL, &e);
