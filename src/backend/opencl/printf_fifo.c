@@ -42,8 +42,8 @@ static uint32_t print_record(const unsigned char *rec, uint32_t room, FILE *out)
     if (room < 16)
         return 0;
     uint32_t total = get_u32(rec), fmt = get_u32(rec + 4), args = get_u32(rec + 8), strs = get_u32(rec + 12);
-    uint32_t fb = (fmt + 7) & ~7u, ab = (args + 7) & ~7u;
-    if (total > room || total % 8 || !fmt || (uint64_t)16 + fb + ab + strs > total || rec[16 + fmt - 1] != 0)
+    uint64_t fb = ((uint64_t)fmt + 7) & ~(uint64_t)7, ab = ((uint64_t)args + 7) & ~(uint64_t)7;
+    if (total > room || total % 8 || !fmt || 16 + fb + ab + strs > total || rec[16 + fmt - 1] != 0)
         return 0;
     /* the formatter trusts the buffer: give it the arguments and zeros past them, as many as any
      * walk of this format can take (three 8-byte arguments per conversion at most) */
@@ -52,7 +52,7 @@ static uint32_t print_record(const unsigned char *rec, uint32_t room, FILE *out)
     if (!argbuf)
         return total;
     memcpy(argbuf, rec + 16 + fb, args);
-    record_view view = {rec, total, 16 + fb + ab};
+    record_view view = {rec, total, (uint32_t)(16 + fb + ab)};
     char *text = NULL;
     size_t len = 0;
     if (cb_device_printf_format((const char *)rec + 16, argbuf, record_string, &view, &text, &len) >= 0)
