@@ -333,7 +333,8 @@ static CUresult ocl_module_load(cb_backend *b, const cb_translation *tr, const u
         module_free(m);
         return r;
     }
-    m->has_status = strstr(tr->source, "cb_trap(cb_heap") || strstr(tr->source, "cb_assert(cb_heap");
+    m->has_status = strstr(tr->source, "cb_trap(cb_heap") || strstr(tr->source, "cb_assert(cb_heap") ||
+                    strstr(tr->source, ")cb_atom_local(cb_heap)");
     m->has_printf = strstr(tr->source, "cb_vprintf(cb_heap, cb_smem, cb_stk, *(") != NULL;   /* a call site */
     for (uint32_t i = 0; i < tr->nkernels; i++)
         m->has_status |= tr->kernels[i].warp_scratch != 0;   /* warp collectives check their masks (status 3) */
@@ -404,6 +405,14 @@ static CUresult launch_status(ocl_backend *s, cb_launch_error *err)
                  "or lanes it names passed another mask and never join it (the CPU backend reports the same "
                  "collective as waiting for them)",
                  kinds[st[8] < 7 ? st[8] : 0], st[7], st[1], st[2], st[3], st[4], st[5], st[6]);
+        return err->result;
+    }
+    if (st[0] == 4) {   /* codegen/opencl/memory.c: a generic atomic reached the work-item's stack */
+        err->result = CUDA_ERROR_LAUNCH_FAILED;
+        snprintf(err->message, sizeof err->message,
+                 "an atomic on a generic address of local memory (block [%u,%u,%u], thread [%u,%u,%u]): the OpenCL "
+                 "backend keeps local memory in private memory, which has no atomics",
+                 st[1], st[2], st[3], st[4], st[5], st[6]);
         return err->result;
     }
     uint64_t w[3];

@@ -363,6 +363,8 @@ static void emit_atomic(cg *c, const ptx_instr *in, int has_dst)
     } else if (sp == PTX_SPACE_shared) {
         atom_call(c, in, m, op, tn, vt, "s", "CB_SP(cb_a)");
     } else {
+        if (c->local_stack)   /* the work-item's stack has no atomics: the launch fails (status 4) */
+            cg_printf(c, "cb_is_lo(cb_a) ? (%s)cb_atom_local(cb_heap) : ", cg_ctype(vt));
         cg_puts(c, "cb_is_sh(cb_a) ? ");
         atom_call(c, in, m, op, tn, vt, "s", "CB_SP(cb_a - CB_SHARED_WIN)");
         cg_puts(c, " : ");
