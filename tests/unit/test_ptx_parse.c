@@ -499,6 +499,103 @@ static void test_opencl_warp(void)
     cb_translation_free(t);
 }
 
+/* The OpenCL dialect's .local memory, printf, nanosleep, half precision and 64-bit mad. */
+static void test_opencl_local_printf(void)
+{
+    char err[512];
+    /* a local array passed by generic address to a .func that converts it back: the work-item's stack */
+    const char *stk =
+        HEADER ".func (.param .b32 r) get(.param .b64 p)\n{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n"
+        "\t.local .align 8 .b8 d1[8];\n\tld.param.u64 %rd1, [p];\n\tcvta.to.local.u64 %rd2, %rd1;\n"
+        "\tld.local.u32 %r1, [%rd2+4];\n\tst.param.b32 [r], %r1;\n\tret;\n}\n"
+        ".visible .entry k(.param .u64 out)\n{\n\t.local .align 16 .b8 d0[20];\n\t.reg .b32 %r<3>;\n"
+        "\t.reg .b64 %rd<5>;\n\t.reg .pred %p<2>;\n\tmov.u64 %rd1, d0;\n\tcvta.local.u64 %rd2, %rd1;\n"
+        "\tst.local.u32 [%rd1+4], 7;\n\tst.u32 [%rd2+8], 9;\n\tisspacep.local %p1, %rd2;\n"
+        "\tatom.add.u32 %r2, [%rd2], 1;\n"
+        "\t{\n\t.param .b64 a0;\n\tst.param.b64 [a0], %rd2;\n\t.param .b32 r0;\n"
+        "\tcall.uni (r0), get, (a0);\n\tld.param.b32 %r1, [r0];\n\t}\n\tret;\n}\n";
+    cb_translation *t = ocl(stk, err, sizeof err);
+    CHECK(t && !t->kernels[0].refused, "generic .local addresses are refused: %s",
+          t && t->kernels[0].refused ? t->kernels[0].refused : "");
+    static const char *const want[] = {
+        "#define CB_LOCAL_GEN 1",                 /* the generic accesses test the stack's window */
+        "uchar cb_stk[48] __attribute__((aligned(16)))", /* the kernel's frame (32) and get's (16) */
+        "(uint64_t)(cb_fp + 0u)",                 /* d0: an offset into the stack */
+        "CB_LOCAL_WIN + (uint)",                  /* cvta.local */
+        " - CB_LOCAL_WIN",                        /* cvta.to.local */
+        "*)CB_LP(",                               /* ld.local / st.local through the stack */
+        "cb_stn_u32(cb_heap, cb_smem, cb_stk, ",  /* a generic store may reach it */
+        "cb_is_lo(cb_a)",                         /* isspacep.local */
+        "cb_x, cb_stk, cb_fp + 32u",              /* the callee's frame after the kernel's */
+        "int *cb_x, uchar *cb_stk, uint cb_fp",   /* every function takes the stack */
+        "cb_is_lo(cb_a) ? (uint32_t)cb_atom_local(cb_heap) : ", /* a generic atomic there fails the launch */
+    };
+    for (size_t i = 0; t && i < sizeof want / sizeof want[0]; i++)
+        CHECK(strstr(t->source, want[i]) != NULL, "stack mode emits \"%s\"", want[i]);
+    CHECK(t && !strstr(t->source, "/* .local d0 */") && !strstr(t->source, "/* .local d1 */"),
+          "no private .local arrays in stack mode");
+    cb_translation_free(t);
+    /* without conversions of .local addresses the depots stay private arrays */
+    const char *priv = HEADER ".visible .entry k()\n{\n\t.local .align 4 .b8 d0[8];\n\t.reg .b64 %rd<2>;\n"
+                              "\tmov.u64 %rd1, d0;\n\tst.local.u32 [%rd1], 1;\n\tret;\n}\n";
+    t = ocl(priv, err, sizeof err);
+    CHECK(t && !strstr(t->source, "#define CB_LOCAL_GEN") && strstr(t->source, "uchar *cb_stk = 0;") &&
+              strstr(t->source, "[8] __attribute__((aligned(8))); /* .local d0 */"),
+          "no stack without conversions of .local addresses");
+    cb_translation_free(t);
+    /* cvta.param stays refused */
+    const char *par = HEADER ".visible .entry k(.param .u32 a)\n{\n\t.reg .b64 %rd<3>;\n\tmov.u64 %rd1, a;\n"
+                             "\tcvta.param.u64 %rd2, %rd1;\n\tret;\n}\n";
+    t = ocl(par, err, sizeof err);
+    CHECK(t && t->kernels[0].refused && strstr(t->kernels[0].refused, "generic addresses of .param memory"),
+          "cvta.param is refused: \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "");
+    cb_translation_free(t);
+    /* printf: a record in the FIFO; its helpers only where a function calls vprintf */
+    const char *pf =
+        HEADER ".extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, .param .b64 "
+        "vprintf_param_1);\n.global .align 1 .b8 $str[4] = {37, 100, 10, 0};\n"
+        ".visible .entry k()\n{\n\t.local .align 8 .b8 d0[8];\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<6>;\n"
+        "\tmov.u64 %rd1, d0;\n\tcvta.local.u64 %rd2, %rd1;\n\tmov.u32 %r1, %tid.x;\n\tst.local.u32 [%rd1], %r1;\n"
+        "\tmov.u64 %rd3, $str;\n\tcvta.global.u64 %rd4, %rd3;\n\t{\n\t.param .b64 p0;\n\tst.param.b64 [p0], %rd4;\n"
+        "\t.param .b64 p1;\n\tst.param.b64 [p1], %rd2;\n\t.param .b32 r0;\n\tcall.uni (r0), vprintf, (p0, p1);\n"
+        "\tld.param.b32 %r2, [r0];\n\t}\n\tnanosleep.u32 100;\n\tret;\n}\n";
+    t = ocl(pf, err, sizeof err);
+    CHECK(t && !t->kernels[0].refused, "printf is refused: %s", t && t->kernels[0].refused ? t->kernels[0].refused : "");
+    CHECK(t && strstr(t->source, "static int cb_vprintf(") && strstr(t->source, "cb_vprintf(cb_heap, cb_smem, cb_stk, *(ulong *)"),
+          "vprintf appends a record");
+    CHECK(t && strstr(t->source, "nanosleep: a sleep of 0 ns"), "nanosleep is a sleep of 0 ns");
+    cb_translation_free(t);
+    t = ocl(priv, err, sizeof err);
+    CHECK(t && !strstr(t->source, "cb_vprintf(") && !strstr(t->source, "cb_harith("), "no printf or half helpers unasked");
+    cb_translation_free(t);
+    /* half precision through the C dialect's helpers, which need cl_khr_fp64 */
+    const char *h = HEADER ".visible .entry k()\n{\n\t.reg .b16 %h<4>;\n\t.reg .b32 %r<3>;\n\t.reg .f32 %f<2>;\n"
+                           "\tadd.rn.f16 %h1, %h2, %h3;\n\tfma.rn.f16x2 %r1, %r2, %r2, %r2;\n"
+                           "\tcvt.rn.bf16.f32 %h1, %f1;\n\tcvt.rna.tf32.f32 %r1, %f1;\n\tret;\n}\n";
+    t = ocl(h, err, sizeof err);
+    CHECK(t && !t->kernels[0].refused, "half precision is refused: %s", t && t->kernels[0].refused ? t->kernels[0].refused : "");
+    CHECK(t && strstr(t->source, "cb_harith(0, 0, ") && strstr(t->source, "cb_harith2(0, 3, ") &&
+              strstr(t->source, "needs cl_khr_fp64") && strstr(t->source, "CB_INL uint64_t cb_round_fmt("),
+          "half arithmetic through cb_harith, after the half prelude");
+    cb_translation_free(t);
+    const char *ha = HEADER ".visible .entry k(.param .u64 p)\n{\n\t.reg .b16 %h<3>;\n\t.reg .b64 %rd<2>;\n"
+                            "\tld.param.u64 %rd1, [p];\n\tatom.global.add.noftz.f16 %h1, [%rd1], %h2;\n\tret;\n}\n";
+    t = ocl(ha, err, sizeof err);
+    CHECK(t && t->kernels[0].refused && strstr(t->kernels[0].refused, "half-precision"),
+          "a half atomic is refused: \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "");
+    cb_translation_free(t);
+    /* 64-bit mad in ulong; a 64-bit carry out refused */
+    const char *m64 = HEADER ".visible .entry k()\n{\n\t.reg .b64 %rd<5>;\n\tmad.lo.s64 %rd1, %rd2, %rd3, %rd4;\n"
+                             "\tret;\n}\n.visible .entry k2()\n{\n\t.reg .b64 %rd<5>;\n"
+                             "\tadd.cc.u64 %rd1, %rd2, %rd3;\n\taddc.u64 %rd4, %rd2, %rd3;\n\tret;\n}\n";
+    t = ocl(m64, err, sizeof err);
+    CHECK(t && !t->kernels[0].refused && !strstr(t->source, "cb_u128") && strstr(t->source, "ulong   cb_s"),
+          "mad.lo.s64 sums in ulong");
+    CHECK(t && t->kernels[1].refused && strstr(t->kernels[1].refused, "64-bit carry out"),
+          "add.cc.u64 is refused: \"%s\"", t && t->kernels[1].refused ? t->kernels[1].refused : "");
+    cb_translation_free(t);
+}
+
 int main(void)
 {
     test_errors();
@@ -506,6 +603,7 @@ int main(void)
     test_dialects();
     test_lanes_option();
     test_opencl_warp();
+    test_opencl_local_printf();
     test_corpus();
     if (failures)
         fprintf(stderr, "test_ptx_parse: %d failures\n", failures);

@@ -15,7 +15,6 @@
  *   runtime_converge.c  warp convergence points: activemask, volatile accesses
  *   runtime_services.c  printf, assert, trap, clocks, malloc (cb_runtime, the rest)
  *   runtime_mbarrier.c  parking on mbarriers, their time limit, deadlocks
- *   device_printf.c CUDA's packed vprintf arguments -> text
  */
 #ifndef CB_CPU_INTERNAL_H
 #define CB_CPU_INTERNAL_H
@@ -401,11 +400,5 @@ void cb_cpu_host_unmap(uint64_t base, size_t bytes);
 /* What a module's cb_module_set_device_range gets: the arena, or everything
  * under CUBRIDGE_CHECK_ACCESS=0. */
 void cb_cpu_device_range(uint64_t range[2]);
-
-/* ---- printf (device_printf.c) -------------------------------------------- */
-
-/* Formats CUDA's vprintf(fmt, args) into a malloc'd string in *out (length
- * *outlen). Returns the number of arguments consumed, or -1 for a NULL fmt. */
-int cb_device_printf_format(const char *fmt, const unsigned char *args, char **out, size_t *outlen);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "backend/cpu/cpu_internal.h"
+#include "backend/device_printf.h"
 #include "platform/sysinfo.h"
 
 static int32_t rt_vprintf(cb_thread *t, const char *fmt, const void *args)
@@ -12,7 +13,7 @@ static int32_t rt_vprintf(cb_thread *t, const char *fmt, const void *args)
     (void)t;
     char *text;
     size_t len;
-    int nargs = cb_device_printf_format(fmt, args, &text, &len);
+    int nargs = cb_device_printf_format(fmt, args, NULL, NULL, &text, &len);
     if (nargs < 0)
         return nargs;
     /* One write under the stdio lock: lines of concurrent threads never mix. */

@@ -6,9 +6,11 @@
  * CUBRIDGE_OPENCL_HEAP_MB (default 1024, capped by the device's largest
  * allocation). Device addresses are CB_HEAP_BASE + offset; CB_HEAP_BASE is
  * the start of an address-space reservation in this process (heap size +
- * 4 GiB, never backed), so no other device and no host allocation can hand
+ * 8 GiB, never backed), so no other device and no host allocation can hand
  * out the same addresses; the 4 GiB after the heap are the generic window of
- * shared memory. Kernels receive the heap and reach byte a - CB_HEAP_BASE,
+ * shared memory, the next 4 GiB that of the work-item's stack (.local
+ * memory in units that convert .local addresses). After the launch status
+ * (256 bytes) the heap holds the printf FIFO (printf_fifo.c). Kernels receive the heap and reach byte a - CB_HEAP_BASE,
  * so pointers stored in memory and pointer arithmetic work unchanged.
  * Allocation is first fit over the offsets (heap.c).
  *
@@ -32,7 +34,7 @@
 #include "platform/thread.h"
 #include "platform/vm.h"
 
-#define WINDOW_BYTES (1ull << 32)   /* the generic window of shared memory */
+#define WINDOW_BYTES (1ull << 32)   /* each generic window: shared memory, then the work-item's stack */
 
 typedef struct ocl_kernel {
     cl_kernel k;
@@ -45,6 +47,7 @@ typedef struct ocl_kernel {
 typedef struct ocl_module {
     cl_program prog;
     int has_status;         /* its code may write the launch status (trap, assert) */
+    int has_printf;         /* its code may write printf records (printf_fifo.c) */
     uint32_t nkernels;
     ocl_kernel *kernels;
 } ocl_module;
@@ -58,6 +61,8 @@ typedef struct ocl_backend {
     void *reservation;      /* heap size + the window: the device's addresses */
     size_t reservation_bytes;
     uint64_t heap_base;
+    uint64_t printf_off;    /* the printf FIFO (OCL_PRINTF_FIFO bytes) */
+    cb_mutex printf_lock;   /* one launch that may printf at a time: its records, its flush */
     ocl_heap alloc;         /* heap.c */
     cb_device_info info;
     size_t max_wg;
@@ -259,14 +264,17 @@ static CUresult apply_relocs(cb_backend *b, const cb_translation *tr, const uint
 /* The text before the unit: the addresses the generated code names (unit.c). */
 static char *module_header(ocl_backend *s, const cb_translation *tr, const uint64_t *ga)
 {
-    size_t cap = 256 + 48 * (size_t)tr->nglobals;
+    size_t cap = 512 + 48 * (size_t)tr->nglobals;
     char *h = malloc(cap);
     if (!h)
         return NULL;
     size_t n = (size_t)snprintf(h, cap, "#define CB_HEAP_BASE 0x%llxul\n#define CB_HEAP_SIZE 0x%llxul\n"
-                                        "#define CB_SHARED_WIN 0x%llxul\n",
+                                        "#define CB_SHARED_WIN 0x%llxul\n#define CB_LOCAL_WIN 0x%llxul\n"
+                                        "#define CB_PRINTF_CTR %uu\n#define CB_PRINTF_OFF 0x%llxu\n#define CB_PRINTF_CAP %uu\n",
                                 (unsigned long long)s->heap_base, (unsigned long long)s->alloc.size,
-                                (unsigned long long)(s->heap_base + s->alloc.size));
+                                (unsigned long long)(s->heap_base + s->alloc.size),
+                                (unsigned long long)(s->heap_base + s->alloc.size + WINDOW_BYTES), OCL_PRINTF_CTR,
+                                (unsigned long long)s->printf_off, OCL_PRINTF_FIFO);
     for (uint32_t i = 0; i < tr->nglobals; i++)
         n += (size_t)snprintf(h + n, cap - n, "#define CB_G%u 0x%llxul\n", i, (unsigned long long)ga[i]);
     if (s->nvidia)
@@ -325,7 +333,9 @@ static CUresult ocl_module_load(cb_backend *b, const cb_translation *tr, const u
         module_free(m);
         return r;
     }
-    m->has_status = strstr(tr->source, "cb_trap(cb_heap") || strstr(tr->source, "cb_assert(cb_heap");
+    m->has_status = strstr(tr->source, "cb_trap(cb_heap") || strstr(tr->source, "cb_assert(cb_heap") ||
+                    strstr(tr->source, ")cb_atom_local(cb_heap)");
+    m->has_printf = strstr(tr->source, "cb_vprintf(cb_heap, cb_smem, cb_stk, *(") != NULL;   /* a call site */
     for (uint32_t i = 0; i < tr->nkernels; i++)
         m->has_status |= tr->kernels[i].warp_scratch != 0;   /* warp collectives check their masks (status 3) */
     m->kernels = calloc(tr->nkernels ? tr->nkernels : 1, sizeof *m->kernels);
@@ -397,6 +407,14 @@ static CUresult launch_status(ocl_backend *s, cb_launch_error *err)
                  kinds[st[8] < 7 ? st[8] : 0], st[7], st[1], st[2], st[3], st[4], st[5], st[6]);
         return err->result;
     }
+    if (st[0] == 4) {   /* codegen/opencl/memory.c: a generic atomic reached the work-item's stack */
+        err->result = CUDA_ERROR_LAUNCH_FAILED;
+        snprintf(err->message, sizeof err->message,
+                 "an atomic on a generic address of local memory (block [%u,%u,%u], thread [%u,%u,%u]): the OpenCL "
+                 "backend keeps local memory in private memory, which has no atomics",
+                 st[1], st[2], st[3], st[4], st[5], st[6]);
+        return err->result;
+    }
     uint64_t w[3];
     memcpy(w, &st[8], sizeof w);
     char msg[256], file[256], fn[256];
@@ -410,7 +428,7 @@ static CUresult launch_status(ocl_backend *s, cb_launch_error *err)
     return err->result;
 }
 
-static CUresult ocl_launch(cb_backend *b, void *module, uint32_t kernel, const cb_launch_config *cfg,
+static CUresult launch_one(cb_backend *b, void *module, uint32_t kernel, const cb_launch_config *cfg,
                            cb_launch_error *err)
 {
     ocl_backend *s = self_of(b);
@@ -466,7 +484,24 @@ static CUresult ocl_launch(cb_backend *b, void *module, uint32_t kernel, const c
         snprintf(err->message, sizeof err->message, "the OpenCL launch failed (%d)", (int)e);
         return r;
     }
+    if (m->has_printf)   /* the launch's printf output, before its status: CUDA prints it at the sync */
+        ocl_printf_flush(s->q, s->heap, s->printf_off, OCL_PRINTF_FIFO);
     return m->has_status ? launch_status(s, err) : CUDA_SUCCESS;
+}
+
+/* A launch of a module with printf holds printf_lock from its enqueue to its flush, so that no
+ * other launch claims records between the flush's read of the count and its reset. */
+static CUresult ocl_launch(cb_backend *b, void *module, uint32_t kernel, const cb_launch_config *cfg,
+                           cb_launch_error *err)
+{
+    ocl_backend *s = self_of(b);
+    const ocl_module *m = module;
+    if (!m->has_printf)
+        return launch_one(b, module, kernel, cfg, err);
+    cb_mutex_lock(&s->printf_lock);
+    CUresult r = launch_one(b, module, kernel, cfg, err);
+    cb_mutex_unlock(&s->printf_lock);
+    return r;
 }
 
 /* ---- what the library interface needs (opencl_lib.h) ---------------------------------- */
@@ -496,6 +531,7 @@ static void ocl_shutdown(cb_backend *b)
         cb_vm_release(s->reservation, s->reservation_bytes);
     ocl_heap_destroy(&s->alloc);
     ocl_program_cache_close(&s->cache);
+    cb_mutex_destroy(&s->printf_lock);
     free(s);
 }
 
@@ -593,6 +629,7 @@ static cb_backend *ocl_create(const cb_backend_type *type, cb_backend *inner, ch
         return NULL;
     }
     s->dev = dev;
+    cb_mutex_init(&s->printf_lock);
     cl_int e;
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)plat, 0};
     s->ctx = clCreateContext(props, 1, &dev, NULL, NULL, &e);
@@ -608,7 +645,7 @@ static cb_backend *ocl_create(const cb_backend_type *type, cb_backend *inner, ch
     if (e == CL_SUCCESS)
         s->heap = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, (size_t)heap, NULL, &e);
     if (e == CL_SUCCESS) {
-        s->reservation_bytes = (size_t)(heap + WINDOW_BYTES);
+        s->reservation_bytes = (size_t)(heap + 2 * WINDOW_BYTES);
         s->reservation = heap_reserve(s->reservation_bytes);
     }
     if (e != CL_SUCCESS || !s->reservation || ocl_heap_init(&s->alloc, heap) < 0) {
@@ -622,7 +659,8 @@ static cb_backend *ocl_create(const cb_backend_type *type, cb_backend *inner, ch
     uint64_t status_off = 1;
     uint32_t zero[64] = {0};
     if (ocl_heap_alloc(&s->alloc, sizeof zero, &status_off) < 0 || status_off != 0 ||
-        ocl_copy_htod(&s->base, s->heap_base, zero, sizeof zero) != CUDA_SUCCESS) {
+        ocl_copy_htod(&s->base, s->heap_base, zero, sizeof zero) != CUDA_SUCCESS ||
+        ocl_heap_alloc(&s->alloc, OCL_PRINTF_FIFO, &s->printf_off) < 0) {
         snprintf(err, errlen, "the OpenCL device did not start (its heap)");
         ocl_shutdown(&s->base);
         return NULL;

@@ -80,6 +80,14 @@ int ocl_heap_alloc(ocl_heap *h, size_t bytes, uint64_t *off);
 void ocl_heap_free(ocl_heap *h, uint64_t off);
 void ocl_heap_usage(ocl_heap *h, size_t *used, size_t *peak);
 
+/* ---- printf_fifo.c: kernels' printf output (codegen/opencl/printf.c writes it) ---- */
+
+#define OCL_PRINTF_CTR 128u           /* heap byte of the uint that counts the FIFO's claimed bytes */
+#define OCL_PRINTF_FIFO (1u << 20)    /* the FIFO's bytes: CUDA's default cudaLimitPrintfFifoSize */
+/* Prints the records of the FIFO at heap offset fifo_off (fifo_cap bytes) to
+ * stdout in order, and empties it. */
+void ocl_printf_flush(cl_command_queue q, cl_mem heap, uint64_t fifo_off, uint32_t fifo_cap);
+
 /* ---- device.c: finding the device ---- */
 
 /* spec: NULL (the first GPU, else the first device), "P:D" (platform P, its

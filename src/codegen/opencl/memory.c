@@ -1,14 +1,16 @@
 /* memory.c: the OpenCL C emitters of memory access, atomics, barriers and
- * calls (ld ldu st cvta isspacep atom red membar fence bar barrier call
- * exit trap; opencl.h).
+ * calls (ld ldu st cvta isspacep atom red membar fence nanosleep bar barrier
+ * call exit trap; opencl.h).
  *
  * Addresses are the PTX values (ulong): device addresses in global, const
  * and generic space, offsets in shared space, private addresses of .local
  * depots and .param buffers. A global address a is byte a - CB_HEAP_BASE of
  * cb_heap; a shared offset o is byte o of cb_smem; a generic address is
- * shared when it lies in the window at CB_SHARED_WIN, else global.
- * Generic addresses of .local and .param memory do not exist here (cvta of
- * those spaces is refused), so generic accesses never need to reach them.
+ * shared when it lies in the window at CB_SHARED_WIN, else global. In a unit
+ * that converts .local addresses (c->local_stack, unit.c) a .local address
+ * is an offset o into the work-item's stack cb_stk, and its generic address
+ * CB_LOCAL_WIN + o. Generic addresses of .param memory do not exist here
+ * (cvta.param is refused).
  */
 #include "codegen/opencl/opencl.h"
 #include "codegen/c/ops.h"
@@ -59,7 +61,12 @@ static int emit_pointer(cg *c, const ptx_instr *in, const ptx_operand *o, const 
         cg_printf(c, "%s__local %s *cb_p = (%s__local %s *)CB_SP(", q, t, q, t);
         break;
     case PTX_SPACE_local:
-    case PTX_SPACE_param:
+        if (c->local_stack) {   /* an offset into the work-item's stack */
+            cg_printf(c, "%s%s *cb_p = (%s%s *)CB_LP(", q, t, q, t);
+            break;
+        }
+        /* fall through */
+    case PTX_SPACE_param:   /* a private pointer */
         cg_printf(c, "%s%s *cb_p = (%s%s *)(uintptr_t)(", q, t, q, t);
         break;
     case PTX_SPACE_none:
@@ -117,9 +124,9 @@ static void word_access(cg *c, int typed, const char *w, int store)
     else if (typed)
         cg_printf(c, "    %s cb_w = *cb_p;\n", wt);
     else if (store)
-        cg_printf(c, "    cb_stnv_%s(cb_heap, cb_smem, cb_a, cb_w);\n", w);
+        cg_printf(c, "    cb_stnv_%s(cb_heap, cb_smem, cb_stk, cb_a, cb_w);\n", w);
     else
-        cg_printf(c, "    %s cb_w = cb_ldnv_%s(cb_heap, cb_smem, cb_a);\n", wt, w);
+        cg_printf(c, "    %s cb_w = cb_ldnv_%s(cb_heap, cb_smem, cb_stk, cb_a);\n", wt, w);
 }
 
 static void load_words(cg *c, const ptx_instr *in, ptx_type ty, int n, int typed, const char *w, uint32_t bytes)
@@ -200,7 +207,7 @@ void ocl_emit_ld(cg *c, const ptx_instr *in)
         if (typed)
             cg_printf(c, "cb_p[%d]", i);
         else
-            cg_printf(c, "cb_ldn%s_%s(cb_heap, cb_smem, cb_a + %u)", is_volatile(in) ? "v" : "", cg_tname(ty),
+            cg_printf(c, "cb_ldn%s_%s(cb_heap, cb_smem, cb_stk, cb_a + %u)", is_volatile(in) ? "v" : "", cg_tname(ty),
                       i * ptx_type_size(ty));
         cg_dst_close(c, e, ty);
     }
@@ -233,7 +240,7 @@ void ocl_emit_st(cg *c, const ptx_instr *in)
         if (typed)
             cg_printf(c, "    cb_p[%d] = ", i);
         else
-            cg_printf(c, "    cb_stn%s_%s(cb_heap, cb_smem, cb_a + %u, ", is_volatile(in) ? "v" : "", cg_tname(ty),
+            cg_printf(c, "    cb_stn%s_%s(cb_heap, cb_smem, cb_stk, cb_a + %u, ", is_volatile(in) ? "v" : "", cg_tname(ty),
                       i * ptx_type_size(ty));
         cg_read(c, e, ty);
         cg_puts(c, typed ? ";\n" : ");\n");
@@ -244,10 +251,18 @@ void ocl_emit_cvta(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     ptx_space sp = ptx_instr_space(in);
-    if (sp == PTX_SPACE_local || sp == PTX_SPACE_param)
-        cg_unsupported(c, "generic addresses of .local or .param memory are not supported by the OpenCL dialect yet");
+    if (sp == PTX_SPACE_param)
+        cg_unsupported(c, "generic addresses of .param memory are not supported by the OpenCL dialect yet");
+    if (sp == PTX_SPACE_local && !c->local_stack)
+        cg_fail(c, "internal error: cvta.local in a unit without the work-item's stack");
     dst_open(c, in, ty);
-    if (sp == PTX_SPACE_shared && ptx_has(in, PTX_MOD_to)) {
+    if (sp == PTX_SPACE_local && ptx_has(in, PTX_MOD_to)) {   /* unit.c: the stack's window */
+        cg_read(c, &in->ops[1], PTX_TYPE_u64);
+        cg_puts(c, " - CB_LOCAL_WIN");
+    } else if (sp == PTX_SPACE_local) {
+        cg_puts(c, "CB_LOCAL_WIN + (uint)");
+        cg_read(c, &in->ops[1], PTX_TYPE_u64);
+    } else if (sp == PTX_SPACE_shared && ptx_has(in, PTX_MOD_to)) {
         cg_read(c, &in->ops[1], PTX_TYPE_u64);
         cg_puts(c, " - CB_SHARED_WIN");
     } else if (sp == PTX_SPACE_shared) {
@@ -259,7 +274,7 @@ void ocl_emit_cvta(cg *c, const ptx_instr *in)
     dst_close(c, in, ty);
 }
 
-/* isspacep: generic .local and .param addresses do not exist in this dialect */
+/* isspacep: generic .param addresses do not exist in this dialect, nor .local ones outside stack mode */
 void ocl_emit_isspacep(cg *c, const ptx_instr *in)
 {
     cg_puts(c, "ulong cb_a = ");
@@ -269,8 +284,8 @@ void ocl_emit_isspacep(cg *c, const ptx_instr *in)
     switch (ptx_instr_space(in)) {
     case PTX_SPACE_shared: cg_puts(c, "cb_a - CB_SHARED_WIN < (ulong)cb_dsm + cb_dyn"); break;
     case PTX_SPACE_const: cg_puts(c, "cb_in_const(cb_a)"); break;
-    case PTX_SPACE_param:
-    case PTX_SPACE_local: cg_puts(c, "0"); break;
+    case PTX_SPACE_param: cg_puts(c, "0"); break;
+    case PTX_SPACE_local: cg_puts(c, c->local_stack ? "cb_is_lo(cb_a)" : "0"); break;
     case PTX_SPACE_global: cg_puts(c, "cb_a - CB_HEAP_BASE < CB_HEAP_SIZE && !cb_in_const(cb_a)"); break;
     default: cg_fail(c, "isspacep needs a state space");
     }
@@ -348,6 +363,8 @@ static void emit_atomic(cg *c, const ptx_instr *in, int has_dst)
     } else if (sp == PTX_SPACE_shared) {
         atom_call(c, in, m, op, tn, vt, "s", "CB_SP(cb_a)");
     } else {
+        if (c->local_stack)   /* the work-item's stack has no atomics: the launch fails (status 4) */
+            cg_printf(c, "cb_is_lo(cb_a) ? (%s)cb_atom_local(cb_heap) : ", cg_ctype(vt));
         cg_puts(c, "cb_is_sh(cb_a) ? ");
         atom_call(c, in, m, op, tn, vt, "s", "CB_SP(cb_a - CB_SHARED_WIN)");
         cg_puts(c, " : ");
@@ -366,6 +383,15 @@ void ocl_emit_membar(cg *c, const ptx_instr *in)
 {
     (void)in;
     cg_puts(c, "mem_fence(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);\n");
+}
+
+/* nanosleep t: the PTX ISA lets the sleep last anything in [0, 2t] ns; OpenCL C has no sleep, so
+ * this one lasts 0 (the operand is still read, for its side effects on nothing but the text) */
+void ocl_emit_nanosleep(cg *c, const ptx_instr *in)
+{
+    cg_puts(c, "(void)(");
+    cg_read(c, &in->ops[0], PTX_TYPE_u32);
+    cg_puts(c, "); /* nanosleep: a sleep of 0 ns, within the ISA's [0, 2t] */\n");
 }
 
 /* ---- barriers and calls ------------------------------------------------------------------ */
@@ -399,13 +425,18 @@ void ocl_emit_call(cg *c, const ptx_instr *in)
         cg_puts(c, c->f->is_entry ? "return;\n" : "*cb_x = 1; return;\n");
         return;
     }
+    if (!callee->defined && !strcmp(callee->name, "vprintf"))
+        return ocl_emit_vprintf(c, in);
     if (!callee->defined) {
         char msg[200];
-        snprintf(msg, sizeof msg, "a call to '%.80s' (printf, assert, malloc) is not supported by the OpenCL dialect yet",
+        snprintf(msg, sizeof msg, "a call to '%.80s' (device malloc/free, or another external function) is not supported by "
+                 "the OpenCL dialect yet",
                  callee->name);
         cg_unsupported(c, msg);
     }
-    cg_printf(c, "%s(cb_heap, cb_smem, cb_dsm, cb_dyn, cb_x", callee->cname);
+    /* the callee's frame follows the caller's in the work-item's stack (unit.c) */
+    cg_printf(c, "%s(cb_heap, cb_smem, cb_dsm, cb_dyn, cb_x, cb_stk, cb_fp + %lluu", callee->cname,
+              (unsigned long long)(c->local_stack ? ocl_frame_size(c->f) : 0));
     for (int l = 0; l <= 2; l += 2)
         for (uint32_t i = 0; i < in->ops[l].nelems; i++)
             cg_printf(c, ", %s", c->f->vars[in->ops[l].elems[i].sym.index].cname);

@@ -5,9 +5,10 @@
  * and overrides what differs (target.c):
  *   unit.c      the program: prelude, functions, one __kernel per .entry,
  *               locals; special registers as work-item built-ins
- *   memory.c    ld st ldu cvta isspacep atom red membar fence bar call exit
+ *   memory.c    ld st ldu cvta isspacep atom red membar fence nanosleep bar call exit
  *   prelude.c   the helpers, under the C dialect's names
  *   warp.c      warp collectives and bar.red, through local memory in uniform control flow
+ *   printf.c    vprintf: a record per call in the printf FIFO, printed by the backend
  * Everything it cannot express fails at translation through cg_unsupported
  * (the loader answers CUDA_ERROR_NOT_SUPPORTED), never as different code.
  * docs/opencl.md says what works.
@@ -28,6 +29,21 @@ void ocl_unit_kernel(cg *c, const ptx_func *f);
 void ocl_locals(cg *c, const ptx_func *f);
 int ocl_special(cg *c, const ptx_operand *o, ptx_type ty);
 int ocl_symbol(cg *c, const ptx_var *v);
+/* Whether an instruction of m converts .local addresses (cvta.local / cvta.to.local): then the unit keeps
+ * .local memory in the work-item's stack (c->local_stack). */
+int ocl_unit_needs_stack(const ptx_module *m);
+/* Whether a function of m calls the function named name. */
+int ocl_unit_calls(const ptx_module *m, const char *name);
+/* In stack mode: the bytes of f's frame (its .local variables, 16-byte aligned), and v's offset in it. */
+uint64_t ocl_frame_size(const ptx_func *f);
+uint64_t ocl_frame_offset(const ptx_func *f, const ptx_var *v);
+
+/* target.c: whether in computes in half precision (f16/bf16 arithmetic, comparisons, conversions) */
+int ocl_is_half_instr(const ptx_instr *in);
+
+/* printf.c: vprintf as records in the heap's printf FIFO, which the backend prints after the launch */
+extern const char cb_codegen_opencl_prelude_printf[];
+void ocl_emit_vprintf(cg *c, const ptx_instr *in);
 
 /* memory.c: the overridden rows */
 void ocl_emit_ld(cg *c, const ptx_instr *in);
@@ -37,6 +53,7 @@ void ocl_emit_isspacep(cg *c, const ptx_instr *in);
 void ocl_emit_atom(cg *c, const ptx_instr *in);
 void ocl_emit_red(cg *c, const ptx_instr *in);
 void ocl_emit_membar(cg *c, const ptx_instr *in);
+void ocl_emit_nanosleep(cg *c, const ptx_instr *in);
 void ocl_emit_bar(cg *c, const ptx_instr *in);
 void ocl_emit_call(cg *c, const ptx_instr *in);
 void ocl_emit_exit(cg *c, const ptx_instr *in);

@@ -9,8 +9,10 @@
  * Memory (docs/opencl.md): the backend's device memory is one __global
  * buffer, cb_heap, whose byte 0 is device address CB_HEAP_BASE; a block's
  * shared memory is the __local buffer cb_smem; a generic address of shared
- * memory is CB_SHARED_WIN + its offset. The backend defines CB_HEAP_BASE,
- * CB_HEAP_SIZE, CB_SHARED_WIN and the module globals' addresses CB_G<i> in a
+ * memory is CB_SHARED_WIN + its offset, and one of the work-item's stack
+ * (.local memory in a unit that converts .local addresses, unit.c)
+ * CB_LOCAL_WIN + its offset. The backend defines CB_HEAP_BASE, CB_HEAP_SIZE,
+ * CB_SHARED_WIN, CB_LOCAL_WIN and the module globals' addresses CB_G<i> in a
  * text it puts before the unit.
  */
 #include "codegen/opencl/opencl.h"
@@ -149,7 +151,8 @@ const char cb_codegen_opencl_prelude[] =
 "  uint d = cb_pack_sat((int)b, bits, s) | cb_pack_sat((int)a, bits, s) << bits;\n"
 "  return 2 * bits < 32 ? d | c << (2 * bits) : d; }\n"
 "/* ---- trap and assert: the launch status at heap offset 0, read by the backend after the launch:\n"
-"   uint 0 the code (1 trap, 2 assert; the first thread wins), 1..3 ctaid, 4..6 tid, 7 the line;\n"
+"   uint 0 the code (1 trap, 2 assert, 3 a warp collective's mask, 4 an atomic on the stack; the first thread\n"
+"   wins), 1..3 ctaid, 4..6 tid, 7 the line;\n"
 "   ulong 4..6 the message, file and function addresses ---- */\n"
 "CB_INL int cb_status_claim(__global uchar *h, uint code) {\n"
 "  if (atomic_cmpxchg((volatile __global uint *)h, 0u, code) != 0u) return 0;\n"
@@ -157,6 +160,8 @@ const char cb_codegen_opencl_prelude[] =
 "  u[1] = (uint)get_group_id(0); u[2] = (uint)get_group_id(1); u[3] = (uint)get_group_id(2);\n"
 "  u[4] = (uint)get_local_id(0); u[5] = (uint)get_local_id(1); u[6] = (uint)get_local_id(2); return 1; }\n"
 "CB_INL void cb_trap(__global uchar *h) { (void)cb_status_claim(h, 1u); }\n"
+"/* a generic atomic on an address of the work-item's stack (unit.c), where OpenCL has no atomics: code 4 */\n"
+"CB_INL uint cb_atom_local(__global uchar *h) { (void)cb_status_claim(h, 4u); return 0u; }\n"
 "CB_INL void cb_assert(__global uchar *h, ulong msg, ulong file, uint line, ulong fn) {\n"
 "  if (!cb_status_claim(h, 2u)) return; __global ulong *w = (__global ulong *)h;\n"
 "  ((__global uint *)h)[7] = line; w[4] = msg; w[5] = file; w[6] = fn; }\n"
@@ -165,16 +170,29 @@ const char cb_codegen_opencl_prelude[] =
 "#define CB_GP(a) (cb_heap + ((ulong)(a) - CB_HEAP_BASE))\n"
 "#define CB_SP(a) (cb_smem + (uint)(a))\n"
 "CB_INL int cb_is_sh(ulong a) { return a - CB_SHARED_WIN < 0x100000000ul; }\n"
-"/* generic loads and stores: shared or global by the address */\n"
+"/* .local memory in the work-item's stack (unit.c, CB_LOCAL_GEN: the unit converts .local addresses):\n"
+"   a .local address is an offset into cb_stk, a generic one CB_LOCAL_WIN + the offset */\n"
+"#define CB_LP(a) (cb_stk + (uint)(a))\n"
+"#ifdef CB_LOCAL_GEN\n"
+"CB_INL int cb_is_lo(ulong a) { return a - CB_LOCAL_WIN < 0x100000000ul; }\n"
+"#else\n"
+"#define cb_is_lo(a) 0\n"
+"#endif\n"
+"/* generic loads and stores: the work-item's stack, shared or global by the address */\n"
 "#define CB_GEN(N, T) \\\n"
-"  CB_INL T cb_ldn_##N(__global uchar *cb_heap, __local uchar *cb_smem, ulong a) { \\\n"
-"    return cb_is_sh(a) ? *(__local T *)CB_SP(a - CB_SHARED_WIN) : *(__global T *)CB_GP(a); } \\\n"
-"  CB_INL void cb_stn_##N(__global uchar *cb_heap, __local uchar *cb_smem, ulong a, T v) { \\\n"
-"    if (cb_is_sh(a)) *(__local T *)CB_SP(a - CB_SHARED_WIN) = v; else *(__global T *)CB_GP(a) = v; } \\\n"
-"  CB_INL T cb_ldnv_##N(__global uchar *cb_heap, __local uchar *cb_smem, ulong a) { \\\n"
-"    return cb_is_sh(a) ? *(volatile __local T *)CB_SP(a - CB_SHARED_WIN) : *(volatile __global T *)CB_GP(a); } \\\n"
-"  CB_INL void cb_stnv_##N(__global uchar *cb_heap, __local uchar *cb_smem, ulong a, T v) { \\\n"
-"    if (cb_is_sh(a)) *(volatile __local T *)CB_SP(a - CB_SHARED_WIN) = v; else *(volatile __global T *)CB_GP(a) = v; }\n"
+"  CB_INL T cb_ldn_##N(__global uchar *cb_heap, __local uchar *cb_smem, uchar *cb_stk, ulong a) { \\\n"
+"    return cb_is_lo(a) ? *(T *)CB_LP(a - CB_LOCAL_WIN) : \\\n"
+"      cb_is_sh(a) ? *(__local T *)CB_SP(a - CB_SHARED_WIN) : *(__global T *)CB_GP(a); } \\\n"
+"  CB_INL void cb_stn_##N(__global uchar *cb_heap, __local uchar *cb_smem, uchar *cb_stk, ulong a, T v) { \\\n"
+"    if (cb_is_lo(a)) *(T *)CB_LP(a - CB_LOCAL_WIN) = v; \\\n"
+"    else if (cb_is_sh(a)) *(__local T *)CB_SP(a - CB_SHARED_WIN) = v; else *(__global T *)CB_GP(a) = v; } \\\n"
+"  CB_INL T cb_ldnv_##N(__global uchar *cb_heap, __local uchar *cb_smem, uchar *cb_stk, ulong a) { \\\n"
+"    return cb_is_lo(a) ? *(volatile T *)CB_LP(a - CB_LOCAL_WIN) : \\\n"
+"      cb_is_sh(a) ? *(volatile __local T *)CB_SP(a - CB_SHARED_WIN) : *(volatile __global T *)CB_GP(a); } \\\n"
+"  CB_INL void cb_stnv_##N(__global uchar *cb_heap, __local uchar *cb_smem, uchar *cb_stk, ulong a, T v) { \\\n"
+"    if (cb_is_lo(a)) *(volatile T *)CB_LP(a - CB_LOCAL_WIN) = v; \\\n"
+"    else if (cb_is_sh(a)) *(volatile __local T *)CB_SP(a - CB_SHARED_WIN) = v; \\\n"
+"    else *(volatile __global T *)CB_GP(a) = v; }\n"
 "CB_GEN(u8, uchar) CB_GEN(s8, char) CB_GEN(u16, ushort) CB_GEN(s16, short) CB_GEN(u32, uint) CB_GEN(s32, int)\n"
 "CB_GEN(u64, ulong) CB_GEN(s64, long) CB_GEN(f32, float) CB_GEN(w128, ulong2)\n"
 "#ifdef cl_khr_fp64\n"

@@ -4,11 +4,13 @@
  * pocl_basic's ops, and overrides what differs: the unit and kernels
  * (unit.c), memory, atomics, barriers and calls (memory.c), and the rows it
  * cannot express yet, which refuse (cg_unsupported: NOT_SUPPORTED at load).
- * Every instruction goes through by_type below, which refuses half
- * precision, emits the row, and then checks the text the shared emitters
- * wrote for what has no OpenCL C form (directed rounding, the CPU runtime):
- * such an instruction is refused with the reason, never emitted as
- * different code.
+ * Every instruction goes through by_type below, which emits half precision
+ * through the C dialect's emitters (c/half.c, whose helpers, c/prelude_half.c,
+ * are OpenCL C too: integer bit work and double arithmetic, so the results are
+ * the CPU backend's bit for bit; they need cl_khr_fp64), else the row, and
+ * then checks the text the shared emitters wrote for what has no OpenCL C
+ * form (directed rounding, the CPU runtime): such an instruction is refused
+ * with the reason, never emitted as different code.
  */
 #include "codegen/opencl/opencl.h"
 
@@ -39,20 +41,36 @@ static const struct {
     {"cb_fminmax32x", "min/max.xorsign.abs is not supported by the OpenCL dialect yet"},
     {"cb_conv", "a warp convergence point is not supported by the OpenCL dialect yet"},
     {"memcpy", "needs memcpy (no OpenCL form)"},
+    {"cb_u128", "a 64-bit carry out (add.cc/sub.cc/mad.cc on 64 bits) needs 128-bit integers, which OpenCL C "
+                "does not have: not supported by the OpenCL dialect yet"},
 };
 
 static int is_half(ptx_type t)
 {
-    return t == PTX_TYPE_f16 || t == PTX_TYPE_bf16 || ptx_type_kind(t) == 'h';
+    return t == PTX_TYPE_f16 || t == PTX_TYPE_bf16 || ptx_type_kind(t) == 'h' || t == PTX_TYPE_tf32;
+}
+
+int ocl_is_half_instr(const ptx_instr *in)
+{
+    if (ptx_ops[in->op].flags & (PTX_OPF_BITS | PTX_OPF_FRAGMENT))
+        return 0;
+    for (int i = 0; i < in->ntypes; i++)
+        if (is_half(in->types[i]))
+            return 1;
+    return 0;
+}
+
+/* A half-precision instruction through the C dialect's emitters (c/half.c); what they do not
+ * take (half atomics, packed forms) is refused. */
+static void emit_half(cg *c, const ptx_instr *in)
+{
+    if (in->op == PTX_OP_atom || in->op == PTX_OP_red || !cg_emit_half(c, in))
+        cg_unsupported(c, "this half-precision (f16/bf16) form is not supported by the OpenCL dialect yet");
 }
 
 static int opencl_by_type(cg *c, const ptx_instr *in)
 {
-    unsigned flags = ptx_ops[in->op].flags;
-    if (!(flags & (PTX_OPF_BITS | PTX_OPF_FRAGMENT)))
-        for (int i = 0; i < in->ntypes; i++)
-            if (is_half(in->types[i]))
-                cg_unsupported(c, "half precision (f16/bf16) is not supported by the OpenCL dialect yet");
+    int half = ocl_is_half_instr(in);
     size_t start = c->len;
     const ptx_func *f = c->f;
     uint32_t k = (uint32_t)(in - f->instrs);
@@ -69,9 +87,17 @@ static int opencl_by_type(cg *c, const ptx_instr *in)
         cg_puts(c, "if (cb_act) {\n    ");
         wrap = 1;
     }
-    c->target->op[in->op](c, in);
+    if (half)
+        emit_half(c, in);
+    else
+        c->target->op[in->op](c, in);
     if (wrap)
         cg_puts(c, "    }\n");
+    /* The C dialect sums 64-bit mad/add/sub in 128 bits for the carry out; without .cc only the low
+     * 64 bits are kept, which ulong arithmetic gives exactly (same length, so in place) */
+    for (char *p = c->buf ? strstr(c->buf + start, "cb_u128") : NULL; p && !ptx_has(in, PTX_MOD_cc);
+         p = strstr(p, "cb_u128"))
+        memcpy(p, "ulong  ", 7);
     for (size_t i = 0; i < sizeof denied / sizeof denied[0]; i++)
         if (c->buf && strstr(c->buf + start, denied[i].text)) {
             c->len = start;
@@ -104,6 +130,7 @@ void cg_target_opencl_init(cg_target *t)
     t->op[PTX_OP_red] = ocl_emit_red;
     t->op[PTX_OP_membar] = ocl_emit_membar;
     t->op[PTX_OP_fence] = ocl_emit_membar;
+    t->op[PTX_OP_nanosleep] = ocl_emit_nanosleep;
     t->op[PTX_OP_bar] = ocl_emit_bar;
     t->op[PTX_OP_barrier] = ocl_emit_bar;
     t->op[PTX_OP_call] = ocl_emit_call;
@@ -117,7 +144,7 @@ void cg_target_opencl_init(cg_target *t)
     t->op[PTX_OP_elect] = ocl_emit_elect;
     /* not yet: runtime services, matrices, async copies, textures */
     static const ptx_opcode no[] = {
-        PTX_OP_nanosleep, PTX_OP_mma, PTX_OP_wmma, PTX_OP_ldmatrix, PTX_OP_stmatrix,
+        PTX_OP_mma, PTX_OP_wmma, PTX_OP_ldmatrix, PTX_OP_stmatrix,
         PTX_OP_cp, PTX_OP_mbarrier, PTX_OP_tex, PTX_OP_tld4, PTX_OP_txq, PTX_OP_suld, PTX_OP_sust,
     };
     for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)

@@ -1,18 +1,31 @@
 /* unit.c: the OpenCL C dialect's program, functions and kernels (opencl.h).
  *
- * Layout of the output: the prelude (prelude.c), forward declarations of
+ * Layout of the output: the prelude (prelude.c; then printf.c's and the C
+ * dialect's half helpers where the unit needs them), forward declarations of
  * every .func, the functions, then per .entry its parameter struct and its
  * __kernel. The backend puts a text before it all that defines CB_HEAP_BASE,
- * CB_HEAP_SIZE, CB_SHARED_WIN and CB_G<i>, the device address of module
- * global i (docs/opencl.md).
+ * CB_HEAP_SIZE, CB_SHARED_WIN, CB_LOCAL_WIN, the printf FIFO's CB_PRINTF_*
+ * and CB_G<i>, the device address of module global i (docs/opencl.md).
  *
  * A kernel cbk_<k> takes (cb_heap, cb_pbv, cb_smem, cb_dyn): the heap
  * buffer, the packed .param buffer by value (a struct of ulongs), the
  * block's shared memory (__local, static then dynamic, the dynamic part at
  * cb_dsm, 16-byte aligned as in the C dialect) and the dynamic bytes. A .func
- * takes (cb_heap, cb_smem, cb_dsm, cb_dyn, cb_x) and then its return and
- * parameter buffers as private byte pointers, as in the C dialect. Bodies
- * are the shared cg_emit_body with this dialect's locals.
+ * takes (cb_heap, cb_smem, cb_dsm, cb_dyn, cb_x, cb_stk, cb_fp) and then its
+ * return and parameter buffers as private byte pointers, as in the C
+ * dialect. Bodies are the shared cg_emit_body with this dialect's locals.
+ *
+ * .local memory: where no instruction of the unit converts a .local address
+ * (cvta.local, cvta.to.local), each .local variable is a private array and a
+ * .local address is its private pointer, as in the C dialect. Otherwise
+ * (c->local_stack: printf's argument buffers, local arrays passed to
+ * non-inlined functions) every .local variable lives in the work-item's
+ * stack, one private array cb_stk that the kernel declares (the deepest
+ * chain of frames its calls can reach: the call graph has no cycle) and
+ * passes to every function with the frame's offset cb_fp: a .local address
+ * is an offset into cb_stk, and its generic address CB_LOCAL_WIN + that
+ * offset, which the generic accesses of prelude.c recognise (docs/opencl.md,
+ * "Generic .local addresses").
  */
 #include "codegen/opencl/opencl.h"
 #include "passes/passes.h"
@@ -84,7 +97,90 @@ int ocl_symbol(cg *c, const ptx_var *v)
         cg_printf(c, "(uint64_t)(uintptr_t)(cb_pb + %llu)", (unsigned long long)v->offset);
         return 1;
     }
+    if (c->local_stack && v->space == PTX_SPACE_local && v >= c->f->vars && v < c->f->vars + c->f->nvars) {
+        cg_printf(c, "(uint64_t)(cb_fp + %lluu)", (unsigned long long)ocl_frame_offset(c->f, v));
+        return 1;   /* its place in the work-item's stack: a .local address is an offset into cb_stk */
+    }
     return 0;   /* a .local depot or a call's .param buffer: a private array, as in C */
+}
+
+/* ---- the work-item's stack: generic addresses of .local memory ---------------------------- */
+
+/* Lays out f's .local variables in order, each at its alignment (at least 8):
+ * returns the frame's bytes (16-byte aligned), and the offset of upto in *at. */
+static uint64_t frame_layout(const ptx_func *f, const ptx_var *upto, uint64_t *at)
+{
+    uint64_t off = 0;
+    for (uint32_t i = f->nrets + f->nparams; i < f->nvars; i++) {
+        const ptx_var *v = &f->vars[i];
+        if (v->space != PTX_SPACE_local)
+            continue;
+        uint64_t a = v->align < 8 ? 8 : v->align;
+        off = (off + a - 1) / a * a;
+        if (v == upto && at)
+            *at = off;
+        off += v->size ? v->size : 1;
+    }
+    return (off + 15) & ~15ull;
+}
+
+uint64_t ocl_frame_size(const ptx_func *f) { return frame_layout(f, NULL, NULL); }
+
+uint64_t ocl_frame_offset(const ptx_func *f, const ptx_var *v)
+{
+    uint64_t at = 0;
+    frame_layout(f, v, &at);
+    return at;
+}
+
+int ocl_unit_needs_stack(const ptx_module *m)
+{
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        const ptx_func *f = &m->funcs[i];
+        for (uint32_t k = 0; f->defined && k < f->ninstrs; k++)
+            if (f->instrs[k].op == PTX_OP_cvta && ptx_instr_space(&f->instrs[k]) == PTX_SPACE_local)
+                return 1;
+    }
+    return 0;
+}
+
+int ocl_unit_calls(const ptx_module *m, const char *name)
+{
+    for (uint32_t i = 0; i < m->nfuncs; i++) {
+        const ptx_func *f = &m->funcs[i];
+        for (uint32_t k = 0; f->defined && k < f->ninstrs; k++) {
+            const ptx_instr *in = &f->instrs[k];
+            if (in->op == PTX_OP_call && in->nops > 1 && in->ops[1].kind == PTX_OPD_sym &&
+                in->ops[1].sym.kind == PTX_SYM_func && in->ops[1].sym.index >= 0 &&
+                (uint32_t)in->ops[1].sym.index < m->nfuncs && !strcmp(m->funcs[in->ops[1].sym.index].name, name))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* The stack bytes a work-item running f needs: its frame and the deepest of
+ * its callees' (the call graph has no cycle: refuse_recursion). memo[i] is
+ * function i's answer + 1 once known. */
+static uint64_t stack_depth(const ptx_module *m, uint32_t fi, uint64_t *memo)
+{
+    if (memo[fi])
+        return memo[fi] - 1;
+    const ptx_func *f = &m->funcs[fi];
+    uint64_t deepest = 0;
+    for (uint32_t k = 0; k < f->ninstrs; k++) {
+        const ptx_instr *in = &f->instrs[k];
+        if (in->op != PTX_OP_call || in->nops < 2 || in->ops[1].kind != PTX_OPD_sym ||
+            in->ops[1].sym.kind != PTX_SYM_func || in->ops[1].sym.index < 0 ||
+            (uint32_t)in->ops[1].sym.index >= m->nfuncs || !m->funcs[in->ops[1].sym.index].defined)
+            continue;
+        uint64_t d = stack_depth(m, (uint32_t)in->ops[1].sym.index, memo);
+        if (d > deepest)
+            deepest = d;
+    }
+    uint64_t r = ocl_frame_size(f) + deepest;
+    memo[fi] = r + 1;
+    return r;
 }
 
 /* ---- locals ------------------------------------------------------------------------- */
@@ -104,9 +200,23 @@ void ocl_locals(cg *c, const ptx_func *f)
     }
     if (f->nregs)
         cg_puts(c, ";\n");
+    if (f->is_entry && c->local_stack) {   /* the work-item's stack: this kernel's frame and its callees' */
+        uint64_t *memo = calloc(c->m->nfuncs ? c->m->nfuncs : 1, sizeof *memo);
+        if (!memo)
+            cg_fail(c, "out of memory");
+        uint64_t bytes = stack_depth(c->m, (uint32_t)(f - c->m->funcs), memo);
+        free(memo);
+        if (bytes > 0x10000000ull)
+            cg_unsupported(c, "the .local memory of this kernel and its callees is too large for the OpenCL dialect");
+        cg_printf(c, "    uchar cb_stk[%llu] __attribute__((aligned(16))); /* .local memory: frames at cb_fp */\n"
+                     "    const uint cb_fp = 0u;\n",
+                  (unsigned long long)(bytes ? bytes : 16));
+    } else if (f->is_entry) {
+        cg_puts(c, "    uchar *cb_stk = 0; const uint cb_fp = 0u; /* no generic .local addresses in this unit */\n");
+    }
     for (uint32_t i = f->nrets + f->nparams; i < f->nvars; i++) {
         const ptx_var *v = &f->vars[i];
-        if (v->space == PTX_SPACE_shared)
+        if (v->space == PTX_SPACE_shared || (v->space == PTX_SPACE_local && c->local_stack))
             continue;
         if (v->space != PTX_SPACE_local && v->space != PTX_SPACE_param)
             cg_fail(c, "unsupported variable in a function body");
@@ -118,7 +228,7 @@ void ocl_locals(cg *c, const ptx_func *f)
         cg_puts(c, "    uint cb_cf = 0; /* CC.CF */\n");
     if (f->is_entry)
         cg_puts(c, "    int cb_exited = 0; int *cb_x = &cb_exited; /* set by exit in a callee */\n");
-    cg_puts(c, "    (void)cb_heap; (void)cb_smem; (void)cb_dsm; (void)cb_dyn; (void)cb_x;\n");
+    cg_puts(c, "    (void)cb_heap; (void)cb_smem; (void)cb_dsm; (void)cb_dyn; (void)cb_x; (void)cb_stk; (void)cb_fp;\n");
 }
 
 /* ---- the unit ------------------------------------------------------------------------ */
@@ -158,6 +268,15 @@ static void refuse_recursion(cg *c)
         cg_unsupported(c, "recursive calls are not allowed in OpenCL C");
 }
 
+static int unit_has_half(const ptx_module *m)
+{
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        for (uint32_t k = 0; m->funcs[i].defined && k < m->funcs[i].ninstrs; k++)
+            if (ocl_is_half_instr(&m->funcs[i].instrs[k]))
+                return 1;
+    return 0;
+}
+
 void ocl_unit_begin(cg *c)
 {
     const ptx_module *m = c->m;
@@ -166,9 +285,17 @@ void ocl_unit_begin(cg *c)
         cg_unsupported(c, "shared variables named in .func code are not supported by the OpenCL dialect yet");
     cg_printf(c, "/* Generated by cubridge from %s (PTX %u.%u, sm_%u), OpenCL C. */\n", m->file, m->version / 10,
               m->version % 10, m->target_sm);
-    cg_puts(c, "#ifndef CB_HEAP_BASE\n#error \"the OpenCL backend defines CB_HEAP_BASE, CB_HEAP_SIZE, CB_SHARED_WIN "
-               "and CB_G<i>\"\n#endif\n");
+    cg_puts(c, "#ifndef CB_HEAP_BASE\n#error \"the OpenCL backend defines CB_HEAP_BASE, CB_HEAP_SIZE, CB_SHARED_WIN, "
+               "CB_LOCAL_WIN, CB_PRINTF_CTR/OFF/CAP and CB_G<i>\"\n#endif\n");
+    c->local_stack = ocl_unit_needs_stack(m);
+    if (c->local_stack)   /* prelude.c: generic accesses reach the work-item's stack too */
+        cg_puts(c, "#define CB_LOCAL_GEN 1\n");
     cg_puts(c, cb_codegen_opencl_prelude);
+    if (ocl_unit_calls(m, "vprintf"))
+        cg_puts(c, cb_codegen_opencl_prelude_printf);
+    if (unit_has_half(m))   /* the C dialect's half helpers (target.c), which compute in double */
+        cg_printf(c, "#ifndef cl_khr_fp64\n#error \"half precision in the OpenCL dialect needs cl_khr_fp64\"\n#endif\n%s",
+                  cb_codegen_c_prelude_half);
     int warps = 0;   /* the collectives' helpers (warp.c) only where a kernel has collectives: less to build */
     for (uint32_t k = 0; k < m->nkernels && !warps; k++)
         warps = cg_opencl_warp_scratch(&m->funcs[m->kernels[k]->func]) != 0;
@@ -185,7 +312,8 @@ void ocl_unit_begin(cg *c)
 
 static void emit_signature(cg *c, const ptx_func *f)
 {
-    cg_printf(c, "static void %s(__global uchar *cb_heap, __local uchar *cb_smem, uint cb_dsm, uint cb_dyn, int *cb_x",
+    cg_printf(c, "static void %s(__global uchar *cb_heap, __local uchar *cb_smem, uint cb_dsm, uint cb_dyn, int *cb_x, "
+                 "uchar *cb_stk, uint cb_fp",
               f->cname);
     for (uint32_t i = 0; i < f->nrets + f->nparams; i++)
         cg_printf(c, ", uchar *%s", f->vars[i].cname);

@@ -4,14 +4,17 @@
  * next offset aligned to its own size: 4 bytes for int-sized integers (and
  * char/short, promoted), 8 for long/long long, doubles (floats are promoted)
  * and pointers (%s strings are device pointers, which are host pointers
- * here). Each conversion is then formatted with the host's printf.
+ * host pointers on the CPU; another backend resolves them, device_printf.h).
+ * Each conversion is then formatted with the host's printf. The same rules
+ * decide what the OpenCL dialect's device side copies for the host
+ * (src/codegen/opencl/printf.c walks the format the same way).
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/cpu/cpu_internal.h"
+#include "backend/device_printf.h"
 
 typedef struct text {
     char *data;
@@ -84,7 +87,8 @@ static int is_flag(char c) { return c && strchr("-+ #0'", c) != NULL; }
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 
 /* Formats the one conversion starting at *pp ('%'); advances *pp past it. */
-static void format_one(text *out, const char **pp, const unsigned char *args, size_t *off, int *nargs)
+static void format_one(text *out, const char **pp, const unsigned char *args, size_t *off, int *nargs,
+                       cb_printf_string_fn *str_of, void *ctx)
 {
     const char *start = *pp, *p = start + 1;
     char spec[64];
@@ -169,7 +173,8 @@ static void format_one(text *out, const char **pp, const unsigned char *args, si
         break;
     }
     case 's': {
-        const char *str = (const char *)(uintptr_t)take_arg(args, off, 8);
+        uint64_t v = take_arg(args, off, 8);
+        const char *str = str_of ? str_of(ctx, v) : (const char *)(uintptr_t)v;
         ++*nargs;
         spec[n++] = 's';
         spec[n] = 0;
@@ -194,7 +199,8 @@ static void format_one(text *out, const char **pp, const unsigned char *args, si
     }
 }
 
-int cb_device_printf_format(const char *fmt, const unsigned char *args, char **out, size_t *outlen)
+int cb_device_printf_format(const char *fmt, const unsigned char *args, cb_printf_string_fn *str, void *ctx,
+                            char **out, size_t *outlen)
 {
     *out = NULL;
     *outlen = 0;
@@ -213,7 +219,7 @@ int cb_device_printf_format(const char *fmt, const unsigned char *args, char **o
             text_append(&s, "%", 1);
             p += 2;
         } else {
-            format_one(&s, &p, args, &off, &nargs);
+            format_one(&s, &p, args, &off, &nargs, str, ctx);
         }
     }
     if (s.oom) {
