@@ -108,10 +108,17 @@ static void format_one(text *out, const char **pp, const unsigned char *args, si
     if (*p == '.') {
         spec[n++] = *p++;
         if (*p == '*') {
-            int prec = (int32_t)take_arg(args, off, 4);
-            ++*nargs;
-            n += (size_t)snprintf(spec + n, 16, "%d", prec < 0 ? 0 : prec);
-            p++;
+            /* CUDA's printf takes '*' as a width, not as a precision: on the
+             * H200 "%.*f" and "%*.*e" come out as written (printf_formats).
+             * Written here the same way, taking no argument (whether
+             * NVIDIA's skips one is not known: the test puts them last). */
+            while (*p && !strchr("diouxXcfFeEgGaAsp%", *p))
+                p++;
+            if (*p)
+                p++;
+            text_append(out, start, (size_t)(p - start));
+            *pp = p;
+            return;
         } else {
             while (is_digit(*p) && n < 40)
                 spec[n++] = *p++;

@@ -1,6 +1,7 @@
 // printf_formats: device printf beyond printf_ordered's conversions: %s of a
-// string in the thread's local memory and of one in shared memory, '*' width
-// and precision, length modifiers, printf from a __noinline__ function (its
+// string in the thread's local memory and of one in shared memory, '*' width,
+// a '.*' precision (which CUDA's printf does not take: the H200 prints such a
+// conversion as written, so these come last on their line), length modifiers, printf from a __noinline__ function (its
 // own local buffer and format), a format without arguments, and printf's
 // return value (the number of arguments). One thread prints at a time (a
 // __syncthreads between turns), so the order is fixed; the runner compares
