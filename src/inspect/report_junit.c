@@ -37,6 +37,20 @@ static void xml(FILE *f, const char *s)
     }
 }
 
+/* A library function's <failure>/<error> (tag) of type: n of its calls
+ * `what`, with the row's note. */
+static void lib_problem(FILE *f, const char *tag, const char *type, uint64_t n, const cbi_library_call *c,
+                        const char *what)
+{
+    fprintf(f, "<%s type=\"%s\" message=\"%llu of %llu calls %s", tag, type, (unsigned long long)n,
+            (unsigned long long)c->calls, what);
+    if (c->note[0]) {
+        fputs(": ", f);
+        xml(f, c->note);
+    }
+    fputs("\"/>", f);
+}
+
 int cbi_report_junit(const char *path)
 {
     FILE *f = fopen(path, "w");
@@ -115,26 +129,13 @@ int cbi_report_junit(const char *path)
         xml(f, c->function);
         fputs("\">", f);
         const char *st = cbi_library_status(c);
-        if (strcmp(st, "UNSUPPORTED") == 0) {
-            fprintf(f, "<failure type=\"UNSUPPORTED\" message=\"%llu of %llu calls answered NOT_SUPPORTED",
-                    (unsigned long long)c->unsupported, (unsigned long long)c->calls);
-            if (c->note[0]) {
-                fputs(": ", f);
-                xml(f, c->note);
-            }
-            fputs("\"/>", f);
-        } else if (strcmp(st, "DRIFT") == 0) {
+        if (strcmp(st, "UNSUPPORTED") == 0)
+            lib_problem(f, "failure", st, c->unsupported, c, "answered NOT_SUPPORTED");
+        else if (strcmp(st, "DRIFT") == 0)
             fprintf(f, "<failure type=\"DRIFT\" message=\"%llu of %llu calls drifted; worst rel L1 %.3g\"/>",
                     (unsigned long long)c->drifts, (unsigned long long)c->calls, c->max_rel_l1);
-        } else if (strcmp(st, "FAIL") == 0) {
-            fprintf(f, "<error type=\"FAIL\" message=\"%llu of %llu calls could not be checked",
-                    (unsigned long long)c->failed_checks, (unsigned long long)c->calls);
-            if (c->note[0]) {
-                fputs(": ", f);
-                xml(f, c->note);
-            }
-            fputs("\"/>", f);
-        }
+        else if (strcmp(st, "FAIL") == 0)
+            lib_problem(f, "error", st, c->failed_checks, c, "could not be checked");
         fputs("</testcase>\n", f);
     }
     fputs("  </testsuite>\n", f);
