@@ -73,10 +73,16 @@ static void real_load(void)
                               "NOT_SUPPORTED", base);
 }
 
-void *cbl_real_symbol(cbl_library *lib, int id)
+/* NVIDIA's function for export id, or NULL; counts nothing. */
+static void *real_lookup(cbl_library *lib, int id)
 {
     cb_run_once(&real_once, real_load);
-    void *fn = real_lib ? cb_dl_lib_sym(real_lib, lib->names[id]) : NULL;
+    return real_lib ? cb_dl_lib_sym(real_lib, lib->names[id]) : NULL;
+}
+
+void *cbl_real_symbol(cbl_library *lib, int id)
+{
+    void *fn = real_lookup(lib, id);
     if (!fn && atomic_fetch_add(&lib->unsupported_calls[id], 1) == 0)
         cbl_log(CB_LOG_WARN, "pass-through: %s: NVIDIA's library does not export it", lib->names[id]);
     return fn;
@@ -84,7 +90,8 @@ void *cbl_real_symbol(cbl_library *lib, int id)
 
 void *cbl_forward_target(cbl_library *lib, int id, void *own)
 {
-    void *fn = cbl_forward ? cbl_real_symbol(lib, id) : NULL;
+    /* a missing function is counted and logged once, by own's pass-through path */
+    void *fn = cbl_forward ? real_lookup(lib, id) : NULL;
     return fn ? fn : own;
 }
 
