@@ -15,8 +15,8 @@
  *     the argument buffer                             arg_bytes, padded to 8
  *     the %s strings with their NULs                  str_bytes
  *
- * The device walks the format as the formatter will (flags, width and
- * precision with '*', length modifiers, the conversion: each argument at the
+ * The device walks the format as the formatter will (flags, width with '*',
+ * a '.*' precision printed as written and taking no argument, length modifiers, the conversion: each argument at the
  * next offset aligned to its size, 4 or 8 bytes) to learn how many argument
  * bytes to copy and which are %s pointers; each of those is copied into the
  * record and its slot holds the string's offset in the record (0 for NULL or
@@ -34,6 +34,10 @@ const char cb_codegen_opencl_prelude_printf[] =
 "CB_INL int cb_pf_ok(ulong a) { return a - CB_HEAP_BASE < CB_HEAP_SIZE || cb_is_sh(a) || cb_is_lo(a); }\n"
 "CB_INL int cb_pf_flag(uint ch) { return ch == '-' || ch == '+' || ch == ' ' || ch == '#' || ch == '0' || ch == 39u; }\n"
 "CB_INL int cb_pf_digit(uint ch) { return ch >= '0' && ch <= '9'; }\n"
+"/* the characters that end a conversion printed as written (device_printf.c's '.*') */\n"
+"CB_INL int cb_pf_conv(uint ch) { switch (ch) { case 'd': case 'i': case 'o': case 'u': case 'x': case 'X': case 'c':\n"
+"  case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A': case 's': case 'p': case '%': return 1;\n"
+"  default: return 0; } }\n"
 "CB_INL int cb_pf_len(uint ch) { return ch == 'h' || ch == 'l' || ch == 'L' || ch == 'j' || ch == 'z' || ch == 't' || ch == 'q'; }\n"
 "/* the characters of %d of v: what the formatter adds to its spec for a '*' */\n"
 "CB_INL uint cb_pf_ndig(int v) { uint n = v < 0 ? 2u : 1u, u = v < 0 ? 0u - (uint)v : (uint)v; while (u >= 10u) { u /= 10u; n++; } return n; }\n"
@@ -65,9 +69,9 @@ const char cb_codegen_opencl_prelude_printf[] =
 "    } else { while (cb_pf_digit(CB_PF_LD(q)) && n < 24u) { n++; q++; } }\n"
 "    if (CB_PF_LD(q) == '.') {\n"
 "      n++; q++;\n"
-"      if (CB_PF_LD(q) == '*') {\n"
-"        int pr = (int)cb_pf_arg32(cb_heap, cb_smem, cb_stk, args, cb_pf_take(&off, 4u)); nargs++;\n"
-"        n += cb_pf_ndig(pr < 0 ? 0 : pr); q++;\n"
+"      if (CB_PF_LD(q) == '*') {   /* printed as written, taking no argument (device_printf.c) */\n"
+"        while (CB_PF_LD(q) && !cb_pf_conv(CB_PF_LD(q))) q++;\n"
+"        p = CB_PF_LD(q) ? q + 1 : q; continue;\n"
 "      } else { while (cb_pf_digit(CB_PF_LD(q)) && n < 40u) { n++; q++; } }\n"
 "    }\n"
 "    ulong ls = q; while (cb_pf_len(CB_PF_LD(q))) q++;\n"
