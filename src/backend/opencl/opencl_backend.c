@@ -589,10 +589,10 @@ static void fill_info(ocl_backend *s)
     clGetDeviceInfo(s->dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
     char vendor[200] = "";
     clGetDeviceInfo(s->dev, CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
-    /* inline PTX on NVIDIA's platform only, and only when asked (CUBRIDGE_OPENCL_ASM=1): it has not
-     * run on a GPU yet, and the local-memory emulation (PoCL's, tested) serves NVIDIA too */
-    s->nvidia = strstr(vendor, "NVIDIA") != NULL && getenv("CUBRIDGE_OPENCL_ASM") &&
-                !strcmp(getenv("CUBRIDGE_OPENCL_ASM"), "1");
+    /* inline PTX on NVIDIA's platform only (codegen/opencl/warp.c: shfl.sync and vote.sync with the
+     * mask checks made by match.any.sync); CUBRIDGE_OPENCL_ASM=0 keeps the local-memory emulation */
+    const char *asm_env = getenv("CUBRIDGE_OPENCL_ASM");
+    s->nvidia = strstr(vendor, "NVIDIA") != NULL && !(asm_env && !strcmp(asm_env, "0"));
     snprintf(i->name, sizeof i->name, "%s (OpenCL, %s)", name, ver);
     i->total_mem = (size_t)s->alloc.size;
     i->multiprocessors = (int)cu;
