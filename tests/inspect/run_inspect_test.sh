@@ -65,7 +65,10 @@ fail() { echo "FAIL [$CASE]: $*"; exit 1; }
 json_field() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval('d'+sys.argv[2]))" "$@"; }
 ensure_chromium() {
     command -v chromium > /dev/null || command -v chromium-browser > /dev/null && return 0
-    apt-get install -y chromium > "$D/apt.txt" 2>&1 || true
+    # several of these tests start together on a fresh machine: one installs, the others wait for it
+    # (apt's own lock fails at once without a timeout)
+    (flock 9; command -v chromium > /dev/null ||
+        apt-get install -y -o DPkg::Lock::Timeout=300 chromium > "$D/apt.txt" 2>&1) 9> "${TMPDIR:-/tmp}/cubridge-apt.lock" || true
     command -v chromium > /dev/null || fail "chromium is not installed and could not be installed"
 }
 
