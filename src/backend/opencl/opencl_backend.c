@@ -66,7 +66,8 @@ typedef struct ocl_backend {
     ocl_heap alloc;         /* heap.c */
     cb_device_info info;
     size_t max_wg;
-    int nvidia;             /* NVIDIA's OpenCL: warp collectives as inline PTX (CB_NV_ASM, codegen/opencl/warp.c) */
+    int nvidia;             /* NVIDIA's OpenCL: inline PTX (CB_NV_ASM): warp collectives
+                             * (codegen/opencl/warp.c) and global float adds (prelude.c) */
     char options[1024];     /* clBuildProgram's options */
     ocl_program_cache cache; /* program binaries (program_cache.c) */
 } ocl_backend;
