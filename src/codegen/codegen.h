@@ -41,6 +41,7 @@ typedef struct cg {
      * emitted the address itself (c/lanes_run.c's affine shared addresses) */
     int (*address_hook)(struct cg *c, const ptx_operand *o, ptx_space sp);
     void *hook_ctx;
+    struct cg_tmp *tmps;        /* cg_tmp's blocks not yet freed, newest first */
 } cg;
 
 /* One instruction's emitter. */
@@ -103,6 +104,12 @@ _Noreturn void cg_fail(cg *c, const char *reason);
  * the module; cb_codegen_emit then returns -2 (the loader answers
  * CUDA_ERROR_NOT_SUPPORTED). */
 _Noreturn void cg_unsupported(cg *c, const char *reason);
+/* Scratch memory of count * size zeroed bytes for one step of the emission:
+ * the step frees it with cg_tmp_free, and where the emission fails first
+ * (cg_fail, cg_unsupported: a longjmp past the step) the handler that catches
+ * the failure frees it. Never returns NULL (out of memory fails the emission). */
+void *cg_tmp(cg *c, size_t count, size_t size);
+void cg_tmp_free(cg *c, void *p);
 /* One instruction: target->by_type, else target->op[in->op]. */
 void cg_emit_instr(cg *c, const ptx_instr *in);
 

@@ -11,6 +11,8 @@
 #include "codegen/codegen.h"
 
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +52,46 @@ void cg_puts(cg *c, const char *s)
     cg_reserve(c, n);
     memcpy(c->buf + c->len, s, n + 1);
     c->len += n;
+}
+
+/* A block of cg_tmp: the link, then the caller's bytes at max_align_t's alignment. */
+struct cg_tmp {
+    struct cg_tmp *next;
+    max_align_t data[];
+};
+
+void *cg_tmp(cg *c, size_t count, size_t size)
+{
+    if (size && count > (SIZE_MAX - sizeof(struct cg_tmp)) / size)
+        cg_fail(c, "out of memory");
+    struct cg_tmp *t = calloc(1, sizeof *t + (count * size != 0 ? count * size : 1));
+    if (!t)
+        cg_fail(c, "out of memory");
+    t->next = c->tmps;
+    c->tmps = t;
+    return t->data;
+}
+
+void cg_tmp_free(cg *c, void *p)
+{
+    for (struct cg_tmp **at = &c->tmps; p && *at; at = &(*at)->next)
+        if ((void *)(*at)->data == p) {
+            struct cg_tmp *t = *at;
+            *at = t->next;
+            free(t);
+            return;
+        }
+}
+
+/* Frees the scratch blocks taken since the list was mark: what the steps a
+ * failure jumped past did not free. */
+static void tmp_unwind(cg *c, struct cg_tmp *mark)
+{
+    while (c->tmps && c->tmps != mark) {
+        struct cg_tmp *t = c->tmps;
+        c->tmps = t->next;
+        free(t);
+    }
 }
 
 _Noreturn void cg_fail(cg *c, const char *reason)
@@ -102,6 +144,7 @@ static char *emit_guarded(cg *c, void (*emit)(cg *c, const ptx_func *f), const p
 {
     jmp_buf outer;
     memcpy(outer, c->fail, sizeof outer);
+    struct cg_tmp *mark = c->tmps;
     char *err = c->err, why[1024] = "";
     size_t errlen = c->errlen, start = c->len;
     c->err = why;
@@ -116,6 +159,7 @@ static char *emit_guarded(cg *c, void (*emit)(cg *c, const ptx_func *f), const p
     memcpy(c->fail, outer, sizeof outer);
     c->err = err;
     c->errlen = errlen;
+    tmp_unwind(c, mark);
     if (!c->unsupported) {
         if (err && errlen)
             snprintf(err, errlen, "%s", why);
@@ -197,9 +241,7 @@ static void emit_module(cg *c, char **func_why, char **kernel_why)
     c->f = NULL;
     c->in = NULL;
     t->tables(c);
-    size_t *spans = calloc(2 * (size_t)m->nfuncs + 2, sizeof *spans);
-    if (!spans)
-        cg_fail(c, "out of memory");
+    size_t *spans = cg_tmp(c, 2 * (size_t)m->nfuncs + 2, sizeof *spans);
     spans[0] = c->len;
     for (uint32_t i = 0; i < m->nfuncs; i++) {
         spans[2 * i] = spans[2 * i + 1] = c->len;
@@ -209,7 +251,7 @@ static void emit_module(cg *c, char **func_why, char **kernel_why)
         }
     }
     refuse_callers(c, func_why, spans);
-    free(spans);
+    cg_tmp_free(c, spans);
     for (uint32_t k = 0; k < m->nkernels; k++) {
         const ptx_kernel *kn = m->kernels[k];
         for (uint32_t i = 0; i < kn->ncallees && !kernel_why[k]; i++) {
@@ -258,6 +300,7 @@ int cb_codegen_emit(const cg_target *t, const ptx_module *m, char **out, size_t 
         *out = c->buf;
         *outlen = c->len;
     }
+    tmp_unwind(c, NULL);
     for (uint32_t i = 0; i < m->nfuncs; i++)
         free(func_why[i]);
     free(func_why);

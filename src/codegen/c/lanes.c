@@ -206,15 +206,13 @@ static int per_lane(lanes *e, const ptx_instr *in, int divergent)
     for (uint32_t i = 0; i < nu; i++)
         if (lanes_is_varying(e, uses[i]))
             return 1;
-    unsigned char *vars = calloc(e->f->nvars ? e->f->nvars : 1, 1);
-    if (!vars)
-        cg_fail(e->c, "out of memory");
+    unsigned char *vars = cg_tmp(e->c, e->f->nvars, 1);
     for (uint32_t i = 0; i < in->nops; i++)
         lanes_note_vars(&in->ops[i], vars);
     int lv = 0;
     for (uint32_t v = 0; v < e->f->nvars && !lv; v++)
         lv = vars[v] && lane_var(&e->f->vars[v]);
-    free(vars);
+    cg_tmp_free(e->c, vars);
     return lv;
 }
 
@@ -222,12 +220,7 @@ static int per_lane(lanes *e, const ptx_instr *in, int divergent)
 static uint64_t *live_after_each(lanes *e, uint32_t b, uint32_t first, uint32_t end)
 {
     uint32_t w = e->k->live_words, n = end - first;
-    uint64_t *la = calloc((size_t)(n ? n : 1) * w, 8), *live = malloc((size_t)w * 8);
-    if (!la || !live) {
-        free(la);
-        free(live);
-        cg_fail(e->c, "out of memory");
-    }
+    uint64_t *la = cg_tmp(e->c, (size_t)n * w, 8), *live = cg_tmp(e->c, w, 8);
     memcpy(live, e->k->live_out + (size_t)b * w, (size_t)w * 8);
     /* what the block's end reads (its branch condition) */
     const ptx_bb *bb = &e->g->bbs[b];
@@ -247,7 +240,7 @@ static uint64_t *live_after_each(lanes *e, uint32_t b, uint32_t first, uint32_t 
         for (uint32_t u = 0; u < nu; u++)
             live[uses[u] / 64] |= 1ull << (uses[u] % 64);
     }
-    free(live);
+    cg_tmp_free(e->c, live);
     return la;
 }
 
@@ -302,14 +295,8 @@ static void emit_instructions(lanes *e, uint32_t b, uint32_t first, uint32_t end
                               int tail)
 {
     uint32_t n = end - first;
-    const ptx_instr **run = malloc((n ? n : 1) * sizeof *run), **hoist = malloc((n ? n : 1) * sizeof *hoist);
+    const ptx_instr **run = cg_tmp(e->c, n, sizeof *run), **hoist = cg_tmp(e->c, n, sizeof *hoist);
     uint64_t *la = live_after_each(e, b, first, end);
-    if (!run || !hoist) {
-        free(run);
-        free(hoist);
-        free(la);
-        cg_fail(e->c, "out of memory");
-    }
     uint32_t nrun = 0, nhoist = 0, last = first;
     int pure_run = 1;
     for (uint32_t i = first; i <= end; i++) {
@@ -348,9 +335,9 @@ static void emit_instructions(lanes *e, uint32_t b, uint32_t first, uint32_t end
             emit_scalar(e, in);
         }
     }
-    free(run);
-    free(hoist);
-    free(la);
+    cg_tmp_free(e->c, run);
+    cg_tmp_free(e->c, hoist);
+    cg_tmp_free(e->c, la);
 }
 
 /* ---- blocks and their ends ------------------------------------------------------------------ */

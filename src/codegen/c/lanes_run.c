@@ -219,9 +219,7 @@ static void emit_safe(run_state *s, int specials)
     cg *c = e->c;
     const lanes_run *r = s->r;
     int identity = 0;
-    unsigned char *vars = calloc(e->f->nvars ? e->f->nvars : 1, 1);
-    if (!vars)
-        cg_fail(c, "out of memory");
+    unsigned char *vars = cg_tmp(c, e->f->nvars, 1);
     for (uint32_t i = 0; i < r->n; i++) {
         identity |= lanes_needs_identity(r->ins[i]);
         for (uint32_t o = 0; o < r->ins[i]->nops; o++)
@@ -247,7 +245,7 @@ static void emit_safe(run_state *s, int specials)
             cg_printf(c, "        %s %s = V_%s[cbL];\n", cg_ctype(e->f->regs[g].type), rname(s, (int32_t)g),
                       rname(s, (int32_t)g));
     lanes_bind_vars(e, vars);
-    free(vars);
+    cg_tmp_free(c, vars);
     /* the lane's identity goes into *t before the first instruction that needs it, and
      * again only after one that called the runtime (nothing else writes *t meanwhile) */
     int stored = 0;
@@ -508,13 +506,8 @@ void lanes_emit_run(lanes *e, const lanes_run *r)
     cg *c = e->c;
     if (r->n == 0)
         return;
-    run_state s = {e, r, malloc((e->f->nregs + 1) * sizeof(int32_t)), calloc(e->f->nregs + 1, 1), calloc(r->n, 1), 0};
-    if (!s.cur || !s.seen || !s.row_checked) {
-        free(s.cur);
-        free(s.seen);
-        free(s.row_checked);
-        cg_fail(c, "out of memory");
-    }
+    run_state s = {e, r, cg_tmp(c, e->f->nregs + 1, sizeof(int32_t)), cg_tmp(c, e->f->nregs + 1, 1),
+                   cg_tmp(c, r->n, 1), 0};
     for (uint32_t i = 0; i < r->n; i++)
         lanes_comment(e, r->ins[i]);
     int specials;
@@ -524,7 +517,7 @@ void lanes_emit_run(lanes *e, const lanes_run *r)
         emit_fast(&s, specials);
     emit_safe(&s, specials);
     cg_puts(c, "    }\n");
-    free(s.cur);
-    free(s.seen);
-    free(s.row_checked);
+    cg_tmp_free(c, s.cur);
+    cg_tmp_free(c, s.seen);
+    cg_tmp_free(c, s.row_checked);
 }

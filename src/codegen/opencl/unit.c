@@ -201,11 +201,9 @@ void ocl_locals(cg *c, const ptx_func *f)
     if (f->nregs)
         cg_puts(c, ";\n");
     if (f->is_entry && c->local_stack) {   /* the work-item's stack: this kernel's frame and its callees' */
-        uint64_t *memo = calloc(c->m->nfuncs ? c->m->nfuncs : 1, sizeof *memo);
-        if (!memo)
-            cg_fail(c, "out of memory");
+        uint64_t *memo = cg_tmp(c, c->m->nfuncs, sizeof *memo);
         uint64_t bytes = stack_depth(c->m, (uint32_t)(f - c->m->funcs), memo);
-        free(memo);
+        cg_tmp_free(c, memo);
         if (bytes > 0x10000000ull)
             cg_unsupported(c, "the .local memory of this kernel and its callees is too large for the OpenCL dialect");
         cg_printf(c, "    uchar cb_stk[%llu] __attribute__((aligned(16))); /* .local memory: frames at cb_fp */\n"
@@ -257,13 +255,11 @@ static int reaches_cycle(const ptx_module *m, uint32_t i, unsigned char *state)
 static void refuse_recursion(cg *c)
 {
     const ptx_module *m = c->m;
-    unsigned char *state = calloc(m->nfuncs ? m->nfuncs : 1, 1);
-    if (!state)
-        cg_fail(c, "out of memory");
+    unsigned char *state = cg_tmp(c, m->nfuncs, 1);
     int cyc = 0;
     for (uint32_t i = 0; i < m->nfuncs && !cyc; i++)
         cyc = reaches_cycle(m, i, state);
-    free(state);
+    cg_tmp_free(c, state);
     if (cyc)
         cg_unsupported(c, "recursive calls are not allowed in OpenCL C");
 }
