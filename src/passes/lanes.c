@@ -103,11 +103,15 @@ static int per_thread_var(const ptx_var *v)
     return v->role == PTX_ROLE_body && (v->space == PTX_SPACE_local || v->space == PTX_SPACE_param);
 }
 
-/* 1 when the instruction's results differ between lanes whatever its inputs. */
-static int varies_by_itself(const ptx_func *f, const ptx_instr *in)
+/* 1 when the instruction's results differ between lanes whatever its inputs;
+ * multi: the lanes span several blocks (ptx_kernel.lanes_multi), so %ctaid.x
+ * differs too. */
+static int varies_by_itself(const ptx_func *f, const ptx_instr *in, int multi)
 {
     for (uint32_t i = 0; i < in->nops; i++) {
         const ptx_operand *o = &in->ops[i];
+        if (o->kind == PTX_OPD_special && multi && o->special == PTX_SREG_ctaid && o->comp == 1)
+            return 1;
         if (o->kind == PTX_OPD_special)
             switch (o->special) {
             case PTX_SREG_tid: case PTX_SREG_laneid: case PTX_SREG_warpid: case PTX_SREG_lanemask_eq:
@@ -224,6 +228,7 @@ typedef struct lanes_ctx {
     uint8_t *varying;
     uint8_t *div;        /* per block */
     uint8_t *pred_var;   /* per block: its conditional branch varies */
+    int multi;           /* the lanes span a run of blocks: %ctaid.x varies */
 } lanes_ctx;
 
 /* A conditional terminator whose one side is a tail (or the exit) only lets lanes leave. */
@@ -253,7 +258,7 @@ static int propagate_registers(lanes_ctx *x)
             pass_instr_regs(in, defs, &nd, uses, &nu, REGS_MAX);
             if (!nd)
                 continue;
-            int v = x->div[b] || varies_by_itself(x->f, in);
+            int v = x->div[b] || varies_by_itself(x->f, in, x->multi);
             /* bar.red's result is the block's: the same in every lane */
             int block_result = (in->op == PTX_OP_bar || in->op == PTX_OP_barrier) && ptx_has(in, PTX_MOD_red);
             for (uint32_t u = 0; u < nu && !v; u++)
@@ -612,17 +617,57 @@ static int liveness(const ptx_module *m, ptx_kernel *k, const ptx_func *f, const
     return 0;
 }
 
-static int analyse_kernel(ptx_module *m, ptx_kernel *k)
+/* Whether the kernel loops (a back edge in reverse post-order). Only a loop gains from a run
+ * of blocks: a grid-stride loop then walks several blocks' KiB of each array at a time instead
+ * of one block's 1 KiB; a kernel without one already touches neighbouring memory block after
+ * block, and its lanes' arrays would only outgrow the L1 (bench/RESULTS.md, 2026-12-02). */
+static int has_loop(const ptx_cfg *g)
+{
+    for (uint32_t b = 0; b < g->nbbs; b++)
+        for (int s = 0; s < g->bbs[b].nsucc; s++)
+            if (g->bbs[b].rpo != PTX_BB_EXIT && g->bbs[b].succ[s] != PTX_BB_EXIT &&
+                g->bbs[g->bbs[b].succ[s]].rpo <= g->bbs[b].rpo)
+                return 1;
+    return 0;
+}
+
+/* Whether a run of the kernel's blocks may run as one set of lanes (ptx_kernel.lanes_multi):
+ * its blocks share nothing the lanes code would merge. No shared memory (no .shared variable,
+ * no access, cvta or mapa through the .shared spaces), no block barrier (a bar.red would count
+ * the run's threads), no cluster registers. The runtime adds the rest: a run only of blocks of
+ * one row of the grid, whole warps per block, no cooperative or cluster launch. And it loops
+ * (has_loop). */
+static int multi_ok(const ptx_kernel *k, const ptx_func *f)
+{
+    if (k->nshared || k->dynamic_smem || k->static_smem || !has_loop(f->cfg))
+        return 0;
+    for (uint32_t i = 0; i < f->ninstrs; i++) {
+        const ptx_instr *in = &f->instrs[i];
+        ptx_space sp = ptx_instr_space(in);
+        if (sp == PTX_SPACE_shared || sp == PTX_SPACE_shared_cluster || in->op == PTX_OP_mapa)
+            return 0;
+        if ((in->op == PTX_OP_bar || in->op == PTX_OP_barrier) && !ptx_has(in, PTX_MOD_warp))
+            return 0;
+        for (uint32_t o = 0; o < in->nops; o++)
+            if (in->ops[o].kind == PTX_OPD_special && in->ops[o].special >= PTX_SREG_clusterid)
+                return 0;
+    }
+    return 1;
+}
+
+/* Uniformity, divergence, liveness and affinity of kernel k, with %ctaid.x varying when multi. */
+static int analyse(ptx_module *m, ptx_kernel *k, int multi)
 {
     const ptx_func *f = &m->funcs[k->func];
     ptx_cfg *g = f->cfg;
-    lanes_ctx x = {m, f, g, NULL, NULL, NULL};
+    lanes_ctx x = {m, f, g, NULL, NULL, NULL, multi};
     x.varying = ptx_arena_alloc(&m->arena, f->nregs ? f->nregs : 1);
     x.div = calloc(g->nbbs, 1);
     if (!x.varying || !x.div) {
         free(x.div);
         return -1;
     }
+    memset(x.varying, 0, f->nregs ? f->nregs : 1);
     while (propagate_registers(&x) | propagate_blocks(&x)) {
     }
     for (uint32_t b = 0; b < g->nbbs; b++)
@@ -637,7 +682,20 @@ static int analyse_kernel(ptx_module *m, ptx_kernel *k)
                        ? "more instructions than a lanes entry would compile in reasonable time"
                        : check_kernel(&x);
     k->lanes = k->lanes_why == NULL;
+    k->lanes_multi = multi && k->lanes;
     return 0;
+}
+
+/* A kernel whose blocks share nothing is analysed for runs of blocks first; where %ctaid.x
+ * varying makes it refuse (a collective under a branch on the block's index), again for one
+ * block at a time. */
+static int analyse_kernel(ptx_module *m, ptx_kernel *k)
+{
+    const ptx_func *f = &m->funcs[k->func];
+    int multi = multi_ok(k, f);
+    if (analyse(m, k, multi) < 0)
+        return -1;
+    return multi && !k->lanes && analyse(m, k, 0) < 0 ? -1 : 0;
 }
 
 int pass_lanes(ptx_module *m, char *err, size_t errlen)

@@ -295,6 +295,8 @@ typedef struct ptx_kernel {
     /* pass_lanes: whether the block's threads can run as SIMD lanes (c/lanes.c) */
     int lanes;             /* 1: the lanes entry cbk_<index>_lanes is emitted */
     const char *lanes_why; /* lanes == 0: why not (a comment in the generated C) */
+    int lanes_multi;       /* lanes: the entry runs a run of blocks of one grid row as one set of
+                              lanes, %ctaid.x varying among them (cbk_<index>_lanes_multi) */
     uint8_t *varying;      /* per register of the entry: 1 when its value may differ between lanes */
     uint64_t *live_out;    /* per block, the registers live after it: live_words words each */
     uint32_t live_words;

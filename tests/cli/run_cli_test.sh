@@ -16,7 +16,9 @@
 #                 line and report.json's "demangled" (mangled kept as "name")
 #   fault         a fault is reported once, naming kernel, block, thread, the
 #                 address and the allocation: 4 bytes after a 1024-byte one;
-#                 inside a freed one (err_use_after_free)
+#                 inside a freed one (err_use_after_free); a fault and an
+#                 assert in a run of blocks run as one set of lanes name the
+#                 thread's own block (lanes_block_runs)
 #   signal        a program killed by SIGSEGV, SIGABRT or SIGTERM: its
 #                 buffered stdout is flushed, stderr says which signal, the
 #                 summary line is there, and the wait status is the signal's
@@ -135,6 +137,18 @@ fault)
         grep -q ", $((134217728 + 256 * ${blk:-0})) bytes from its start" "$D/uaf.txt" ||
             fail "use after free: the offset is not block $blk's first thread: $(grep failed $D/uaf.txt)"
         [ "$(grep -c failed "$D/uaf.txt")" = 1 ] || fail "use after free reported more than once"
+    fi
+    # a run of blocks run as one set of lanes (CUBRIDGE_CODEGEN=fast): the fault and the
+    # assert name the thread's own block, 13, not the run's first
+    if [ -x "$CUDA_DIR/lanes_block_runs_static" ]; then
+        for how in fault assert; do
+            CUBRIDGE_CODEGEN=fast "$CUBRIDGE" run -- "$CUDA_DIR/lanes_block_runs_static" $how > "$D/runs-$how.txt" 2>&1 ||
+                fail "lanes_block_runs $how: $(tail -3 $D/runs-$how.txt)"
+            grep -q "^cubridge: error: kernel one_fails(int\*, int, int, int, int) failed: block (13,0,0), thread (37,0,0): " \
+                "$D/runs-$how.txt" || fail "lanes_block_runs $how: $(grep -i fail $D/runs-$how.txt)"
+        done
+        grep -q "block: \[13,0,0\], thread: \[37,0,0\] Assertion \`!bad\` failed" "$D/runs-assert.txt" ||
+            fail "lanes_block_runs assert: the assert line: $(grep Assert $D/runs-assert.txt)"
     fi
     ;;
 signal)

@@ -28,7 +28,14 @@ typedef struct cpu_backend {
     cb_jit_cache cache;
     cpu_pool *pool;
     cb_device_info info;
+    size_t lanes_run;           /* CUBRIDGE_LANES_RUN: the most lanes one call of a lanes entry runs
+                                   over a run of blocks (1 or less than a block: one block per call) */
 } cpu_backend;
+
+/* Lanes per call of an entry that takes runs of blocks: 8 blocks of 256 threads. Measured on the
+ * suite (bench/RESULTS.md): the grid-stride kernels' walks then cover several KiB of each array
+ * at a time instead of 1 KiB runs 256 KiB apart. */
+#define CPU_LANES_RUN_DEFAULT 2048
 
 static cpu_backend *cpu_of(cb_backend *self) { return (cpu_backend *)self; }
 
@@ -111,8 +118,8 @@ static int codegen_lanes(void)
     return CB_LANES_HOT;
 }
 
-/* The lanes entry "<sym>_lanes" and its scratch needs, or NULL. */
-static cb_kernel_lanes_entry lanes_entry_of(const cpu_module *m, const char *sym, uint32_t need[2])
+/* The lanes entry "<sym>_lanes", its scratch needs and whether it takes runs of blocks, or NULL. */
+static cb_kernel_lanes_entry lanes_entry_of(const cpu_module *m, const char *sym, uint32_t need[3])
 {
     char name[96];
     if ((size_t)snprintf(name, sizeof name, "%s_lanes_scratch", sym) >= sizeof name)
@@ -124,6 +131,10 @@ static cb_kernel_lanes_entry lanes_entry_of(const cpu_module *m, const char *sym
         return NULL;
     need[0] = scratch[0];
     need[1] = scratch[1];
+    if ((size_t)snprintf(name, sizeof name, "%s_lanes_multi", sym) >= sizeof name)
+        return NULL;
+    const uint32_t *multi = cb_dl_sym(m->dl, name);
+    need[2] = multi && *multi == 1;
     return e;
 }
 
@@ -316,7 +327,12 @@ static CUresult cpu_launch_kernel(cb_backend *self, void *module, uint32_t kerne
     L->warp_shift = cpu->info.warp_size == 64 ? 6 : 5;
     if (m->lanes[kernel] && !cfg->cooperative && L->warp_shift == 5) {
         L->lanes_entry = m->lanes[kernel];
-        L->lanes_bytes = (size_t)nthreads * m->lanes_scratch[kernel][0] + 64 * (size_t)m->lanes_scratch[kernel][1];
+        /* runs of blocks: whole warps per block, up to CUBRIDGE_LANES_RUN lanes (scheduler.c) */
+        L->lanes_blocks = 1;
+        if (m->lanes_scratch[kernel][2] && nthreads % 32 == 0 && !(cfg->cluster[0] | cfg->cluster[1] | cfg->cluster[2]))
+            L->lanes_blocks = cpu->lanes_run > nthreads ? (uint32_t)(cpu->lanes_run / nthreads) : 1;
+        L->lanes_bytes = (size_t)nthreads * L->lanes_blocks * m->lanes_scratch[kernel][0] +
+                         64 * (size_t)m->lanes_scratch[kernel][1];
     }
     L->grid = (cb_dim3){cfg->grid[0], cfg->grid[1], cfg->grid[2]};
     L->block = (cb_dim3){cfg->block[0], cfg->block[1], cfg->block[2]};
@@ -447,6 +463,7 @@ cb_backend *cb_backend_cpu_create(void)
     cb_cpu_memory_ops(&cpu->base);
     cpu->base.dialect = CB_DIALECT_C;
     cpu->base.lanes = codegen_lanes();
+    cpu->lanes_run = env_size("CUBRIDGE_LANES_RUN", CPU_LANES_RUN_DEFAULT);
     cpu->base.warp_size = 32;
     cpu->base.module_load = cpu_module_load;
     cpu->base.host_map = cpu_host_map;

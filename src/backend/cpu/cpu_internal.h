@@ -52,7 +52,8 @@ typedef struct cpu_module {
     cb_kernel_entry *entries;    /* one per kernel */
     cb_kernel_block_entry *blocks; /* one per kernel: its block entry, or NULL */
     cb_kernel_lanes_entry *lanes;  /* one per kernel: its lanes entry, or NULL (CUBRIDGE_CODEGEN) */
-    uint32_t (*lanes_scratch)[2];  /* per kernel: what its lanes entry needs (bytes per thread, arrays) */
+    uint32_t (*lanes_scratch)[3];  /* per kernel: what its lanes entry needs (bytes per thread, arrays),
+                                      and whether it runs runs of blocks (1: cbk_<i>_lanes_multi) */
 } cpu_module;
 
 /* ---- launches and the pool (scheduler.c) --------------------------------- */
@@ -68,7 +69,8 @@ typedef struct cpu_launch {
     cb_kernel_entry entry;
     cb_kernel_block_entry block_entry; /* NULL: run entry per thread */
     cb_kernel_lanes_entry lanes_entry; /* not NULL: run each block through it (block_exec.c) */
-    size_t lanes_bytes;          /* the scratch it needs per block */
+    size_t lanes_bytes;          /* the scratch it needs per call */
+    uint32_t lanes_blocks;       /* > 1: the entry takes runs of up to this many blocks of a grid row */
     uint32_t warp_shift;         /* lanes of a warp: 1 << warp_shift, 32 or 64 (cb_cpu_set_warp_size) */
     cb_dim3 grid, block;
     uint32_t nthreads;           /* per block */
@@ -279,8 +281,10 @@ static inline uint64_t cpu_warp_present(const cpu_launch *L, uint32_t n, uint32_
     return lanes >= 64 ? ~0ull : (1ull << lanes) - 1;
 }
 
-/* Runs block number `index` (linear) of L on worker w. */
-void cb_cpu_run_block(cpu_worker *w, cpu_launch *L, uint64_t index);
+/* Runs block number `index` (linear) of L on worker w; count > 1 (only where
+ * L->lanes_blocks allows it, blocks of one grid row): the blocks index ..
+ * index + count - 1 in one call of the lanes entry. */
+void cb_cpu_run_blocks(cpu_worker *w, cpu_launch *L, uint64_t index, uint32_t count);
 /* Frees a worker's per-block resources. */
 void cb_cpu_worker_release(cpu_worker *w);
 /* Worker w's block state number i, made on first use; NULL when out of memory. */

@@ -108,10 +108,14 @@ static void launch_work(pool_ext *px, cpu_worker *w, cpu_launch *L)
         cb_cpu_cluster_work(w, L);
     else
         while ((n = launch_claim(L, px->pool.nworkers, &first)) > 0)
-            for (uint64_t b = first; b < first + n; b++) {
+            for (uint64_t b = first, k; b < first + n; b += k) {
                 if (atomic_load_explicit(&L->failed, memory_order_relaxed))
                     break;
-                cb_cpu_run_block(w, L, b);
+                /* a lanes entry that takes runs of blocks gets those of the claim in one grid row */
+                uint64_t row_left = L->grid.x - b % L->grid.x;
+                k = first + n - b < row_left ? first + n - b : row_left;
+                k = k < L->lanes_blocks ? k : L->lanes_blocks ? L->lanes_blocks : 1;
+                cb_cpu_run_blocks(w, L, b, (uint32_t)k);
             }
     cb_watchdog_leave(px->watchdog, w);
 }

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CB_KERNEL_ABI_VERSION 11
+#define CB_KERNEL_ABI_VERSION 12
 
 typedef struct cb_dim3 {
     uint32_t x, y, z;
@@ -73,6 +73,11 @@ typedef struct cb_block {
     uint32_t cluster_rank;         /* %cluster_ctarank */
     uint32_t cluster_explicit;     /* %is_explicit_cluster */
     unsigned char *const *cluster_shared;   /* by rank, cluster_dim.x*y*z of them */
+    /* ---- ABI 12: runs of blocks ----
+     * For a lanes entry with cbk_<i>_lanes_multi: the blocks ctaid.x ..
+     * ctaid.x + lanes_blocks - 1 (same ctaid.y and .z) run as one set of
+     * lanes; 0 or 1 means the one block. Everything else it reads is 1. */
+    uint32_t lanes_blocks;
 } cb_block;
 
 #define CB_DSMEM_RANK_SHIFT 24     /* .shared::cluster address: (rank + 1) << 24 | offset */
@@ -359,6 +364,18 @@ enum { CB_COLL_SHFL = 0, CB_COLL_VOTE = 1, CB_COLL_SYNC = 2, CB_COLL_EXCHANGE = 
  * runtime. scratch is 64-byte aligned and at least threads * bytes + 64 *
  * arrays long; the entry neither expects it cleared nor keeps anything in it.
  * CUBRIDGE_CODEGEN=general makes the runtime use the other entries instead.
+ *
+ * ---- ABI 12: runs of blocks ----
+ *   const uint32_t cbk_<i>_lanes_multi = 1;
+ *
+ * says that the lanes entry of kernel i also runs a run of t->blk->lanes_blocks
+ * blocks of one grid row (ctaid.x upwards) as one set of lanes: the kernel's
+ * blocks share nothing (pass_lanes: no shared memory, no block barrier, no
+ * cluster registers). The runtime asks for it only where every block is whole
+ * warps, and gives scratch for threads * lanes_blocks lanes. t->blk must then
+ * point at memory the runtime owns: while a lane may fault or call the
+ * runtime the entry writes that lane's block into t->blk->ctaid.x, and
+ * writes the first block's back when it returns.
  */
 typedef void (*cb_kernel_entry)(cb_thread *t);
 typedef void (*cb_kernel_block_entry)(cb_thread *t, uint32_t first, uint32_t count);

@@ -127,6 +127,20 @@ void lanes_comment(lanes *e, const ptx_instr *in)
     cg_puts(c, " */\n");
 }
 
+void lanes_ids(lanes *e)
+{
+    cg_puts(e->c, "        const uint32_t cbB_tx = cbTX[cbL], cbB_ty = cbTY[cbL], cbB_tz = cbTZ[cbL], cbB_flat = CB_FLAT(cbL), "
+                  "cbB_bk = CB_BK(cbL);\n"
+                  "        (void)cbB_tx; (void)cbB_ty; (void)cbB_tz; (void)cbB_flat; (void)cbB_bk;\n");
+}
+
+void lanes_identity(lanes *e, const char *tx, const char *ty, const char *tz, const char *flat, const char *bk)
+{
+    cg_printf(e->c, "        cbB_vt->tid.x = %s; cbB_vt->tid.y = %s; cbB_vt->tid.z = %s;\n"
+                    "        cbB_vt->flat = %s; cbB_vt->lane = %s & 31u; cbB_vt->warp = %s >> 5; CB_SETBLK(%s);\n",
+              tx, ty, tz, flat, flat, flat, bk);
+}
+
 void lanes_bind_vars(lanes *e, const unsigned char *vars)
 {
     for (uint32_t v = 0; v < e->f->nvars; v++)
@@ -145,8 +159,7 @@ void lanes_loop_open(lanes *e, const char *mask, const int32_t *regs, uint32_t n
     cg_puts(c, "    for (size_t cbL = 0; cbL < cbNL; cbL++) {\n");
     if (mask)
         cg_printf(c, "        if (!(%s)) continue;\n", mask);
-    cg_puts(c, "        const uint32_t cbB_tx = cbTX[cbL], cbB_ty = cbTY[cbL], cbB_tz = cbTZ[cbL], cbB_flat = cbL;\n"
-               "        (void)cbB_tx; (void)cbB_ty; (void)cbB_tz; (void)cbB_flat;\n");
+    lanes_ids(e);
     for (uint32_t i = 0; i < nregs; i++) {
         int dup = 0;
         for (uint32_t j = 0; j < i; j++)
@@ -159,8 +172,7 @@ void lanes_loop_open(lanes *e, const char *mask, const int32_t *regs, uint32_t n
     if (vars)
         lanes_bind_vars(e, vars);
     if (identity)
-        cg_puts(c, "        cbB_vt->tid.x = cbB_tx; cbB_vt->tid.y = cbB_ty; cbB_vt->tid.z = cbB_tz;\n"
-                   "        cbB_vt->flat = cbL; cbB_vt->lane = cbL & 31u; cbB_vt->warp = cbL >> 5;\n");
+        lanes_identity(e, "cbB_tx", "cbB_ty", "cbB_tz", "cbB_flat", "cbB_bk");
 }
 
 /* Stores the varying registers of defs[] back and closes the loop. */
@@ -511,6 +523,8 @@ static void end_divergent(lanes *e, const ptx_bb *bb)
             emit_leave(e, me, cond, taken, "CB_KILL0");
         if (is_tail(e, other))
             emit_leave(e, me, is_tail(e, taken) ? "1" : ncond, other, "CB_KILL1");
+        /* when every lane here left, none goes on: a back edge to this block would spin with none */
+        cg_puts(c, "    if (cbAct == 0) goto cbDispatch;\n");
         if (!is_tail(e, other))
             goto_from_divergent(e, bb, other);
         else if (!is_tail(e, taken))
@@ -586,6 +600,8 @@ static void emit_storage(lanes *e)
                "    uint32_t *restrict cbTY = CB_TAKE(uint32_t, 4), *restrict cbTZ = CB_TAKE(uint32_t, 4);\n"
                "    uint32_t *restrict cbW = CB_TAKE(uint32_t, 8); /* collectives' scratch */\n"
                "    (void)cbW;\n");
+    if (e->k->lanes_multi)
+        cg_puts(c, "    uint32_t *restrict cbBK = CB_TAKE(uint32_t, 4); /* the lane's block in the run */\n");
     for (uint32_t r = 0; r < f->nregs; r++) {
         const ptx_reg *reg = &f->regs[r];
         const char *ct = cg_ctype(reg->type);
@@ -630,6 +646,10 @@ static void emit_scratch_size(lanes *e)
     const ptx_func *f = e->f;
     uint64_t bytes = 6 * 4;   /* cbPC cbTX cbTY cbTZ, cbW (8); and the header, counted as an array */
     uint32_t n = 6;
+    if (e->k->lanes_multi) {   /* cbBK */
+        bytes += 4;
+        n++;
+    }
     for (uint32_t r = 0; r < f->nregs; r++)
         if (e->k->varying[r]) {
             bytes += ctype_size(cg_ctype(f->regs[r].type));
@@ -644,6 +664,8 @@ static void emit_scratch_size(lanes *e)
         cg_fail(e->c, "per-thread storage of the lanes entry over 4 GiB");
     cg_printf(e->c, "__attribute__((visibility(\"default\"))) const uint32_t %s_lanes_scratch[2] = {%lluu, %uu};\n",
               f->cname, (unsigned long long)bytes, n);
+    if (e->k->lanes_multi)
+        cg_printf(e->c, "__attribute__((visibility(\"default\"))) const uint32_t %s_lanes_multi = 1u;\n", f->cname);
 }
 
 void cg_emit_lanes_entry(cg *c, const ptx_func *f)
@@ -666,12 +688,23 @@ void cg_emit_lanes_entry(cg *c, const ptx_func *f)
                "cbB_b->nctaid.z;\n"
                "    unsigned char *cbB_smem = cbB_b->shared;\n"
                "    const unsigned char *restrict cbB_pbuf = cbB_b->params;\n"
-               "    const uint32_t cbNL = cbB_ntid_x * cbB_ntid_y * cbB_ntid_z;\n"
+               "    const uint32_t cbNT = cbB_ntid_x * cbB_ntid_y * cbB_ntid_z;\n");
+    if (e.k->lanes_multi)   /* kernel_abi.h, ABI 12 */
+        cg_puts(c, "    /* a run of cbNB blocks of one grid row from ctaid.x on, lane cbL of block cbBK[cbL]; the\n"
+                   "       runtime's block, whose ctaid.x names the lane's block while it may fault */\n"
+                   "    const uint32_t cbNB = cbB_b->lanes_blocks > 1u ? cbB_b->lanes_blocks : 1u;\n"
+                   "    cb_block *const cbB_mb = (cb_block *)cbB_b;\n"
+                   "#define CB_BK(L) cbBK[L]\n#define CB_FLAT(L) ((uint32_t)(L) - cbBK[L] * cbNT)\n"
+                   "#define CB_SETBLK(K) (cbB_mb->ctaid.x = cbB_ctaid_x + (K))\n");
+    else
+        cg_puts(c, "    const uint32_t cbNB = 1u;\n"
+                   "#define CB_BK(L) 0u\n#define CB_FLAT(L) (L)\n#define CB_SETBLK(K) ((void)0)\n");
+    cg_puts(c, "    const uint32_t cbNL = cbNT * cbNB;\n"
                "    uint32_t cbLive = cbNL, cbAct = cbNL, cbMin = 0;\n"
                "    int cb_exited = 0, *cb_x = &cb_exited;\n"
                "    (void)cbB_vt; (void)cbB_smem; (void)cbB_pbuf; (void)cbB_ntid_x; (void)cbB_ntid_y; (void)cbB_ntid_z;\n"
                "    (void)cbB_ctaid_x; (void)cbB_ctaid_y; (void)cbB_ctaid_z; (void)cbB_nctaid_x; (void)cbB_nctaid_y;\n"
-               "    (void)cbB_nctaid_z; (void)cbAct; (void)cbMin; (void)cb_x;\n"
+               "    (void)cbB_nctaid_z; (void)cbAct; (void)cbMin; (void)cb_x; (void)cbNB;\n"
                "#define CB_EXIT 0xffffffffu\n#define CB_KILL0 0xfffffffdu\n#define CB_KILL1 0xfffffffeu\n");
     if (c->m->nfunc_slots)
         cg_printf(c, "    const uint32_t *cb_so = %s_so; (void)cb_so;\n", f->cname);
@@ -681,13 +714,24 @@ void cg_emit_lanes_entry(cg *c, const ptx_func *f)
     emit_storage(&e);
     /* the lanes' ids depend on the block's shape only: the scratch's header says
      * which shape they were made for (kernel_abi.h, ABI 11) */
-    cg_puts(c, "    memset(cbPC, 0, (size_t)cbNL * sizeof *cbPC);\n"
-               "    if (cbH[0] != 0x6c616e65u || cbH[1] != cbB_ntid_x || cbH[2] != cbB_ntid_y || cbH[3] != cbB_ntid_z) {\n"
-               "      uint32_t cbL = 0;\n"
-               "      for (uint32_t z = 0; z < cbB_ntid_z; z++) for (uint32_t y = 0; y < cbB_ntid_y; y++)\n"
-               "        for (uint32_t x = 0; x < cbB_ntid_x; x++, cbL++) { cbTX[cbL] = x; cbTY[cbL] = y; cbTZ[cbL] = z; }\n"
-               "      cbH[0] = 0x6c616e65u; cbH[1] = cbB_ntid_x; cbH[2] = cbB_ntid_y; cbH[3] = cbB_ntid_z;\n"
-               "    }\n");
+    if (e.k->lanes_multi)
+        cg_puts(c, "    memset(cbPC, 0, (size_t)cbNL * sizeof *cbPC);\n"
+                   "    if (cbH[0] != 0x6c616e65u || cbH[1] != cbB_ntid_x || cbH[2] != cbB_ntid_y || cbH[3] != cbB_ntid_z ||\n"
+                   "        cbH[4] != cbNB) {\n"
+                   "      uint32_t cbL = 0;\n"
+                   "      for (uint32_t b = 0; b < cbNB; b++) for (uint32_t z = 0; z < cbB_ntid_z; z++)\n"
+                   "        for (uint32_t y = 0; y < cbB_ntid_y; y++)\n"
+                   "          for (uint32_t x = 0; x < cbB_ntid_x; x++, cbL++) { cbTX[cbL] = x; cbTY[cbL] = y; cbTZ[cbL] = z; cbBK[cbL] = b; }\n"
+                   "      cbH[0] = 0x6c616e65u; cbH[1] = cbB_ntid_x; cbH[2] = cbB_ntid_y; cbH[3] = cbB_ntid_z; cbH[4] = cbNB;\n"
+                   "    }\n");
+    else
+        cg_puts(c, "    memset(cbPC, 0, (size_t)cbNL * sizeof *cbPC);\n"
+                   "    if (cbH[0] != 0x6c616e65u || cbH[1] != cbB_ntid_x || cbH[2] != cbB_ntid_y || cbH[3] != cbB_ntid_z) {\n"
+                   "      uint32_t cbL = 0;\n"
+                   "      for (uint32_t z = 0; z < cbB_ntid_z; z++) for (uint32_t y = 0; y < cbB_ntid_y; y++)\n"
+                   "        for (uint32_t x = 0; x < cbB_ntid_x; x++, cbL++) { cbTX[cbL] = x; cbTY[cbL] = y; cbTZ[cbL] = z; }\n"
+                   "      cbH[0] = 0x6c616e65u; cbH[1] = cbB_ntid_x; cbH[2] = cbB_ntid_y; cbH[3] = cbB_ntid_z;\n"
+                   "    }\n");
     /* 2: a block entry whose lanes run one after another on one worker (memory.c's
      * shared-memory atomics) */
     c->block_mode = 2;
@@ -698,5 +742,8 @@ void cg_emit_lanes_entry(cg *c, const ptx_func *f)
     c->in = NULL;
     emit_dispatch(&e);
     c->block_mode = 0;
-    cg_puts(c, "cbDone:\n    return;\n#undef CB_EXIT\n#undef CB_KILL0\n#undef CB_KILL1\n}\n");
+    cg_puts(c, "cbDone:\n");
+    if (e.k->lanes_multi)
+        cg_puts(c, "    CB_SETBLK(0u);\n");
+    cg_puts(c, "    return;\n#undef CB_EXIT\n#undef CB_KILL0\n#undef CB_KILL1\n#undef CB_BK\n#undef CB_FLAT\n#undef CB_SETBLK\n}\n");
 }

@@ -25,6 +25,12 @@ void lanes_loop_open(lanes *e, const char *mask, const int32_t *regs, uint32_t n
                      int identity);
 /* Stores the varying registers of defs[] back into their arrays; closes the loop. */
 void lanes_loop_close(lanes *e, const int32_t *defs, uint32_t ndefs);
+/* Inside a lane loop over cbL: the lane's ids as locals (cbB_tx, cbB_ty, cbB_tz, cbB_flat its
+ * index in its block, cbB_bk its block in the run of a lanes_multi entry, else 0). */
+void lanes_ids(lanes *e);
+/* Stores a lane's identity into *t (C expressions of its ids), and, in a lanes_multi entry, its
+ * block's ctaid.x into the runtime's block, so that a fault or the runtime names its thread. */
+void lanes_identity(lanes *e, const char *tx, const char *ty, const char *tz, const char *flat, const char *bk);
 /* Marks in vars[] the function's variables that operand o names. */
 void lanes_note_vars(const ptx_operand *o, unsigned char *vars);
 /* Binds, inside a lane loop, each per-lane variable marked in vars[] to its lane's slice. */

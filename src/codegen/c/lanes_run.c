@@ -238,8 +238,7 @@ static void emit_safe(run_state *s, int specials)
     if (r->mask)
         cg_printf(c, "        if (!(%s)) continue;\n", r->mask);
     if (specials || identity)
-        cg_puts(c, "        const uint32_t cbB_tx = cbTX[cbL], cbB_ty = cbTY[cbL], cbB_tz = cbTZ[cbL], cbB_flat = cbL;\n"
-                   "        (void)cbB_tx; (void)cbB_ty; (void)cbB_tz; (void)cbB_flat;\n");
+        lanes_ids(e);
     for (uint32_t g = 0; g < e->f->nregs; g++)
         if (s->seen[g] && lanes_is_varying(e, (int32_t)g))
             cg_printf(c, "        %s %s = V_%s[cbL];\n", cg_ctype(e->f->regs[g].type), rname(s, (int32_t)g),
@@ -252,8 +251,7 @@ static void emit_safe(run_state *s, int specials)
     for (uint32_t i = 0; i < r->n; i++) {
         const ptx_instr *in = r->ins[i];
         if (lanes_needs_identity(in) && !stored) {
-            cg_puts(c, "        cbB_vt->tid.x = cbB_tx; cbB_vt->tid.y = cbB_ty; cbB_vt->tid.z = cbB_tz;\n"
-                       "        cbB_vt->flat = cbL; cbB_vt->lane = cbL & 31u; cbB_vt->warp = cbL >> 5;\n");
+            lanes_identity(e, "cbB_tx", "cbB_ty", "cbB_tz", "cbB_flat", "cbB_bk");
             stored = 1;
         }
         emit_guarded(e, in);
@@ -377,8 +375,9 @@ static void emit_prologue(run_state *s)
             uint32_t nd, nu;
             pass_instr_regs(in, defs, &nd, uses, &nu, REGS_MAX);
             base_name(s, d, (int32_t)i, b, sizeof b);
-            cg_printf(c, "        %s %s;\n        { const uint32_t cbB_tx = 0, cbB_ty = cbY, cbB_tz = cbZ, cbB_flat = cbRb;\n"
-                         "          (void)cbB_tx; (void)cbB_ty; (void)cbB_tz; (void)cbB_flat;\n",
+            cg_printf(c, "        %s %s;\n        { const uint32_t cbB_tx = 0, cbB_ty = cbY, cbB_tz = cbZ, "
+                         "cbB_flat = (uint32_t)cbRb - cbBk * cbNT, cbB_bk = cbBk;\n"
+                         "          (void)cbB_tx; (void)cbB_ty; (void)cbB_tz; (void)cbB_flat; (void)cbB_bk;\n",
                       cg_ctype(f->regs[d].type), b);
             for (uint32_t u = 0; u < nu; u++) {
                 int dup = 0;
@@ -437,8 +436,9 @@ static void emit_fast_body(run_state *s, int specials)
     cg_puts(c, "        for (size_t cbX = 0; cbX < cbB_ntid_x; cbX++) {\n"
                "        const size_t cbL = cbRb + cbX;\n");
     if (specials)
-        cg_puts(c, "        const uint32_t cbB_tx = cbX, cbB_ty = cbY, cbB_tz = cbZ, cbB_flat = cbL;\n"
-                   "        (void)cbB_tx; (void)cbB_ty; (void)cbB_tz; (void)cbB_flat;\n");
+        cg_puts(c, "        const uint32_t cbB_tx = cbX, cbB_ty = cbY, cbB_tz = cbZ, cbB_flat = (uint32_t)cbL - cbBk * cbNT, "
+                   "cbB_bk = cbBk;\n"
+                   "        (void)cbB_tx; (void)cbB_ty; (void)cbB_tz; (void)cbB_flat; (void)cbB_bk;\n");
     for (uint32_t r = 0; r < f->nregs; r++) {
         if (!s->seen[r] || !lanes_is_varying(e, (int32_t)r))
             continue;
@@ -488,17 +488,20 @@ static void emit_fast_body(run_state *s, int specials)
 static void emit_fast(run_state *s, int specials)
 {
     cg *c = s->e->c;
+    int multi = s->e->k->lanes_multi;
     cg_printf(c, "    if (cbLive == cbNL%s) {\n", s->r->divergent ? " && cbAct == cbNL" : "");
-    cg_puts(c, "        uint32_t cbY = 0, cbZ = 0;\n"
-               "        for (size_t cbRb = 0; cbRb < cbNL; cbRb += cbB_ntid_x) {\n");
+    /* the rows of a run of blocks: block cbBk's rows follow block cbBk - 1's */
+    cg_printf(c, "        uint32_t cbY = 0, cbZ = 0; %suint32_t cbBk = 0;\n"
+                 "        for (size_t cbRb = 0; cbRb < cbNL; cbRb += cbB_ntid_x) {\n",
+              multi ? "" : "const ");
     emit_prologue(s);
-    cg_puts(c, "        cbB_vt->tid.x = 0; cbB_vt->tid.y = cbY; cbB_vt->tid.z = cbZ;\n"
-               "        cbB_vt->flat = cbRb; cbB_vt->lane = cbRb & 31u; cbB_vt->warp = cbRb >> 5;\n");
+    lanes_identity(s->e, "0", "cbY", "cbZ", "((uint32_t)cbRb - cbBk * cbNT)", "cbBk");
     emit_fast_body(s, specials);
-    cg_puts(c, "        cbLo = (uint32_t)(cbRb + cbB_ntid_x);\n"
-               "        if (++cbY == cbB_ntid_y) { cbY = 0; cbZ++; }\n"
-               "        }\n"
-               "    }\n");
+    cg_printf(c, "        cbLo = (uint32_t)(cbRb + cbB_ntid_x);\n"
+                 "        if (++cbY == cbB_ntid_y) { cbY = 0; %s }\n"
+                 "        }\n"
+                 "    }\n",
+              multi ? "if (++cbZ == cbB_ntid_z) { cbZ = 0; cbBk++; }" : "cbZ++;");
 }
 
 void lanes_emit_run(lanes *e, const lanes_run *r)

@@ -36,12 +36,13 @@ static void emit_members(lanes *e, const char *mask, int kind, int mode)
 {
     cg_printf(e->c,
               "    for (size_t cbL = 0; cbL < cbNL; cbL++)\n"
-              "        if (cbPC[cbL] != CB_EXIT && !((%s) >> (cbL & 31u) & 1u)) {\n"
-              "            cbB_vt->tid.x = cbTX[cbL]; cbB_vt->tid.y = cbTY[cbL]; cbB_vt->tid.z = cbTZ[cbL];\n"
-              "            cbB_vt->flat = cbL; cbB_vt->lane = cbL & 31u; cbB_vt->warp = cbL >> 5;\n"
+              "        if (cbPC[cbL] != CB_EXIT && !((%s) >> (cbL & 31u) & 1u)) {\n",
+              mask);
+    lanes_identity(e, "cbTX[cbL]", "cbTY[cbL]", "cbTZ[cbL]", "CB_FLAT(cbL)", "CB_BK(cbL)");
+    cg_printf(e->c,
               "            t->blk->rt->warp_not_member(t, %s, %d, %d);\n"
               "        }\n",
-              mask, mask, kind, mode);
+              mask, kind, mode);
 }
 
 /* The mask operand as a C expression (uniform: read once into cbM). */

@@ -157,7 +157,13 @@ static int read_special_block(cg *c, const ptx_operand *o, char comp)
     switch (o->special) {
     case PTX_SREG_tid: cg_printf(c, "cbB_t%c", comp); return 1;
     case PTX_SREG_ntid: cg_printf(c, "cbB_ntid_%c", comp); return 1;
-    case PTX_SREG_ctaid: cg_printf(c, "cbB_ctaid_%c", comp); return 1;
+    case PTX_SREG_ctaid:
+        /* a lanes entry over a run of blocks (c/lanes.c): the lane's block in the run */
+        if (comp == 'x' && c->block_mode == 2 && c->f && c->f->kernel && c->f->kernel->lanes_multi)
+            cg_puts(c, "(cbB_ctaid_x + cbB_bk)");
+        else
+            cg_printf(c, "cbB_ctaid_%c", comp);
+        return 1;
     case PTX_SREG_nctaid: cg_printf(c, "cbB_nctaid_%c", comp); return 1;
     default: break;
     }
