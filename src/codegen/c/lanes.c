@@ -714,24 +714,16 @@ void cg_emit_lanes_entry(cg *c, const ptx_func *f)
     emit_storage(&e);
     /* the lanes' ids depend on the block's shape only: the scratch's header says
      * which shape they were made for (kernel_abi.h, ABI 11) */
-    if (e.k->lanes_multi)
-        cg_puts(c, "    memset(cbPC, 0, (size_t)cbNL * sizeof *cbPC);\n"
-                   "    if (cbH[0] != 0x6c616e65u || cbH[1] != cbB_ntid_x || cbH[2] != cbB_ntid_y || cbH[3] != cbB_ntid_z ||\n"
-                   "        cbH[4] != cbNB) {\n"
-                   "      uint32_t cbL = 0;\n"
-                   "      for (uint32_t b = 0; b < cbNB; b++) for (uint32_t z = 0; z < cbB_ntid_z; z++)\n"
-                   "        for (uint32_t y = 0; y < cbB_ntid_y; y++)\n"
-                   "          for (uint32_t x = 0; x < cbB_ntid_x; x++, cbL++) { cbTX[cbL] = x; cbTY[cbL] = y; cbTZ[cbL] = z; cbBK[cbL] = b; }\n"
-                   "      cbH[0] = 0x6c616e65u; cbH[1] = cbB_ntid_x; cbH[2] = cbB_ntid_y; cbH[3] = cbB_ntid_z; cbH[4] = cbNB;\n"
-                   "    }\n");
-    else
-        cg_puts(c, "    memset(cbPC, 0, (size_t)cbNL * sizeof *cbPC);\n"
-                   "    if (cbH[0] != 0x6c616e65u || cbH[1] != cbB_ntid_x || cbH[2] != cbB_ntid_y || cbH[3] != cbB_ntid_z) {\n"
-                   "      uint32_t cbL = 0;\n"
-                   "      for (uint32_t z = 0; z < cbB_ntid_z; z++) for (uint32_t y = 0; y < cbB_ntid_y; y++)\n"
-                   "        for (uint32_t x = 0; x < cbB_ntid_x; x++, cbL++) { cbTX[cbL] = x; cbTY[cbL] = y; cbTZ[cbL] = z; }\n"
-                   "      cbH[0] = 0x6c616e65u; cbH[1] = cbB_ntid_x; cbH[2] = cbB_ntid_y; cbH[3] = cbB_ntid_z;\n"
-                   "    }\n");
+    int multi = e.k->lanes_multi;   /* the ids of a run of blocks: the run's length in the header too */
+    cg_printf(c, "    memset(cbPC, 0, (size_t)cbNL * sizeof *cbPC);\n"
+                 "    if (cbH[0] != 0x6c616e65u || cbH[1] != cbB_ntid_x || cbH[2] != cbB_ntid_y || cbH[3] != cbB_ntid_z%s) {\n"
+                 "      uint32_t cbL = 0;\n"
+                 "      %sfor (uint32_t z = 0; z < cbB_ntid_z; z++) for (uint32_t y = 0; y < cbB_ntid_y; y++)\n"
+                 "        for (uint32_t x = 0; x < cbB_ntid_x; x++, cbL++) { cbTX[cbL] = x; cbTY[cbL] = y; cbTZ[cbL] = z;%s }\n"
+                 "      cbH[0] = 0x6c616e65u; cbH[1] = cbB_ntid_x; cbH[2] = cbB_ntid_y; cbH[3] = cbB_ntid_z;%s\n"
+                 "    }\n",
+              multi ? " || cbH[4] != cbNB" : "", multi ? "for (uint32_t b = 0; b < cbNB; b++) " : "",
+              multi ? " cbBK[cbL] = b;" : "", multi ? " cbH[4] = cbNB;" : "");
     /* 2: a block entry whose lanes run one after another on one worker (memory.c's
      * shared-memory atomics) */
     c->block_mode = 2;
