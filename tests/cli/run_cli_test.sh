@@ -18,7 +18,8 @@
 #                 address and the allocation: 4 bytes after a 1024-byte one;
 #                 inside a freed one (err_use_after_free); a fault and an
 #                 assert in a run of blocks run as one set of lanes name the
-#                 thread's own block (lanes_block_runs)
+#                 thread's own block, and so does the warning for a lane that
+#                 left before a shuffle naming it (lanes_block_runs)
 #   signal        a program killed by SIGSEGV, SIGABRT or SIGTERM: its
 #                 buffered stdout is flushed, stderr says which signal, the
 #                 summary line is there, and the wait status is the signal's
@@ -149,6 +150,11 @@ fault)
         done
         grep -q "block: \[13,0,0\], thread: \[37,0,0\] Assertion \`!bad\` failed" "$D/runs-assert.txt" ||
             fail "lanes_block_runs assert: the assert line: $(grep Assert $D/runs-assert.txt)"
+        # the warning for a lane that left before a shuffle naming it: its block and its warp in the block
+        CUBRIDGE_CODEGEN=fast CUBRIDGE_LOG=2 "$CUBRIDGE" run -- "$CUDA_DIR/lanes_block_runs_static" gone > "$D/runs-gone.txt" 2>&1 ||
+            fail "lanes_block_runs gone: $(tail -3 $D/runs-gone.txt)"
+        grep -q "block (13,0,0), warp 1: lanes 0x00000020 had exited" "$D/runs-gone.txt" ||
+            fail "lanes_block_runs gone: $(grep -i exited $D/runs-gone.txt)"
     fi
     ;;
 signal)

@@ -8,6 +8,8 @@
 //   lanes_block_runs           the checks, then PASS
 //   lanes_block_runs assert    block 13's thread 37 fails an assert inside the loop
 //   lanes_block_runs fault     block 13's thread 37 writes through a wild pointer inside the loop
+//   lanes_block_runs gone      block 13's thread 37 leaves before a shuffle whose mask names it
+//                              (cubridge warns, naming block 13 and warp 1)
 #include <assert.h>
 #include <string.h>
 #include "check.h"
@@ -91,6 +93,15 @@ __global__ void one_fails(int *out, int n, int bad_block, int bad_thread, int mo
   }
 }
 
+// A thread that leaves before a shuffle whose mask names it.
+__global__ void leaves_early(const int *x, int *out, int n) {
+  int s = 0;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) s += x[i];
+  if (blockIdx.x == 13 && threadIdx.x == 37) return;
+  s += __shfl_down_sync(0xffffffffu, s, 1);
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+
 // printf from one thread of one block in the loop.
 __global__ void says(int n) {
   int trips = 0;
@@ -159,6 +170,12 @@ int main(int argc, char **argv) {
   CHECK(cudaMalloc(&dout, n * sizeof(int)));
   CHECK(cudaMemcpy(dx, hx, n * sizeof(int), cudaMemcpyHostToDevice));
 
+  if (argc > 1 && !strcmp(argv[1], "gone")) {
+    leaves_early<<<40, 256>>>(dx, dout, n);
+    CHECK_LAUNCH();
+    printf("leaves_early: done\n");
+    return 0;
+  }
   if (argc > 1) {   // one thread fails: the error, and (on stderr) which thread
     int mode = !strcmp(argv[1], "assert") ? 1 : !strcmp(argv[1], "fault") ? 2 : 0;
     if (!mode) fail("usage: lanes_block_runs [assert|fault]");
