@@ -105,7 +105,9 @@ typedef struct cb_mem_near {
 /* Returns 0 with *out filled, or -1 when no allocation is known. */
 int cb_mem_nearest(uint64_t addr, cb_mem_near *out);
 /* One sentence for a fault report: "address 0x... is 4 bytes after the
- * 1024-byte device allocation at 0x...", "... is inside a freed ...". */
+ * 1024-byte device allocation at 0x...", "... is inside a freed ...", or,
+ * 1 GiB or more outside every allocation, "... is near no allocation (the
+ * nearest, ..., is N GiB away)". */
 void cb_mem_describe_address(uint64_t addr, char *buf, size_t len);
 
 /* Current and peak bytes in use on device 0, and its total (on the CPU:

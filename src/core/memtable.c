@@ -185,6 +185,9 @@ int cb_mem_nearest(uint64_t addr, cb_mem_near *out)
     return rc;
 }
 
+/* How far outside an allocation an address still counts as near it (an overrun or underrun). */
+#define MEMTABLE_NEAR (1ull << 30)
+
 void cb_mem_describe_address(uint64_t addr, char *buf, size_t len)
 {
     cb_mem_near n;
@@ -193,6 +196,14 @@ void cb_mem_describe_address(uint64_t addr, char *buf, size_t len)
         return;
     if (cb_mem_nearest(addr, &n) != 0) {
         snprintf(buf, len, "address 0x%llx: no allocation is live or was freed recently", (unsigned long long)addr);
+        return;
+    }
+    /* a wild pointer (0x10, a host address) is near nothing: its distance to the nearest
+     * allocation says nothing useful */
+    if ((n.relation == CB_MEM_NEAR_AFTER || n.relation == CB_MEM_NEAR_BEFORE) && n.distance >= MEMTABLE_NEAR) {
+        name_allocation(what, sizeof what, &n.rec, "the ");
+        snprintf(buf, len, "address 0x%llx is near no allocation (the nearest, %s, is %llu GiB away)",
+                 (unsigned long long)addr, what, (unsigned long long)(n.distance >> 30));
         return;
     }
     switch (n.relation) {

@@ -47,6 +47,9 @@ int main(void)
     CHECK(strstr(buf, "is 4 bytes after the 1024-byte device allocation at 0x100000"), "after: %s", buf);
     cb_mem_describe_address(b - 16, buf, sizeof buf);
     CHECK(strstr(buf, "is 16 bytes before the 4096-byte device allocation at 0x200000"), "before: %s", buf);
+    cb_mem_describe_address(b + 4096 + (5ull << 30), buf, sizeof buf);
+    CHECK(strstr(buf, "is near no allocation (the nearest, the 4096-byte device allocation at 0x200000, is 5 GiB away)"),
+          "far: %s", buf);
     cb_mem_describe_address(b + 8, buf, sizeof buf);
     CHECK(strstr(buf, "is 8 bytes into the 4096-byte device allocation"), "inside: %s", buf);
     add(c, (size_t)2 << 20);
