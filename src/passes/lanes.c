@@ -524,25 +524,41 @@ static int affinity(ptx_module *m, ptx_kernel *k, lanes_ctx *x)
     return 0;
 }
 
-/* Why the kernel cannot run as lanes, or NULL. */
-static const char *check_kernel(lanes_ctx *x)
+/* Why kernel f cannot run as lanes whatever its uniformity (its size, its loops, its registers,
+ * an instruction the lanes code does not take), or NULL. */
+static const char *check_structure(const ptx_module *m, const ptx_func *f)
 {
-    const ptx_cfg *g = x->g;
+    const ptx_cfg *g = f->cfg;
+    if (m->nkernels > PASS_LANES_MODULE_MAX)
+        return "the module has more kernels than a lanes entry each would compile in reasonable time";
+    if (f->ninstrs > PASS_LANES_KERNEL_MAX)
+        return "more instructions than a lanes entry would compile in reasonable time";
     if (g->irreducible)
         return "an irreducible loop";
     if (g->stuck)
         return "a loop that never reaches the exit";
-    for (uint32_t r = 0; r < x->f->nregs; r++)
-        if (ptx_type_size(x->f->regs[r].type) > 8)
+    for (uint32_t r = 0; r < f->nregs; r++)
+        if (ptx_type_size(f->regs[r].type) > 8)
             return "a register wider than 64 bits";
+    for (uint32_t o = 0; o < g->norder; o++)
+        for (uint32_t i = g->bbs[g->order[o]].first; i < g->bbs[g->order[o]].end; i++) {
+            const char *why = unsupported(m, &f->instrs[i]);
+            if (why)
+                return why;
+        }
+    return NULL;
+}
+
+/* Why the kernel's uniformity keeps it from running as lanes (a collective where its lanes
+ * may differ), or NULL. */
+static const char *check_collectives(lanes_ctx *x)
+{
+    const ptx_cfg *g = x->g;
     for (uint32_t o = 0; o < g->norder; o++) {
         uint32_t b = g->order[o];
         const ptx_bb *bb = &g->bbs[b];
         for (uint32_t i = bb->first; i < bb->end; i++) {
             const ptx_instr *in = &x->f->instrs[i];
-            const char *why = unsupported(x->m, in);
-            if (why)
-                return why;
             if (!(ptx_instr_flags(in) & PTX_OPF_COLLECTIVE))
                 continue;
             if (bb->divergent)
@@ -649,14 +665,22 @@ static int multi_ok(const ptx_kernel *k, const ptx_func *f)
         if ((in->op == PTX_OP_bar || in->op == PTX_OP_barrier) && !ptx_has(in, PTX_MOD_warp))
             return 0;
         for (uint32_t o = 0; o < in->nops; o++)
-            if (in->ops[o].kind == PTX_OPD_special && in->ops[o].special >= PTX_SREG_clusterid)
-                return 0;
+            if (in->ops[o].kind == PTX_OPD_special)
+                switch (in->ops[o].special) {
+                case PTX_SREG_clusterid: case PTX_SREG_nclusterid: case PTX_SREG_cluster_ctaid:
+                case PTX_SREG_cluster_nctaid: case PTX_SREG_cluster_ctarank: case PTX_SREG_cluster_nctarank:
+                case PTX_SREG_is_explicit_cluster: case PTX_SREG_aggr_smem_size:
+                    return 0;
+                default:
+                    break;
+                }
     }
     return 1;
 }
 
-/* Uniformity, divergence, liveness and affinity of kernel k, with %ctaid.x varying when multi. */
-static int analyse(ptx_module *m, ptx_kernel *k, int multi)
+/* Uniformity, divergence, liveness and affinity of kernel k, with %ctaid.x varying when multi;
+ * structure: check_structure's reason. */
+static int analyse(ptx_module *m, ptx_kernel *k, int multi, const char *structure)
 {
     const ptx_func *f = &m->funcs[k->func];
     ptx_cfg *g = f->cfg;
@@ -667,7 +691,6 @@ static int analyse(ptx_module *m, ptx_kernel *k, int multi)
         free(x.div);
         return -1;
     }
-    memset(x.varying, 0, f->nregs ? f->nregs : 1);
     while (propagate_registers(&x) | propagate_blocks(&x)) {
     }
     for (uint32_t b = 0; b < g->nbbs; b++)
@@ -676,26 +699,23 @@ static int analyse(ptx_module *m, ptx_kernel *k, int multi)
     k->varying = x.varying;
     if (liveness(m, k, f, g) < 0 || affinity(m, k, &x) < 0)
         return -1;
-    k->lanes_why = m->nkernels > PASS_LANES_MODULE_MAX
-                       ? "the module has more kernels than a lanes entry each would compile in reasonable time"
-                   : f->ninstrs > PASS_LANES_KERNEL_MAX
-                       ? "more instructions than a lanes entry would compile in reasonable time"
-                       : check_kernel(&x);
+    k->lanes_why = structure ? structure : check_collectives(&x);
     k->lanes = k->lanes_why == NULL;
     k->lanes_multi = multi && k->lanes;
     return 0;
 }
 
-/* A kernel whose blocks share nothing is analysed for runs of blocks first; where %ctaid.x
- * varying makes it refuse (a collective under a branch on the block's index), again for one
- * block at a time. */
+/* A kernel that can run as lanes and whose blocks share nothing is analysed for runs of blocks
+ * first; where %ctaid.x varying makes it refuse (a collective under a branch on the block's
+ * index), again for one block at a time. */
 static int analyse_kernel(ptx_module *m, ptx_kernel *k)
 {
     const ptx_func *f = &m->funcs[k->func];
-    int multi = multi_ok(k, f);
-    if (analyse(m, k, multi) < 0)
+    const char *structure = check_structure(m, f);
+    int multi = !structure && multi_ok(k, f);
+    if (analyse(m, k, multi, structure) < 0)
         return -1;
-    return multi && !k->lanes && analyse(m, k, 0) < 0 ? -1 : 0;
+    return multi && !k->lanes && analyse(m, k, 0, NULL) < 0 ? -1 : 0;
 }
 
 int pass_lanes(ptx_module *m, char *err, size_t errlen)

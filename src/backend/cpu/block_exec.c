@@ -454,7 +454,7 @@ int cb_cpu_block_begin(cpu_worker *w, cpu_block *b, cpu_launch *L, uint64_t inde
 
 void cb_cpu_run_blocks(cpu_worker *w, cpu_launch *L, uint64_t index, uint32_t count)
 {
-    if (count > 1 && (!L->lanes_entry || count > L->lanes_blocks)) {   /* one at a time */
+    if (count > L->lanes_blocks) {   /* more than one call of the lanes entry takes: one at a time */
         for (uint32_t i = 0; i < count && !atomic_load_explicit(&L->failed, memory_order_relaxed); i++)
             cb_cpu_run_blocks(w, L, index + i, 1);
         return;
@@ -467,7 +467,7 @@ void cb_cpu_run_blocks(cpu_worker *w, cpu_launch *L, uint64_t index, uint32_t co
     int fibers = L->info->needs_fibers != 0 && !L->lanes_entry;
     if (block_setup(w, b, L, index, fibers) != 0)
         return;
-    b->blk.lanes_blocks = L->lanes_entry && count > 1 ? count : 1;
+    b->blk.lanes_blocks = count;
     if (L->lanes_entry)
         run_lanes(b);
     else if (fibers)

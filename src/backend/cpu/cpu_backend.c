@@ -325,10 +325,10 @@ static CUresult cpu_launch_kernel(cb_backend *self, void *module, uint32_t kerne
     L->block_entry = m->blocks[kernel];
     /* a cooperative launch keeps its blocks resident as fibers */
     L->warp_shift = cpu->info.warp_size == 64 ? 6 : 5;
+    L->lanes_blocks = 1;
     if (m->lanes[kernel] && !cfg->cooperative && L->warp_shift == 5) {
         L->lanes_entry = m->lanes[kernel];
         /* runs of blocks: whole warps per block, up to CUBRIDGE_LANES_RUN lanes (scheduler.c) */
-        L->lanes_blocks = 1;
         if (m->lanes_scratch[kernel][2] && nthreads % 32 == 0 && !(cfg->cluster[0] | cfg->cluster[1] | cfg->cluster[2]))
             L->lanes_blocks = cpu->lanes_run > nthreads ? (uint32_t)(cpu->lanes_run / nthreads) : 1;
         L->lanes_bytes = (size_t)nthreads * L->lanes_blocks * m->lanes_scratch[kernel][0] +

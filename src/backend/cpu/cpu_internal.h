@@ -70,7 +70,8 @@ typedef struct cpu_launch {
     cb_kernel_block_entry block_entry; /* NULL: run entry per thread */
     cb_kernel_lanes_entry lanes_entry; /* not NULL: run each block through it (block_exec.c) */
     size_t lanes_bytes;          /* the scratch it needs per call */
-    uint32_t lanes_blocks;       /* > 1: the entry takes runs of up to this many blocks of a grid row */
+    uint32_t lanes_blocks;       /* blocks per call, 1 or more: > 1 only for a lanes entry that takes
+                                    runs of up to this many blocks of a grid row */
     uint32_t warp_shift;         /* lanes of a warp: 1 << warp_shift, 32 or 64 (cb_cpu_set_warp_size) */
     cb_dim3 grid, block;
     uint32_t nthreads;           /* per block */

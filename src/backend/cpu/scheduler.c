@@ -112,9 +112,12 @@ static void launch_work(pool_ext *px, cpu_worker *w, cpu_launch *L)
                 if (atomic_load_explicit(&L->failed, memory_order_relaxed))
                     break;
                 /* a lanes entry that takes runs of blocks gets those of the claim in one grid row */
-                uint64_t row_left = L->grid.x - b % L->grid.x;
-                k = first + n - b < row_left ? first + n - b : row_left;
-                k = k < L->lanes_blocks ? k : L->lanes_blocks ? L->lanes_blocks : 1;
+                k = 1;
+                if (L->lanes_blocks > 1) {
+                    uint64_t row_left = L->grid.x - b % L->grid.x;
+                    k = first + n - b < row_left ? first + n - b : row_left;
+                    k = k < L->lanes_blocks ? k : L->lanes_blocks;
+                }
                 cb_cpu_run_blocks(w, L, b, (uint32_t)k);
             }
     cb_watchdog_leave(px->watchdog, w);

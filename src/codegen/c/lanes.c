@@ -696,10 +696,12 @@ void cg_emit_lanes_entry(cg *c, const ptx_func *f)
                    "    cb_block *const cbB_mb = (cb_block *)cbB_b;\n"
                    "#define CB_BK(L) cbBK[L]\n#define CB_FLAT(L) ((uint32_t)(L) - cbBK[L] * cbNT)\n"
                    "#define CB_SETBLK(K) (cbB_mb->ctaid.x = cbB_ctaid_x + (K))\n"
-                   "#define CB_WARP(W) ((W) * 32u % cbNT / 32u)\n");
+                   "#define CB_WARP_GONE(W, M, G, K, D) (CB_SETBLK((W) * 32u / cbNT), "
+                   "t->blk->rt->warp_gone(t, (W) * 32u % cbNT / 32u, M, G, K, D))\n");
     else
         cg_puts(c, "    const uint32_t cbNB = 1u;\n"
-                   "#define CB_BK(L) 0u\n#define CB_FLAT(L) (L)\n#define CB_SETBLK(K) ((void)0)\n#define CB_WARP(W) (W)\n");
+                   "#define CB_BK(L) 0u\n#define CB_FLAT(L) (L)\n#define CB_SETBLK(K) ((void)0)\n"
+                   "#define CB_WARP_GONE(W, M, G, K, D) t->blk->rt->warp_gone(t, W, M, G, K, D)\n");
     cg_puts(c, "    const uint32_t cbNL = cbNT * cbNB;\n"
                "    uint32_t cbLive = cbNL, cbAct = cbNL, cbMin = 0;\n"
                "    int cb_exited = 0, *cb_x = &cb_exited;\n"
@@ -738,5 +740,5 @@ void cg_emit_lanes_entry(cg *c, const ptx_func *f)
     cg_puts(c, "cbDone:\n");
     if (e.k->lanes_multi)
         cg_puts(c, "    CB_SETBLK(0u);\n");
-    cg_puts(c, "    return;\n#undef CB_EXIT\n#undef CB_KILL0\n#undef CB_KILL1\n#undef CB_BK\n#undef CB_FLAT\n#undef CB_SETBLK\n#undef CB_WARP\n}\n");
+    cg_puts(c, "    return;\n#undef CB_EXIT\n#undef CB_KILL0\n#undef CB_KILL1\n#undef CB_BK\n#undef CB_FLAT\n#undef CB_SETBLK\n#undef CB_WARP_GONE\n}\n");
 }

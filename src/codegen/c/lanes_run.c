@@ -341,6 +341,16 @@ static void emit_row_check(run_state *s, uint32_t i)
     s->row_checked[i] = 1;
 }
 
+/* The ids of a lane of the fast form's row (tid.y cbY, tid.z cbZ, block cbBk of the run):
+ * tid.x tx, its index in the run l. */
+static void emit_row_ids(cg *c, const char *tx, const char *l)
+{
+    cg_printf(c, "        const uint32_t cbB_tx = %s, cbB_ty = cbY, cbB_tz = cbZ, cbB_flat = (uint32_t)%s - cbBk * cbNT, "
+                 "cbB_bk = cbBk;\n"
+                 "        (void)cbB_tx; (void)cbB_ty; (void)cbB_tz; (void)cbB_flat; (void)cbB_bk;\n",
+              tx, l);
+}
+
 /* The row prologue: bases of what the run reads, lane 0 of the run's affine
  * definitions, and the checks; a failing check leaves the row loop. */
 static void emit_prologue(run_state *s)
@@ -375,10 +385,8 @@ static void emit_prologue(run_state *s)
             uint32_t nd, nu;
             pass_instr_regs(in, defs, &nd, uses, &nu, REGS_MAX);
             base_name(s, d, (int32_t)i, b, sizeof b);
-            cg_printf(c, "        %s %s;\n        { const uint32_t cbB_tx = 0, cbB_ty = cbY, cbB_tz = cbZ, "
-                         "cbB_flat = (uint32_t)cbRb - cbBk * cbNT, cbB_bk = cbBk;\n"
-                         "          (void)cbB_tx; (void)cbB_ty; (void)cbB_tz; (void)cbB_flat; (void)cbB_bk;\n",
-                      cg_ctype(f->regs[d].type), b);
+            cg_printf(c, "        %s %s;\n        {", cg_ctype(f->regs[d].type), b);
+            emit_row_ids(c, "0", "cbRb");
             for (uint32_t u = 0; u < nu; u++) {
                 int dup = 0;
                 for (uint32_t v = 0; v < u; v++)
@@ -436,9 +444,7 @@ static void emit_fast_body(run_state *s, int specials)
     cg_puts(c, "        for (size_t cbX = 0; cbX < cbB_ntid_x; cbX++) {\n"
                "        const size_t cbL = cbRb + cbX;\n");
     if (specials)
-        cg_puts(c, "        const uint32_t cbB_tx = cbX, cbB_ty = cbY, cbB_tz = cbZ, cbB_flat = (uint32_t)cbL - cbBk * cbNT, "
-                   "cbB_bk = cbBk;\n"
-                   "        (void)cbB_tx; (void)cbB_ty; (void)cbB_tz; (void)cbB_flat; (void)cbB_bk;\n");
+        emit_row_ids(c, "cbX", "cbL");
     for (uint32_t r = 0; r < f->nregs; r++) {
         if (!s->seen[r] || !lanes_is_varying(e, (int32_t)r))
             continue;

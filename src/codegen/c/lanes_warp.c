@@ -26,7 +26,7 @@ static void emit_gone(lanes *e, const char *mask, int kind, int mode)
               "        for (uint32_t cbI = 0; cbI < 32u && cbWp * 32u + cbI < cbNL; cbI++)\n"
               "            if (cbPC[cbWp * 32u + cbI] == CB_EXIT) cbGone |= 1u << cbI; else cbHere |= 1u << cbI;\n"
               "        /* a warp none of whose lanes is here runs no collective */\n"
-              "        if (cbHere && (cbGone & (%s))) { CB_SETBLK(cbWp * 32u / cbNT); t->blk->rt->warp_gone(t, CB_WARP(cbWp), %s, cbGone & (%s), %d, %d); }\n"
+              "        if (cbHere && (cbGone & (%s))) CB_WARP_GONE(cbWp, %s, cbGone & (%s), %d, %d);\n"
               "    }\n",
               mask, mask, mask, kind, mode);
 }

@@ -841,7 +841,7 @@ void c_lanes_emit_matrix(lanes *e, const ptx_instr *in)
                "            if (cbL >= cbNL) continue;\n"
                "            if (cbPC[cbL] == CB_EXIT) cbGone |= 1u << cbI; else { cbHere |= 1u << cbI; cbD[cbI] = &cbMx[cbI]; } }\n"
                "        if (!cbHere) continue;\n"
-               "        if (cbGone) { CB_SETBLK(cbWp * 32u / cbNT); t->blk->rt->warp_gone(t, CB_WARP(cbWp), 0xffffffffu, cbGone, CB_COLL_EXCHANGE, 0); }\n");
+               "        if (cbGone) CB_WARP_GONE(cbWp, 0xffffffffu, cbGone, CB_COLL_EXCHANGE, 0);\n");
     lanes_loop_open(e, mask, uses, nu, NULL, 0);
     cg_puts(c, "    { ");
     if (wmma)
