@@ -6,7 +6,10 @@
 //     does not pass: the threads are checked one by one and let through);
 //   - a row of accesses into unmapped memory: cudaErrorIllegalAddress;
 //   - uniform shared-memory loads inside an unrolled loop (n-body's tile[j]);
-//   - shared-memory atomics of every integer kind and float add.
+//   - shared-memory atomics of every integer kind and float add;
+//   - per-thread branches that divide only some blocks (a bounds guard and a
+//     stencil's border test: interior blocks take one side whole), with a
+//     branch inside that divides every block, and one uniform per block.
 // Every result is checked against the host; stdout is the same on a GPU, on
 // cubridge's fast path and on its general path.
 #include "check.h"
@@ -88,6 +91,26 @@ __global__ void shared_atomics(const unsigned *w, block_stats *out) {
   }
 }
 
+// n is not a multiple of the block: the guard divides only the last blocks of
+// each row and column, the border test only the edge blocks, the parity test
+// every block; blockIdx.x & 1 is one way for a whole block.
+__global__ void edge_branches(const int *in, int *out, int n) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= n || y >= n) return;
+  int i = y * n + x, v;
+  if (x == 0 || y == 0 || x == n - 1 || y == n - 1) {
+    v = in[i];
+  } else {
+    v = in[i - n] + in[i + n] + in[i - 1] + in[i + 1] - 4 * in[i];
+    if (v & 1)
+      v += 3;
+    else
+      v -= 1;
+  }
+  if (blockIdx.x & 1) v *= 2;
+  out[i] = v;
+}
+
 static int check_rows(void) {
   const int W = 96, H = 64, pitch = 100;
   int *hin = (int *)malloc(sizeof(int) * pitch * H), *hout = (int *)malloc(sizeof(int) * pitch * H);
@@ -105,6 +128,40 @@ static int check_rows(void) {
       int want = x < W ? 3 * hin[y * pitch + x] + 1 : 0;
       if (hout[y * pitch + x] != want) {
         printf("FAIL scale_rows (%d, %d): got %d, expected %d\n", x, y, hout[y * pitch + x], want);
+        return 1;
+      }
+    }
+  CHECK(cudaFree(din));
+  CHECK(cudaFree(dout));
+  free(hin);
+  free(hout);
+  return 0;
+}
+
+static int check_edges(void) {
+  const int n = 203, bx = 32, by = 8;
+  size_t sz = sizeof(int) * n * n;
+  int *hin = (int *)malloc(sz), *hout = (int *)malloc(sz);
+  for (int i = 0; i < n * n; i++) hin[i] = (i * 2654435761u) >> 20;
+  int *din, *dout;
+  CHECK(cudaMalloc(&din, sz));
+  CHECK(cudaMalloc(&dout, sz));
+  CHECK(cudaMemcpy(din, hin, sz, cudaMemcpyHostToDevice));
+  edge_branches<<<dim3((n + bx - 1) / bx, (n + by - 1) / by), dim3(bx, by)>>>(din, dout, n);
+  CHECK_LAUNCH();
+  CHECK(cudaMemcpy(hout, dout, sz, cudaMemcpyDeviceToHost));
+  for (int y = 0; y < n; y++)
+    for (int x = 0; x < n; x++) {
+      int i = y * n + x, v;
+      if (x == 0 || y == 0 || x == n - 1 || y == n - 1) {
+        v = hin[i];
+      } else {
+        v = hin[i - n] + hin[i + n] + hin[i - 1] + hin[i + 1] - 4 * hin[i];
+        v = (v & 1) ? v + 3 : v - 1;
+      }
+      if ((x / bx) & 1) v *= 2;
+      if (hout[i] != v) {
+        printf("FAIL edge_branches (%d, %d): got %d, expected %d\n", x, y, hout[i], v);
         return 1;
       }
     }
@@ -234,7 +291,7 @@ static int check_fault(void) {
 }
 
 int main(void) {
-  if (check_rows() || check_generic() || check_uniform_tile() || check_atomics() || check_fault())
+  if (check_rows() || check_edges() || check_generic() || check_uniform_tile() || check_atomics() || check_fault())
     return 1;
   return pass("lanes_row_work");
 }

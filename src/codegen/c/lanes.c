@@ -392,7 +392,7 @@ static void goto_from_converged(lanes *e, uint32_t s)
         return;
     }
     if (t->divergent)
-        cg_printf(c, "    for (size_t cbL = 0; cbL < cbNL; cbL++) cbPC[cbL] = cbPC[cbL] != CB_EXIT ? %uu : CB_EXIT;\n"
+        cg_printf(c, "    for (size_t cbL = 0; cbL < cbNL; cbL++) cbPC[cbL] = CB_PCSEL(cbPC[cbL] != CB_EXIT, %uu, CB_EXIT);\n"
                      "    cbAct = cbLive;\n",
                   t->rpo);
     cg_printf(c, "    goto cbB_%u;\n", s);
@@ -415,9 +415,9 @@ static void emit_tail(lanes *e, uint32_t s, const char *kill)
 static void emit_leave(lanes *e, const char *cur, const char *cond, uint32_t s, const char *kill)
 {
     cg *c = e->c;
-    cg_printf(c, "    for (size_t cbL = 0; cbL < cbNL; cbL++) cbPC[cbL] = (%s) && (%s) ? %s : cbPC[cbL];\n", cur, cond, kill);
+    cg_printf(c, "    for (size_t cbL = 0; cbL < cbNL; cbL++) { uint32_t cbP = cbPC[cbL]; cbPC[cbL] = CB_PCSEL((%s) & ((%s) != 0), %s, cbP); }\n", cur, cond, kill);
     emit_tail(e, s, kill);
-    cg_printf(c, "    { uint32_t cbK = 0;\n      for (size_t cbL = 0; cbL < cbNL; cbL++) { uint32_t cbP = cbPC[cbL]; cbK += cbP == %s; cbPC[cbL] = cbP == %s ? CB_EXIT : cbP; }\n"
+    cg_printf(c, "    { uint32_t cbK = 0;\n      for (size_t cbL = 0; cbL < cbNL; cbL++) { uint32_t cbP = cbPC[cbL]; cbK += cbP == %s; cbPC[cbL] = CB_PCSEL(cbP == %s, CB_EXIT, cbP); }\n"
                  "      cbLive -= cbK; cbAct -= cbK; }\n",
               kill, kill);
 }
@@ -467,10 +467,17 @@ static void end_converged(lanes *e, const ptx_bb *bb)
             cg_puts(c, "    goto cbDone;\n");
         return;
     }
-    /* the lanes part: each waits at its side's block */
-    cg_printf(c, "    for (size_t cbL = 0; cbL < cbNL; cbL++) cbPC[cbL] = cbPC[cbL] == CB_EXIT ? CB_EXIT : %s ? %uu : %uu;\n"
+    /* the lanes part: each waits at its side's block; when every live lane
+     * went one way (a guard that divides only the grid's edge blocks), that
+     * side runs at once, as the dispatcher would have chosen it */
+    cg_printf(c, "    { uint32_t cbN = 0;\n"
+                 "      for (size_t cbL = 0; cbL < cbNL; cbL++) { uint32_t cbA = cbPC[cbL] != CB_EXIT, cbT = cbA & ((%s) != 0); cbPC[cbL] = CB_PCSEL(cbA, CB_PCSEL(cbT, %uu, %uu), CB_EXIT); cbN += cbT; }\n"
+                 "      cbAct = cbLive;\n"
+                 "      if (cbN == cbLive) goto cbB_%u;\n"
+                 "      if (cbN == 0) goto cbB_%u;\n"
+                 "    }\n"
                  "    goto cbDispatch;\n",
-              cond, bb_at(e, taken)->rpo, bb_at(e, other)->rpo);
+              cond, bb_at(e, taken)->rpo, bb_at(e, other)->rpo, taken, other);
 }
 
 /* Lanes of divergent block bb all go to s (they are cbPC == me). */
@@ -478,20 +485,21 @@ static void goto_from_divergent(lanes *e, const ptx_bb *bb, uint32_t s)
 {
     cg *c = e->c;
     if (s == PTX_BB_EXIT) {
-        cg_printf(c, "    for (size_t cbL = 0; cbL < cbNL; cbL++) cbPC[cbL] = cbPC[cbL] == %uu ? CB_EXIT : cbPC[cbL];\n"
+        cg_printf(c, "    for (size_t cbL = 0; cbL < cbNL; cbL++) { uint32_t cbP = cbPC[cbL]; cbPC[cbL] = CB_PCSEL(cbP == %uu, CB_EXIT, cbP); }\n"
+                     "    if (cbAct == cbLive) goto cbDone;\n"
                      "    goto cbDispatch;\n",
                   bb->rpo);
         return;
     }
     uint32_t to = bb_at(e, s)->rpo;
     if (to != bb->rpo)
-        cg_printf(c, "    for (size_t cbL = 0; cbL < cbNL; cbL++) cbPC[cbL] = cbPC[cbL] == %uu ? %uu : cbPC[cbL];\n", bb->rpo, to);
+        cg_printf(c, "    for (size_t cbL = 0; cbL < cbNL; cbL++) { uint32_t cbP = cbPC[cbL]; cbPC[cbL] = CB_PCSEL(cbP == %uu, %uu, cbP); }\n", bb->rpo, to);
     /* a back edge keeps the smallest number where it is: no other lane waits
-     * below the target */
+     * below the target; and when every live lane is here, they all go on there */
     if (to <= bb->rpo && bb_at(e, s)->divergent)
         cg_printf(c, "    goto cbB_%u;\n", s);
     else
-        cg_puts(c, "    goto cbDispatch;\n");
+        cg_printf(c, "    if (cbAct == cbLive && cbAct != 0) goto cbB_%u;\n    goto cbDispatch;\n", s);
 }
 
 /* The end of a divergent block: its lanes are those with cbPC == its number. */
@@ -535,13 +543,17 @@ static void end_divergent(lanes *e, const ptx_bb *bb)
     }
     uint32_t rt = bb_at(e, taken)->rpo, ro = bb_at(e, other)->rpo;
     cg_printf(c, "    { uint32_t cbN = 0;\n"
-                 "      for (size_t cbL = 0; cbL < cbNL; cbL++) { int cbA = %s, cbT = cbA && %s; cbPC[cbL] = cbA ? (cbT ? %uu : %uu) : cbPC[cbL]; cbN += cbT; }\n",
+                 "      for (size_t cbL = 0; cbL < cbNL; cbL++) { uint32_t cbP = cbPC[cbL], cbA = %s, cbT = cbA & ((%s) != 0); cbPC[cbL] = CB_PCSEL(cbA, CB_PCSEL(cbT, %uu, %uu), cbP); cbN += cbT; }\n",
               me, cond, rt, ro);
     /* every active lane the same way: a back edge goes straight there */
     if (rt <= bb->rpo && bb_at(e, taken)->divergent)
         cg_printf(c, "      if (cbN == cbAct) goto cbB_%u;\n", taken);
     if (ro <= bb->rpo && bb_at(e, other)->divergent)
         cg_printf(c, "      if (cbN == 0) goto cbB_%u;\n", other);
+    /* every live lane here and all one way: that side at once */
+    cg_printf(c, "      if (cbAct == cbLive && cbAct != 0 && cbN == cbAct) goto cbB_%u;\n"
+                 "      if (cbAct == cbLive && cbAct != 0 && cbN == 0) goto cbB_%u;\n",
+              taken, other);
     cg_puts(c, "    }\n    goto cbDispatch;\n");
 }
 
@@ -708,7 +720,10 @@ void cg_emit_lanes_entry(cg *c, const ptx_func *f)
                "    (void)cbB_vt; (void)cbB_smem; (void)cbB_pbuf; (void)cbB_ntid_x; (void)cbB_ntid_y; (void)cbB_ntid_z;\n"
                "    (void)cbB_ctaid_x; (void)cbB_ctaid_y; (void)cbB_ctaid_z; (void)cbB_nctaid_x; (void)cbB_nctaid_y;\n"
                "    (void)cbB_nctaid_z; (void)cbAct; (void)cbMin; (void)cb_x; (void)cbNB;\n"
-               "#define CB_EXIT 0xffffffffu\n#define CB_KILL0 0xfffffffdu\n#define CB_KILL1 0xfffffffeu\n");
+               "#define CB_EXIT 0xffffffffu\n#define CB_KILL0 0xfffffffdu\n#define CB_KILL1 0xfffffffeu\n"
+               "/* C ? A : B on lane numbers as masks: gcc keeps a select of cbPC in a lane loop\n"
+               "   as control flow (unvectorised) next to some gotos, never this */\n"
+               "#define CB_PCSEL(C, A, B) (((uint32_t)(A) & (0u - (uint32_t)!!(C))) | ((uint32_t)(B) & ((uint32_t)!!(C) - 1u)))\n");
     if (c->m->nfunc_slots)
         cg_printf(c, "    const uint32_t *cb_so = %s_so; (void)cb_so;\n", f->cname);
     if (c->m->nrelocs)
@@ -740,5 +755,5 @@ void cg_emit_lanes_entry(cg *c, const ptx_func *f)
     cg_puts(c, "cbDone:\n");
     if (e.k->lanes_multi)
         cg_puts(c, "    CB_SETBLK(0u);\n");
-    cg_puts(c, "    return;\n#undef CB_EXIT\n#undef CB_KILL0\n#undef CB_KILL1\n#undef CB_BK\n#undef CB_FLAT\n#undef CB_SETBLK\n#undef CB_WARP_GONE\n}\n");
+    cg_puts(c, "    return;\n#undef CB_EXIT\n#undef CB_KILL0\n#undef CB_KILL1\n#undef CB_PCSEL\n#undef CB_BK\n#undef CB_FLAT\n#undef CB_SETBLK\n#undef CB_WARP_GONE\n}\n");
 }
