@@ -333,8 +333,9 @@ static void emit_instructions(lanes *e, uint32_t b, uint32_t first, uint32_t end
         if (nrun) {
             /* a run of pure instructions of a block every live lane runs may run for the dead lanes too */
             lanes_run r = {run, nrun, !divergent && pure_run ? NULL : mask, divergent, tail,
-                           la + (size_t)(last - first) * e->k->live_words};
-            lanes_emit_run(e, &r);
+                           la + (size_t)(last - first) * e->k->live_words, tail ? -1 : e->loop_pred, e->loop_neg};
+            e->trips += lanes_emit_run(e, &r);
+            e->runs++;
         }
         nrun = nhoist = 0;
         pure_run = 1;
@@ -422,6 +423,15 @@ static void emit_leave(lanes *e, const char *cur, const char *cond, uint32_t s, 
               kill, kill);
 }
 
+/* A loop's block whose one run counted the lanes taking its back edge: when
+ * every lane did, after a trip made wholly in the fast form, the next trip at
+ * once (lanes_run.c, "Trips of a loop"). */
+static void next_trip(lanes *e, const ptx_bb *bb)
+{
+    if (e->trips == 1 && e->runs == 1)
+        cg_printf(e->c, "    if (cbQ == cbNL) { cbWarm = 1; goto cbB_%u; }\n", bb->succ[0]);
+}
+
 /* The end of a block that every live lane runs. */
 static void end_converged(lanes *e, const ptx_bb *bb)
 {
@@ -453,6 +463,7 @@ static void end_converged(lanes *e, const ptx_bb *bb)
         return;
     }
     uint32_t taken = bb->term == PTX_TERM_CEXIT ? PTX_BB_EXIT : bb->succ[0], other = bb->succ[1];
+    next_trip(e, bb);
     if (is_tail(e, taken) || is_tail(e, other)) {
         if (is_tail(e, taken))
             emit_leave(e, live, cond, taken, "CB_KILL0");
@@ -526,6 +537,7 @@ static void end_divergent(lanes *e, const ptx_bb *bb)
     branch_cond(e, in, cond, sizeof cond);
     snprintf(ncond, sizeof ncond, "!%s", cond);
     uint32_t taken = bb->term == PTX_TERM_CEXIT ? PTX_BB_EXIT : bb->succ[0], other = bb->succ[1];
+    next_trip(e, bb);
     if (is_tail(e, taken) || is_tail(e, other)) {
         if (is_tail(e, taken))
             emit_leave(e, me, cond, taken, "CB_KILL0");
@@ -569,7 +581,15 @@ static void emit_block(lanes *e, uint32_t b)
     cg_printf(c, "cbB_%u: /* block %u, order %u%s */\n", b, b, bb->rpo, bb->divergent ? ", divergent" : "");
     const ptx_instr *term = terminator(e, bb);
     uint32_t end = term ? bb->end - 1 : bb->end;
+    /* a block that loops on itself on a varying predicate: its run may count the trips (next_trip) */
+    e->loop_pred = -1;
+    e->trips = e->runs = 0;
+    if (bb->term == PTX_TERM_CBRA && bb->succ[0] == b && lanes_is_varying(e, term->guard)) {
+        e->loop_pred = term->guard;
+        e->loop_neg = term->guard_neg;
+    }
     emit_instructions(e, b, bb->first, end, mask, bb->divergent, 0);
+    e->loop_pred = -1;
     if (term)
         lanes_comment(e, term);
     if (bb->divergent)
@@ -682,7 +702,7 @@ static void emit_scratch_size(lanes *e)
 
 void cg_emit_lanes_entry(cg *c, const ptx_func *f)
 {
-    lanes e = {c, f, f->kernel, f->cfg};
+    lanes e = {c, f, f->kernel, f->cfg, -1, 0, 0, 0};
     c->f = f;
     c->in = NULL;
     cg_puts(c, CB_C_LANES_MARK);   /* the JIT's flags (translate.h) */
@@ -717,9 +737,10 @@ void cg_emit_lanes_entry(cg *c, const ptx_func *f)
     cg_puts(c, "    const uint32_t cbNL = cbNT * cbNB;\n"
                "    uint32_t cbLive = cbNL, cbAct = cbNL, cbMin = 0;\n"
                "    int cb_exited = 0, *cb_x = &cb_exited;\n"
+               "    uint32_t cbQ = 0; int cbWarm = 0; /* a loop's trips (lanes_run.c) */\n"
                "    (void)cbB_vt; (void)cbB_smem; (void)cbB_pbuf; (void)cbB_ntid_x; (void)cbB_ntid_y; (void)cbB_ntid_z;\n"
                "    (void)cbB_ctaid_x; (void)cbB_ctaid_y; (void)cbB_ctaid_z; (void)cbB_nctaid_x; (void)cbB_nctaid_y;\n"
-               "    (void)cbB_nctaid_z; (void)cbAct; (void)cbMin; (void)cb_x; (void)cbNB;\n"
+               "    (void)cbB_nctaid_z; (void)cbAct; (void)cbMin; (void)cb_x; (void)cbNB; (void)cbQ; (void)cbWarm;\n"
                "#define CB_EXIT 0xffffffffu\n#define CB_KILL0 0xfffffffdu\n#define CB_KILL1 0xfffffffeu\n"
                "/* C ? A : B on lane numbers as masks: gcc keeps a select of cbPC in a lane loop\n"
                "   as control flow (unvectorised) next to some gotos, never this */\n"

@@ -11,6 +11,10 @@ typedef struct lanes {
     const ptx_func *f;
     const ptx_kernel *k;
     const ptx_cfg *g;
+    int32_t loop_pred;  /* the block being emitted: its back edge's predicate for its run, else -1 */
+    int loop_neg;
+    int trips;          /* its runs that counted the back edge's lanes (lanes_emit_run) */
+    int runs;           /* its runs */
 } lanes;
 
 /* Whether register r is an array over the lanes (pass_lanes). */
@@ -47,8 +51,13 @@ typedef struct lanes_run {
     int divergent;              /* of a divergent block: the fast form needs every lane active */
     int tail;                   /* of a tail, for the lanes leaving: no fast form */
     const uint64_t *live_after; /* the registers read after it (ptx_kernel.live_words words) */
+    int32_t loop_pred;          /* the whole body of a divergent block that branches back to itself on
+                                   this varying predicate (negated: loop_neg), else -1: see lanes_run.c */
+    int loop_neg;
 } lanes_run;
-void lanes_emit_run(lanes *e, const lanes_run *r);
+/* Emits run r; returns 1 when its fast form counts the lanes taking the back
+ * edge in cbQ (r->loop_pred; lanes_run.c, "Trips of a loop"). */
+int lanes_emit_run(lanes *e, const lanes_run *r);
 
 /* A block barrier or warp collective of a block every live lane runs (lanes_warp.c). */
 void lanes_emit_collective(lanes *e, const ptx_instr *in);

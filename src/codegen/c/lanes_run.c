@@ -28,6 +28,18 @@
  * Either form gives the same values: the fast form is the safe form with
  * each affine value computed by its closed form, where it is exact.
  * In the fast form a fault names the first thread of the row.
+ *
+ * Trips of a loop. A divergent block that is one run and branches back to
+ * itself on a varying predicate (a grid-stride loop's body) counts, in its
+ * fast form, the lanes that take the back edge (cbQ). When every lane of the
+ * block did, after a trip made wholly in the fast form, the branch goes
+ * straight back with cbWarm set and the next trip skips the rows' VERIFY
+ * checks: between the trips nothing ran but the run itself, which left
+ * every register it read first unchanged or, by an unguarded affine
+ * definition, at its closed form -- so the arrays still hold the closed
+ * forms checked before. (A run whose loop-carried affine register has a
+ * guarded or non-affine definition does not count; cbQ stays 0.) The
+ * per-lane program counters need no update, and the dispatcher is not run.
  */
 #include "codegen/c/lanes.h"
 #include "passes/passes.h"
@@ -45,6 +57,7 @@ typedef struct run_state {
     uint8_t *seen;  /* per register: 1 read, 2 written, in the run (first access) */
     uint8_t *row_checked; /* per run instruction: its access check done for the whole row (fast form) */
     uint32_t at;    /* the run instruction being emitted (fast body) */
+    int trips;      /* the fast form counts the back edge's lanes (counts_trips) */
 } run_state;
 
 static const char *rname(const run_state *s, int32_t r) { return s->e->f->regs[r].cname; }
@@ -266,6 +279,27 @@ static void emit_safe(run_state *s, int specials)
 
 /* ---- the fast form ---------------------------------------------------------------------- */
 
+/* Whether the run may count its back edge's lanes (the header's "Trips of a
+ * loop"): a back-edge predicate the run names, and every affine register it
+ * reads first and also writes written only by unguarded affine definitions. */
+static int counts_trips(const run_state *s)
+{
+    const lanes_run *r = s->r;
+    if (r->loop_pred < 0 || !s->seen[r->loop_pred] || !lanes_is_varying(s->e, r->loop_pred))
+        return 0;
+    int32_t defs[REGS_MAX], uses[REGS_MAX], d;
+    uint32_t nd, nu;
+    for (uint32_t i = 0; i < r->n; i++) {
+        const ptx_instr *in = r->ins[i];
+        pass_instr_regs(in, defs, &nd, uses, &nu, REGS_MAX);
+        for (uint32_t k = 0; k < nd; k++)
+            if (s->seen[defs[k]] == 1 && affine(s, defs[k]) &&
+                (in->guard >= 0 || !affine_def(s, in, &d) || d != defs[k]))
+                return 0;
+    }
+    return 1;
+}
+
 /* cg_address's hook: a shared address through an affine register, as its
  * 32-bit offset in lane 0 of the row plus stride * x (the row prologue
  * checked that the offset does not wrap along the row); a checked address
@@ -365,10 +399,10 @@ static void emit_prologue(run_state *s)
         cg_printf(c, "        const %s B_%s = V_%s[cbRb];\n", cg_ctype(f->regs[r].type), rname(s, (int32_t)r),
                   rname(s, (int32_t)r));
         if (e->k->affine[r] == PTX_AFF_VERIFY) {
-            /* the arrays must hold the closed form along the row */
-            cg_printf(c, "        { int cbOk = 1;\n"
+            /* the arrays must hold the closed form along the row (known on a trip after a whole one) */
+            cg_printf(c, "        %s{ int cbOk = 1;\n"
                          "          for (size_t cbX = 1; cbX < cbB_ntid_x; cbX++) cbOk &= V_%s[cbRb + cbX] == ",
-                      rname(s, (int32_t)r));
+                      s->trips ? "if (!cbWt) " : "", rname(s, (int32_t)r));
             snprintf(b, sizeof b, "B_%s", rname(s, (int32_t)r));
             emit_closed(s, (int32_t)r, b);
             cg_puts(c, ";\n          if (!cbOk) break; }\n");
@@ -488,6 +522,8 @@ static void emit_fast_body(run_state *s, int specials)
     c->address_hook = NULL;
     c->hook_ctx = NULL;
     emit_stores(s);
+    if (s->trips)
+        cg_printf(c, "        cbQ += %s(%s != 0);\n", s->r->loop_neg ? "!" : "", rname(s, s->r->loop_pred));
     cg_puts(c, "        }\n");
 }
 
@@ -510,23 +546,28 @@ static void emit_fast(run_state *s, int specials)
               multi ? "if (++cbZ == cbB_ntid_z) { cbZ = 0; cbBk++; }" : "cbZ++;");
 }
 
-void lanes_emit_run(lanes *e, const lanes_run *r)
+int lanes_emit_run(lanes *e, const lanes_run *r)
 {
     cg *c = e->c;
     if (r->n == 0)
-        return;
+        return 0;
     run_state s = {e, r, cg_tmp(c, e->f->nregs + 1, sizeof(int32_t)), cg_tmp(c, e->f->nregs + 1, 1),
-                   cg_tmp(c, r->n, 1), 0};
+                   cg_tmp(c, r->n, 1), 0, 0};
     for (uint32_t i = 0; i < r->n; i++)
         lanes_comment(e, r->ins[i]);
     int specials;
     scan(&s, &specials);
     cg_puts(c, "    { uint32_t cbLo = 0;\n");
-    if (!r->tail && wants_fast(&s))
+    int fast = !r->tail && wants_fast(&s);
+    s.trips = fast && counts_trips(&s);
+    if (s.trips)   /* cbWarm: this trip follows a whole one (the header's "Trips of a loop") */
+        cg_puts(c, "    const int cbWt = cbWarm; cbWarm = 0; cbQ = 0;\n");
+    if (fast)
         emit_fast(&s, specials);
     emit_safe(&s, specials);
     cg_puts(c, "    }\n");
     cg_tmp_free(c, s.cur);
     cg_tmp_free(c, s.seen);
     cg_tmp_free(c, s.row_checked);
+    return s.trips;
 }
