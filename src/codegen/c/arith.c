@@ -392,11 +392,12 @@ void c_emit_fma(cg *c, const ptx_instr *in) { emit_fma_like(c, in); }
 void c_emit_div(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
-    if (ty == PTX_TYPE_f32 && ptx_has(in, PTX_MOD_approx)) {
-        /* a * (1/b): for 2^126 < |b| < 2^128 the reciprocal is 0, so the result is 0 (NaN for a infinite) */
+    if (ty == PTX_TYPE_f32 && (ptx_has(in, PTX_MOD_approx) || ptx_has(in, PTX_MOD_full))) {
+        /* approx: a * (1/b), for 2^126 < |b| < 2^128 the reciprocal is 0, so the result is 0 (NaN for a
+         * infinite); full: within 2 ulp, here correctly rounded (c/prelude.c) */
         dst_open(c, in, ty);
         ares_open(c, in, ty);
-        cg_puts(c, "cb_div_approx32(");
+        cg_puts(c, ptx_has(in, PTX_MOD_full) ? "cb_div_full32(" : "cb_div_approx32(");
         rd(c, in, 1, ty);
         cg_puts(c, ", ");
         rd(c, in, 2, ty);
@@ -565,6 +566,10 @@ static void emit_unary_float(cg *c, const ptx_instr *in, const char *f32, const 
     dst_close(c, in, ty);
 }
 
+/* the approximate f32 forms by their own helpers, which a dialect may map to the target's own
+ * approximation (the OpenCL dialect on NVIDIA: the PTX instruction) */
+static int approx32(const ptx_instr *in) { return ty0(in) == PTX_TYPE_f32 && ptx_has(in, PTX_MOD_approx); }
+
 void c_emit_rcp(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
@@ -574,6 +579,8 @@ void c_emit_rcp(cg *c, const ptx_instr *in)
     ares_open(c, in, ty);
     if (mode)
         cg_printf(c, "cb_div_r%s(1, ", ty == PTX_TYPE_f32 ? "32" : "64");
+    else if (approx32(in))
+        cg_puts(c, "cb_rcp_approx32(");
     else
         cg_puts(c, ty == PTX_TYPE_f32 ? "1.0f / (" : "1.0 / (");
     rd(c, in, 1, ty);
@@ -585,7 +592,10 @@ void c_emit_rcp(cg *c, const ptx_instr *in)
     dst_close(c, in, ty);
 }
 
-void c_emit_sqrt(cg *c, const ptx_instr *in) { emit_unary_float(c, in, "sqrtf", "sqrt", "cb_sqrt_r"); }
+void c_emit_sqrt(cg *c, const ptx_instr *in)
+{
+    emit_unary_float(c, in, approx32(in) ? "cb_sqrt_approx32" : "sqrtf", "sqrt", "cb_sqrt_r");
+}
 void c_emit_rsqrt(cg *c, const ptx_instr *in) { emit_unary_float(c, in, "cb_rsqrt32", "cb_rsqrt64", NULL); }
 void c_emit_sin(cg *c, const ptx_instr *in) { emit_unary_float(c, in, "sinf", "sin", NULL); }
 void c_emit_cos(cg *c, const ptx_instr *in) { emit_unary_float(c, in, "cosf", "cos", NULL); }

@@ -60,10 +60,12 @@ static inline void fres_open(cg *c, const ptx_instr *in, ptx_type ty)
 }
 
 /* fres_open/close for arithmetic results, which also make an f32 NaN canonical
- * (f64 NaNs propagate as on the host: the first NaN operand, quieted, or 0xfff8...). */
+ * (f64 NaNs propagate as on the host: the first NaN operand, quieted, or 0xfff8...):
+ * cb_cna32, which a dialect whose target computes so already defines as nothing
+ * (the OpenCL dialect on NVIDIA). */
 static inline void ares_open(cg *c, const ptx_instr *in, ptx_type ty)
 {
-    cg_puts(c, ty == PTX_TYPE_f32 ? "cb_cn32(" : "(");
+    cg_puts(c, ty == PTX_TYPE_f32 ? "cb_cna32(" : "(");
     fres_open(c, in, ty);
 }
 
