@@ -3,9 +3,11 @@
 // instructions and branches back to itself), written the ways people write
 // them: for, while and do-while; trip counts that end together, that end one
 // trip apart inside a block, that differ from block to block and that are
-// zero for some threads; 1-D and 2-D blocks and grids. Every result is
-// order-sensitive within a thread (float sums, a hash chain) and is checked
-// exactly against the host, as is each thread's trip count.
+// zero for some threads; 1-D and 2-D blocks and grids; shared-memory atomics
+// inside the loop (bins at data-dependent and at per-thread addresses). Every
+// result is order-sensitive within a thread (float sums, a hash chain) or
+// order-free across threads (the atomics' integers) and is checked exactly
+// against the host, as is each thread's trip count.
 #include "check.h"
 
 // A thread's float sum and its trip count: for.
@@ -55,6 +57,90 @@ __global__ void per_block(const float *x, float *out, int per) {
 // Two streams walked in step and a store in the loop: y[i] = x[i] * x[i + k] + y[i].
 __global__ void two_streams(const float *x, float *y, int n, int k) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) y[i] = fmaf(x[i], x[i + k], y[i]);
+}
+
+// Shared-memory atomics in a grid-stride loop: 32- and 64-bit add, min, max, or, xor and a CAS
+// loop (a max by compare-and-swap) at bins the data picks, and an add at the thread's own bin;
+// float adds of small integers (exact in any order). Then each block's bins go to global memory.
+#define NBINS 64
+__global__ void shared_bins(const int *x, int n, unsigned *out32, unsigned long long *out64, float *outf) {
+  __shared__ unsigned add[NBINS], mn[NBINS], mx[NBINS], orr[NBINS], xr[NBINS], cas[NBINS], own[256];
+  __shared__ unsigned long long add64[NBINS];
+  __shared__ float fadd[NBINS];
+  for (int b = threadIdx.x; b < NBINS; b += blockDim.x) {
+    add[b] = 0; mn[b] = 0xffffffffu; mx[b] = 0; orr[b] = 0; xr[b] = 0; cas[b] = 0; add64[b] = 0; fadd[b] = 0.0f;
+  }
+  own[threadIdx.x] = 0;
+  __syncthreads();
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+    unsigned v = (unsigned)x[i], b = v % NBINS;
+    atomicAdd(&add[b], v >> 20);
+    atomicMin(&mn[b], v);
+    atomicMax(&mx[(b * 7) % NBINS], v);
+    atomicOr(&orr[v >> 26], 1u << (v & 31));
+    atomicXor(&xr[(v >> 8) % NBINS], v);
+    atomicAdd(&add64[b], (unsigned long long)v * 3u);
+    atomicAdd(&fadd[(v >> 4) % NBINS], (float)(v & 15));
+    unsigned old = cas[b], seen;
+    while (old < (v >> 1) && (seen = atomicCAS(&cas[b], old, v >> 1)) != old) old = seen;
+    atomicAdd(&own[threadIdx.x], v & 0xff);
+  }
+  __syncthreads();
+  for (int b = threadIdx.x; b < NBINS; b += blockDim.x) {
+    unsigned *o = out32 + ((size_t)blockIdx.x * 6 * NBINS);
+    o[b] = add[b]; o[NBINS + b] = mn[b]; o[2 * NBINS + b] = mx[b]; o[3 * NBINS + b] = orr[b];
+    o[4 * NBINS + b] = xr[b]; o[5 * NBINS + b] = cas[b];
+    out64[(size_t)blockIdx.x * NBINS + b] = add64[b];
+    outf[(size_t)blockIdx.x * NBINS + b] = fadd[b];
+  }
+  out32[(size_t)gridDim.x * 6 * NBINS + blockIdx.x * blockDim.x + threadIdx.x] = own[threadIdx.x];
+}
+
+static int check_shared_bins(const int *hi, const int *di, int n, int blocks, int threads) {
+  size_t n32 = (size_t)blocks * 6 * NBINS + (size_t)blocks * threads, n64 = (size_t)blocks * NBINS;
+  unsigned *d32, *h32 = (unsigned *)malloc(n32 * 4), *w32 = (unsigned *)calloc(n32, 4);
+  unsigned long long *d64, *h64 = (unsigned long long *)malloc(n64 * 8), *w64 = (unsigned long long *)calloc(n64, 8);
+  float *dfl, *hfl = (float *)malloc(n64 * 4), *wfl = (float *)calloc(n64, 4);
+  CHECK(cudaMalloc(&d32, n32 * 4));
+  CHECK(cudaMalloc(&d64, n64 * 8));
+  CHECK(cudaMalloc(&dfl, n64 * 4));
+  shared_bins<<<blocks, threads>>>(di, n, d32, d64, dfl);
+  CHECK_LAUNCH();
+  CHECK(cudaMemcpy(h32, d32, n32 * 4, cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(h64, d64, n64 * 8, cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(hfl, dfl, n64 * 4, cudaMemcpyDeviceToHost));
+  for (int k = 0; k < blocks; k++) {
+    unsigned *o = w32 + (size_t)k * 6 * NBINS;
+    for (int b = 0; b < NBINS; b++) o[NBINS + b] = 0xffffffffu;
+  }
+  for (int i = 0; i < n; i++) {
+    int g = i % (blocks * threads), k = g / threads, t = g % threads;
+    unsigned v = (unsigned)hi[i], b = v % NBINS, *o = w32 + (size_t)k * 6 * NBINS;
+    o[b] += v >> 20;
+    if (v < o[NBINS + b]) o[NBINS + b] = v;
+    if (v > o[2 * NBINS + (b * 7) % NBINS]) o[2 * NBINS + (b * 7) % NBINS] = v;
+    o[3 * NBINS + (v >> 26)] |= 1u << (v & 31);
+    o[4 * NBINS + (v >> 8) % NBINS] ^= v;
+    if ((v >> 1) > o[5 * NBINS + b]) o[5 * NBINS + b] = v >> 1;
+    w64[(size_t)k * NBINS + b] += (unsigned long long)v * 3u;
+    wfl[(size_t)k * NBINS + (v >> 4) % NBINS] += (float)(v & 15);
+    w32[(size_t)blocks * 6 * NBINS + (size_t)k * threads + t] += v & 0xff;
+  }
+  int bad = memcmp(h32, w32, n32 * 4) || memcmp(h64, w64, n64 * 8) || memcmp(hfl, wfl, n64 * 4);
+  if (bad) {
+    for (size_t i = 0; i < n32; i++)
+      if (h32[i] != w32[i]) { printf("FAIL shared_bins (%d x %d) word %zu: %08x, expected %08x\n", blocks, threads, i, h32[i], w32[i]); break; }
+    for (size_t i = 0; i < n64; i++)
+      if (h64[i] != w64[i] || hfl[i] != wfl[i]) {
+        printf("FAIL shared_bins (%d x %d) bin %zu: %llu %a, expected %llu %a\n", blocks, threads, i, h64[i], hfl[i], w64[i], wfl[i]);
+        break;
+      }
+  }
+  CHECK(cudaFree(d32));
+  CHECK(cudaFree(d64));
+  CHECK(cudaFree(dfl));
+  free(h32); free(w32); free(h64); free(w64); free(hfl); free(wfl);
+  return bad;
 }
 
 static float *to_device(const void *h, size_t bytes) {
@@ -198,6 +284,11 @@ int main(void) {
     free(hy);
     free(want);
   }
+
+  // shared-memory atomics in the loop: trips ending together, one apart, and not at all
+  if (check_shared_bins(hi, di, n, 32, 256) || check_shared_bins(hi, di, n - 77, 24, 128) ||
+      check_shared_bins(hi, di, 3000, 16, 256))
+    return 1;
 
   CHECK(cudaFree(dx));
   CHECK(cudaFree(di));

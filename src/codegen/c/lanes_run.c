@@ -132,9 +132,24 @@ static const ptx_operand *mem_operand(const ptx_instr *in)
 
 static int vector_width(const ptx_instr *in) { return ptx_has(in, PTX_MOD_v4) ? 4 : ptx_has(in, PTX_MOD_v2) ? 2 : 1; }
 
+/* A shared-memory atomic of 32 or 64 bits: in a lanes entry a plain
+ * read-modify-write of the block's window (c/memory.c, cb_atom1_*), which
+ * neither checks its address nor calls the runtime, so it needs no lane's
+ * identity and may sit in a fast form at any address (a histogram's bins);
+ * it runs there lane after lane, in the safe form's order. */
+static int plain_shared_atomic(const ptx_instr *in)
+{
+    if ((in->op != PTX_OP_atom && in->op != PTX_OP_red) || ptx_instr_space(in) != PTX_SPACE_shared ||
+        vector_width(in) != 1 || ptx_has(in, PTX_MOD_async) || !in->ntypes)
+        return 0;
+    uint32_t size = ptx_type_size(in->types[0]);
+    return (size == 4 || size == 8) && ptx_type_kind(in->types[0]) != 'p';
+}
+
 /* Whether the run gains from, and allows, a fast form: it touches memory,
  * only through affine or uniform addresses (stores only contiguous or to one
- * address), and does nothing that needs a lane's own identity. */
+ * address) or by plain shared atomics, and does nothing that needs a lane's
+ * own identity. */
 static int wants_fast(const run_state *s)
 {
     const lanes_run *r = s->r;
@@ -164,6 +179,10 @@ static int wants_fast(const run_state *s)
             break;
         }
         default:
+            if (plain_shared_atomic(in)) {
+                mem = 1;
+                break;
+            }
             if (ptx_ops[in->op].flags & (PTX_OPF_MEM | PTX_OPF_CALL | PTX_OPF_TEXTURE))
                 return 0;
             if (in->op == PTX_OP_trap || in->op == PTX_OP_wmma)
