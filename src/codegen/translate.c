@@ -175,6 +175,8 @@ int cb_translate_ptx_opts(const char *ptx, size_t len, const char *source_name, 
     tr->ptx_version = m->version;
     tr->target_sm = m->target_sm;
     m->want_lanes = opts->lanes;
+    if (opts->block[0] && opts->block[1] && opts->block[2])
+        memcpy(m->spec_block, opts->block, sizeof m->spec_block);
     m->warp_size = opts->warp_size ? opts->warp_size : 32;
     if (m->warp_size != 32 && (m->warp_size != 64 || dialect != CB_DIALECT_C)) {
         ptx_format_error(err, errlen, source_name, 0, NULL, 0,

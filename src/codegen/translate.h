@@ -133,6 +133,11 @@ typedef struct cb_translate_opts {
      * the 64-lane forms of match/redux/elect; 64 gives no lanes entries.
      * Any other value fails the translation. */
     int warp_size;
+    /* C dialect: a block shape (all three non-zero) for which each lanes
+     * entry also holds a copy of itself with the shape constant, taken when
+     * a launch's block is that shape (the shape of the launch that made a
+     * kernel hot: src/core/module.c); zeros: none */
+    uint32_t block[3];
 } cb_translate_opts;
 
 /* cb_translate_ptx with options; cb_translate_ptx is this with lanes = 1. */

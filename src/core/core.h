@@ -133,8 +133,10 @@ typedef struct CUfunc_st cb_function;
 void cb_function_target(cb_function *f, void **module, uint32_t *kernel);
 /* Builds f's kernel again, alone and with its lanes entry, and runs f from
  * that build after (once; a kernel that gets no lanes entry keeps its first
- * build). For tiered builds: cb_backend.lanes == CB_LANES_HOT. */
-void cb_function_promote(cb_function *f);
+ * build). block: the shape of the launch that made it hot, for which the
+ * lanes entry also gets a copy with that shape constant (cb_translate_opts),
+ * or NULL. For tiered builds: cb_backend.lanes == CB_LANES_HOT. */
+void cb_function_promote(cb_function *f, const uint32_t block[3]);
 
 /* Runs one launch to completion on the calling thread, through the
  * backend. Called by stream workers. On a fault fills *err and sets the

@@ -293,7 +293,7 @@ CUresult cb_function_execute(cb_function *f, const cb_launch_config *cfg, cb_lau
         uint64_t ran = atomic_fetch_add_explicit(&f->run_ns, dt ? dt : 1, memory_order_relaxed) + (dt ? dt : 1);
         uint64_t hot = launch_hot_ns();
         if (ran >= hot && (hot == 0 || ran >= f->build_ns))
-            cb_function_promote(f);
+            cb_function_promote(f, cfg->block);
     }
     if (err->warnings) {
         cb_stats_add(CB_STAT_LAUNCH_WARNINGS, 1);

@@ -563,8 +563,8 @@ static void unit_no_lanes(const cb_translation *tr, char *msg, size_t msgcap)
  * entries: CUDA_ERROR_NOT_SUPPORTED, before compiling, when it has none.
  * Reads m only: several may run at once. CUDA_SUCCESS, or why not, with the
  * reason in msg. */
-static CUresult unit_load(module_impl *m, const char *text, size_t len, int lanes, unit **out, char *msg,
-                          size_t msgcap)
+static CUresult unit_load(module_impl *m, const char *text, size_t len, int lanes, const uint32_t *block, unit **out,
+                          char *msg, size_t msgcap)
 {
     cb_module *pub = &m->pub;
     cb_backend *b = pub->ctx->device->backend;
@@ -576,6 +576,8 @@ static CUresult unit_load(module_impl *m, const char *text, size_t len, int lane
     uint64_t t0 = cb_sys_monotonic_ns();
     cb_translate_opts opts = {.lanes = lanes == UNIT_LANES || lanes == UNIT_LANES_ONLY,
                               .quick = lanes == UNIT_FIRST_TIER, .warp_size = b->warp_size};
+    if (block && opts.lanes)
+        memcpy(opts.block, block, sizeof opts.block);
     int rc = cb_translate_ptx_opts(text, len, m->name, (cb_dialect)b->dialect, &opts, &u->tr, err, sizeof err);
     if (rc != 0 || !u->tr) {
         /* -2: valid PTX the backend's dialect cannot express (NOT_SUPPORTED, as eagerly) */
@@ -627,7 +629,7 @@ static void *part_run(void *arg)
     part_job *j = arg;
     size_t len = 0;
     char *text = cb_ptx_index_kernels_text(j->m->ix, j->ks, j->n, &len);
-    j->r = text ? unit_load(j->m, text, len, unit_first_build(j->m), &j->u, j->msg, sizeof j->msg) : CUDA_ERROR_OUT_OF_MEMORY;
+    j->r = text ? unit_load(j->m, text, len, unit_first_build(j->m), NULL, &j->u, j->msg, sizeof j->msg) : CUDA_ERROR_OUT_OF_MEMORY;
     free(text);
     return NULL;
 }
@@ -747,7 +749,7 @@ static CUresult module_kernel_unit(module_impl *m, uint32_t i, unit **out)
     for (;;) {
         size_t len = 0;
         char *text = cb_ptx_index_kernels_text(m->ix, ks, n, &len);
-        r = text ? unit_load(m, text, len, unit_first_build(m), &u, msg, sizeof msg) : CUDA_ERROR_OUT_OF_MEMORY;
+        r = text ? unit_load(m, text, len, unit_first_build(m), NULL, &u, msg, sizeof msg) : CUDA_ERROR_OUT_OF_MEMORY;
         free(text);
         if (njobs) {
             parts_finish(m, jobs, njobs);
@@ -774,7 +776,7 @@ static CUresult module_kernel_unit(module_impl *m, uint32_t i, unit **out)
     if (r == CUDA_ERROR_INVALID_PTX && !m->whole_tried) {
         m->whole_tried = 1;
         char wmsg[1536] = "";
-        if (unit_load(m, m->ptx, m->ptx_len, unit_first_build(m), &m->whole, wmsg, sizeof wmsg) == CUDA_SUCCESS) {
+        if (unit_load(m, m->ptx, m->ptx_len, unit_first_build(m), NULL, &m->whole, wmsg, sizeof wmsg) == CUDA_SUCCESS) {
             unit_adopt(m, m->whole);
             cb_log(CB_LOG_WARN, "%s: kernel %s did not translate alone (%s); the whole module serves it", m->name,
                    kname, msg);
@@ -805,7 +807,7 @@ void cb_function_target(cb_function *f, void **module, uint32_t *kernel)
     cb_mutex_unlock(&module_lock);
 }
 
-void cb_function_promote(cb_function *f)
+void cb_function_promote(cb_function *f, const uint32_t block[3])
 {
     module_impl *m = (module_impl *)f->module;
     if (!m->lazy || !m->ix)   /* an eager module was built with its lanes entries */
@@ -822,13 +824,13 @@ void cb_function_promote(cb_function *f)
     char msg[1536] = "";
     unit *u = NULL;
     char *text = cb_ptx_index_kernels_text(m->ix, &i, 1, &len);
-    CUresult r = text ? unit_load(m, text, len, UNIT_LANES_ONLY, &u, msg, sizeof msg) : CUDA_ERROR_OUT_OF_MEMORY;
+    CUresult r = text ? unit_load(m, text, len, UNIT_LANES_ONLY, block, &u, msg, sizeof msg) : CUDA_ERROR_OUT_OF_MEMORY;
     int with_lanes = r == CUDA_SUCCESS;
     if (r == CUDA_ERROR_NOT_SUPPORTED) {
         /* pass_lanes refused it: built again all the same, with the general flags instead of the first tier's */
         cb_log(CB_LOG_DEBUG, "%s: kernel %s is hot, without a lanes entry (%s)", m->name, kname, msg);
         msg[0] = 0;
-        r = unit_load(m, text, len, UNIT_GENERAL, &u, msg, sizeof msg);
+        r = unit_load(m, text, len, UNIT_GENERAL, NULL, &u, msg, sizeof msg);
     }
     free(text);
     int k = r == CUDA_SUCCESS ? cb_translation_find_kernel(u->tr, kname) : -1;

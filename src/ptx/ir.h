@@ -398,6 +398,7 @@ typedef struct ptx_module {
     uint32_t nfunc_slots;
     int want_lanes;        /* set by the translator: pass_lanes may accept kernels (cb_translate_opts) */
     int warp_size;         /* set by the translator: lanes of a warp, 32 or 64 (cb_translate_opts) */
+    uint32_t spec_block[3]; /* set by the translator: the block shape lanes entries are specialised for, 0s none */
 } ptx_module;
 
 /* Parses PTX text into a module. Returns NULL with "file:line: near 'tok':

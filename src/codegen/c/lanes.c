@@ -700,6 +700,25 @@ static void emit_scratch_size(lanes *e)
         cg_printf(e->c, "__attribute__((visibility(\"default\"))) const uint32_t %s_lanes_multi = 1u;\n", f->cname);
 }
 
+/* The entry of a body made a function of the block shape: the shape the
+ * kernel was made hot with (a launch's usual one) runs the copy in which the
+ * compiler knows it -- rows and lane loops of known trip counts, unrolled,
+ * without remainders or the versioning of loops for aliasing whose checks
+ * cost a 32-lane row as much as its work -- and any other shape the general
+ * copy. Both copies are the same C: they compute the same values. */
+static void emit_specialised(lanes *e, const uint32_t spec[3])
+{
+    const char *n = e->f->cname;
+    cg_printf(e->c, "/* the lanes entry, specialised for blocks of %u x %u x %u threads */\n"
+                    "__attribute__((visibility(\"default\"), hot)) void %s_lanes(cb_thread *t, unsigned char *restrict cbS0)\n{\n"
+                    "    const cb_block *b = t->blk;\n"
+                    "    if (b->ntid.x == %uu && b->ntid.y == %uu && b->ntid.z == %uu)\n"
+                    "        %s_lanes_b(t, cbS0, %uu, %uu, %uu);\n"
+                    "    else\n"
+                    "        %s_lanes_b(t, cbS0, b->ntid.x, b->ntid.y, b->ntid.z);\n}\n",
+              spec[0], spec[1], spec[2], n, spec[0], spec[1], spec[2], n, spec[0], spec[1], spec[2], n);
+}
+
 void cg_emit_lanes_entry(cg *c, const ptx_func *f)
 {
     lanes e = {c, f, f->kernel, f->cfg, -1, 0, 0, 0};
@@ -709,13 +728,22 @@ void cg_emit_lanes_entry(cg *c, const ptx_func *f)
     cg_printf(c, "\n/* line %u: .entry %s, its block as SIMD lanes (c/lanes.c) */\n", f->line, f->name);
     emit_scratch_size(&e);
     /* hot: gcc's static guess (every goto unlikely) left the lane loops of blocks that
-     * the dispatcher reaches cold, built for size: not vectorised, fmaf a call */
-    cg_printf(c, "__attribute__((visibility(\"default\"), hot)) void %s_lanes(cb_thread *t, unsigned char *restrict cbS0)\n{\n    unsigned char *cbS = cbS0;\n",
-              f->cname);
+     * the dispatcher reaches cold, built for size: not vectorised, fmaf a call. With a
+     * block shape to specialise for (cb_translate_opts.block), the body is a function of
+     * the shape, inlined twice: once with it constant (emit_specialised) */
+    const uint32_t *spec = c->m->spec_block;
+    if (spec[0])
+        cg_printf(c, "static inline __attribute__((always_inline, hot)) void %s_lanes_b(cb_thread *t, unsigned char *restrict cbS0,\n"
+                     "    const uint32_t cbB_ntid_x, const uint32_t cbB_ntid_y, const uint32_t cbB_ntid_z)\n{\n    unsigned char *cbS = cbS0;\n",
+                  f->cname);
+    else
+        cg_printf(c, "__attribute__((visibility(\"default\"), hot)) void %s_lanes(cb_thread *t, unsigned char *restrict cbS0)\n{\n    unsigned char *cbS = cbS0;\n",
+                  f->cname);
     cg_puts(c, "    const cb_block *cbB_b = t->blk;\n"
-               "    volatile cb_thread *cbB_vt = t;\n"
-               "    const uint32_t cbB_ntid_x = cbB_b->ntid.x, cbB_ntid_y = cbB_b->ntid.y, cbB_ntid_z = cbB_b->ntid.z;\n"
-               "    const uint32_t cbB_ctaid_x = cbB_b->ctaid.x, cbB_ctaid_y = cbB_b->ctaid.y, cbB_ctaid_z = cbB_b->ctaid.z;\n"
+               "    volatile cb_thread *cbB_vt = t;\n");
+    if (!spec[0])
+        cg_puts(c, "    const uint32_t cbB_ntid_x = cbB_b->ntid.x, cbB_ntid_y = cbB_b->ntid.y, cbB_ntid_z = cbB_b->ntid.z;\n");
+    cg_puts(c, "    const uint32_t cbB_ctaid_x = cbB_b->ctaid.x, cbB_ctaid_y = cbB_b->ctaid.y, cbB_ctaid_z = cbB_b->ctaid.z;\n"
                "    const uint32_t cbB_nctaid_x = cbB_b->nctaid.x, cbB_nctaid_y = cbB_b->nctaid.y, cbB_nctaid_z = "
                "cbB_b->nctaid.z;\n"
                "    unsigned char *cbB_smem = cbB_b->shared;\n"
@@ -777,4 +805,6 @@ void cg_emit_lanes_entry(cg *c, const ptx_func *f)
     if (e.k->lanes_multi)
         cg_puts(c, "    CB_SETBLK(0u);\n");
     cg_puts(c, "    return;\n#undef CB_EXIT\n#undef CB_KILL0\n#undef CB_KILL1\n#undef CB_PCSEL\n#undef CB_BK\n#undef CB_FLAT\n#undef CB_SETBLK\n#undef CB_WARP_GONE\n}\n");
+    if (spec[0])
+        emit_specialised(&e, spec);
 }
