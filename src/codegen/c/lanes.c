@@ -731,7 +731,11 @@ void cg_emit_lanes_entry(cg *c, const ptx_func *f)
      * the dispatcher reaches cold, built for size: not vectorised, fmaf a call. With a
      * block shape to specialise for (cb_translate_opts.block), the body is a function of
      * the shape, inlined twice: once with it constant (emit_specialised) */
-    const uint32_t *spec = c->m->spec_block;
+    /* only rows of up to 64 lanes: there a row's loop overhead is its cost; for longer rows gcc
+     * peeled each 256-lane loop into 16 vector steps, and vectorAdd (blocks of 256) went from
+     * 57-68 to 80-104 ms */
+    static const uint32_t none[3];
+    const uint32_t *spec = c->m->spec_block[0] && c->m->spec_block[0] <= 64 ? c->m->spec_block : none;
     if (spec[0])
         cg_printf(c, "static inline __attribute__((always_inline, hot)) void %s_lanes_b(cb_thread *t, unsigned char *restrict cbS0,\n"
                      "    const uint32_t cbB_ntid_x, const uint32_t cbB_ntid_y, const uint32_t cbB_ntid_z)\n{\n    unsigned char *cbS = cbS0;\n",
