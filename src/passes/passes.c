@@ -11,6 +11,8 @@ int cb_passes_run(ptx_module *m, char *err, size_t errlen)
         return -1;
     if (pass_facts(m, err, errlen) < 0)
         return -1;
+    if (pass_nan(m, err, errlen) < 0)
+        return -1;
     if (pass_shared(m, err, errlen) < 0)
         return -1;
     if (pass_converge(m, err, errlen) < 0)

@@ -37,6 +37,9 @@ cb_pass pass_reach;
 /* facts.c: per kernel, from it and its callees: needs_fibers (a thread may
  * wait for others: PTX_OPF_WAITS), uses_textures, local_bytes, num_regs. */
 cb_pass pass_facts;
+/* nan.c: per function, the registers whose every read ignores a NaN's bits
+ * (ptx_func.nan_blind): their f32 arithmetic results need no canonical NaN. */
+cb_pass pass_nan;
 /* shared.c: each kernel's static .shared layout (only what it and its
  * callees name), static_smem and dynamic_smem; ptx_var.index of every static
  * .shared variable, and func_slots for those that .func code names. */

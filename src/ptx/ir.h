@@ -365,6 +365,8 @@ typedef struct ptx_func {
                                together or not at all (pass_uniform); else NULL */
     int32_t *pred_region;  /* per instruction of a kernel with such a region: the conditional branch B that
                               heads the predicable region [B, P] holding it (pass_uniform), else -1; NULL: none */
+    unsigned char *nan_blind; /* per register: 1 when no read of it sees a NaN's bits, so its f32 results
+                                 need no canonical NaN (pass_nan); NULL: none computed */
 } ptx_func;
 
 /* An address in the initialiser of a module variable: the 8 bytes at offset

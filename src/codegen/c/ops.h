@@ -65,7 +65,10 @@ static inline void fres_open(cg *c, const ptx_instr *in, ptx_type ty)
  * (the OpenCL dialect on NVIDIA). */
 static inline void ares_open(cg *c, const ptx_instr *in, ptx_type ty)
 {
-    cg_puts(c, ty == PTX_TYPE_f32 ? "cb_cna32(" : "(");
+    /* a result no read sees the bits of needs no canonical NaN (passes/nan.c) */
+    int blind = c->f && c->f->nan_blind && in->nops && in->ops[0].kind == PTX_OPD_reg && in->ops[0].reg >= 0 &&
+                c->f->nan_blind[in->ops[0].reg];
+    cg_puts(c, ty == PTX_TYPE_f32 && !blind ? "cb_cna32(" : "(");
     fres_open(c, in, ty);
 }
 
