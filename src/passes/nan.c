@@ -3,17 +3,17 @@
  * CUDA's f32 arithmetic gives every NaN result as 0x7fffffff; the host's
  * float unit gives another (x86: 0xffc00000, or the first NaN operand's
  * payload), so the code generator canonicalises each f32 arithmetic result
- * (cb_cna32, c/ops.h). That costs a compare and a select per operation and
- * doubled n-body's inner loop on NVIDIA's OpenCL. It is needed only where the
- * bits can be seen.
+ * (cb_cna32, c/ops.h). That costs a compare and a select per operation (on
+ * the CPU the suite's n-body took 34 ms with them and 18 ms without, 2 threads,
+ * bench/RESULTS.md 2026-12-03). It is needed only where the bits can be seen.
  *
  * A register is NaN-blind when every read of it is an operand of an f32
  * instruction whose result does not depend on an operand NaN's payload:
  * arithmetic that turns any NaN operand into a NaN (add, sub, mul, fma,
  * mad, div, rcp, sqrt, rsqrt, sin, cos, lg2, ex2; neg and abs, which on the
  * H200 give the canonical NaN too: docs/ptx-conformance.md), min/max (which
- * look only at whether an operand is NaN) and comparisons (setp, testp). A NaN written
- * to such a register, canonical or not, is seen only as "a NaN": it makes the
+ * look only at whether an operand is NaN) and comparisons (setp, testp). A NaN
+ * written to such a register, canonical or not, is seen only as "a NaN": it makes the
  * next result a NaN, which is canonicalised where that result is read other
  * than so (a store, a move, a shuffle, a conversion) -- the value a
  * program can observe is the same bits. A guarded definition's implicit read

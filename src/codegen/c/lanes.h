@@ -51,8 +51,8 @@ typedef struct lanes_run {
     int divergent;              /* of a divergent block: the fast form needs every lane active */
     int tail;                   /* of a tail, for the lanes leaving: no fast form */
     const uint64_t *live_after; /* the registers read after it (ptx_kernel.live_words words) */
-    int32_t loop_pred;          /* the whole body of a divergent block that branches back to itself on
-                                   this varying predicate (negated: loop_neg), else -1: see lanes_run.c */
+    int32_t loop_pred;          /* of a block that branches back to itself on this varying predicate
+                                   (negated: loop_neg), else -1: see lanes_run.c, "Trips of a loop" */
     int loop_neg;
 } lanes_run;
 /* Emits run r; returns 1 when its fast form counts the lanes taking the back

@@ -29,10 +29,10 @@
  * each affine value computed by its closed form, where it is exact.
  * In the fast form a fault names the first thread of the row.
  *
- * Trips of a loop. A divergent block that is one run and branches back to
- * itself on a varying predicate (a grid-stride loop's body) counts, in its
- * fast form, the lanes that take the back edge (cbQ). When every lane of the
- * block did, after a trip made wholly in the fast form, the branch goes
+ * Trips of a loop. A block that is one run and branches back to itself on a
+ * varying predicate (a grid-stride loop's body: divergent when its exit leads
+ * on, converged when it leads to a tail) counts, in its fast form, the lanes
+ * that take the back edge (cbQ). When every lane of the block did, after a trip made wholly in the fast form, the branch goes
  * straight back with cbWarm set and the next trip skips the rows' VERIFY
  * checks: between the trips nothing ran but the run itself, which left
  * every register it read first unchanged or, by an unguarded affine
