@@ -355,13 +355,18 @@ static void test_dialects(void)
     CHECK(cb_translate_ptx(shfl, strlen(shfl), "d.ptx", CB_DIALECT_C, &t, err, sizeof err) == 0, "C: %s", err);
     cb_translation_free(t);
     /* per-kernel refusal: the module translates, the refused kernel is left out with its reason */
-    const char *rz = HEADER ".visible .entry k()\n{\n\t.reg .f32 %f<4>;\n\tadd.rz.f32 %f1, %f2, %f3;\n\tret;\n}\n"
-                            ".visible .entry k2()\n{\n\tret;\n}\n";
-    CHECK(cb_translate_ptx(rz, strlen(rz), "d.ptx", CB_DIALECT_OPENCL, &t, err, sizeof err) == 0 && t, "add.rz: %s",
+    const char *rz = HEADER ".visible .entry k()\n{\n\t.reg .f64 %fd<4>;\n\tfma.rz.f64 %fd1, %fd2, %fd3, %fd2;\n"
+                            "\tret;\n}\n.visible .entry k2()\n{\n\t.reg .f32 %f<4>;\n\tadd.rz.f32 %f1, %f2, %f3;\n"
+                            "\tdiv.rm.f32 %f1, %f2, %f3;\n\tret;\n}\n";
+    CHECK(cb_translate_ptx(rz, strlen(rz), "d.ptx", CB_DIALECT_OPENCL, &t, err, sizeof err) == 0 && t, "fma.rz: %s",
           err);
     CHECK(t && t->kernels[0].refused && strstr(t->kernels[0].refused, "directed rounding") &&
               strstr(t->kernels[0].refused, "d.ptx:") && !t->kernels[1].refused,
-          "add.rz refuses its kernel only: got \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "");
+          "fma.rz.f64 refuses its kernel only: got \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "");
+    /* the other directed roundings run, through exact error terms (opencl/prelude.c) */
+    CHECK(t && strstr(t->source, "cb_add_r32(") && strstr(t->source, "cb_div_r32(") &&
+              strstr(t->source, "CB_INL float cb_rdir32(double s"),
+          "add.rz.f32 and div.rm.f32 through the prelude's directed-rounding helpers");
     CHECK(t && !strstr(t->source, "void cbk_0(") && strstr(t->source, "void cbk_1("), "cbk_0 left out, cbk_1 kept");
     cb_translation_free(t);
     CHECK(cb_translate_ptx(rz, strlen(rz), "d.ptx", CB_DIALECT_C, &t, err, sizeof err) == 0 && t &&
@@ -584,15 +589,23 @@ static void test_opencl_local_printf(void)
     CHECK(t && t->kernels[0].refused && strstr(t->kernels[0].refused, "half-precision"),
           "a half atomic is refused: \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "");
     cb_translation_free(t);
-    /* 64-bit mad in ulong; a 64-bit carry out refused */
+    /* 64-bit mad and carries in 64-bit integers (the carry by a compare), in both dialects */
     const char *m64 = HEADER ".visible .entry k()\n{\n\t.reg .b64 %rd<5>;\n\tmad.lo.s64 %rd1, %rd2, %rd3, %rd4;\n"
                              "\tret;\n}\n.visible .entry k2()\n{\n\t.reg .b64 %rd<5>;\n"
                              "\tadd.cc.u64 %rd1, %rd2, %rd3;\n\taddc.u64 %rd4, %rd2, %rd3;\n\tret;\n}\n";
     t = ocl(m64, err, sizeof err);
-    CHECK(t && !t->kernels[0].refused && !strstr(t->source, "cb_u128") && strstr(t->source, "ulong   cb_s"),
-          "mad.lo.s64 sums in ulong");
-    CHECK(t && t->kernels[1].refused && strstr(t->kernels[1].refused, "64-bit carry out"),
-          "add.cc.u64 is refused: \"%s\"", t && t->kernels[1].refused ? t->kernels[1].refused : "");
+    CHECK(t && !t->kernels[0].refused && !strstr(t->source, "cb_u128 cb_") &&
+              strstr(t->source, "uint64_t cb_t = cb_m + "), "mad.lo.s64 sums in 64 bits");
+    CHECK(t && !t->kernels[1].refused && strstr(t->source, "cb_cf = (uint32_t)((cb_t < cb_a) | (cb_s < cb_t));"),
+          "add.cc.u64 carries by a compare: \"%s\"", t && t->kernels[1].refused ? t->kernels[1].refused : "");
+    cb_translation_free(t);
+    const char *q = HEADER ".visible .entry k(.param .u64 p)\n{\n\t.reg .b128 %q<2>;\n\t.reg .b64 %rd<2>;\n"
+                           "\tld.param.u64 %rd1, [p];\n\tld.global.b128 %q1, [%rd1];\n\tret;\n}\n"
+                           ".visible .entry k2()\n{\n\t.reg .b128 %q<2>;\n\tret;\n}\n";
+    t = ocl(q, err, sizeof err);
+    CHECK(t && t->kernels[0].refused && strstr(t->kernels[0].refused, ".b128") && !t->kernels[1].refused,
+          "a .b128 register in use refuses its kernel, one only declared does not: \"%s\"",
+          t && t->kernels[0].refused ? t->kernels[0].refused : "");
     cb_translation_free(t);
 }
 

@@ -4,7 +4,8 @@
  * iamax, triangular banded/packed solves, complex symmetric symv/syr/syr2,
  * syrkx/herkx, rot, rotm, geam and dgmm, in F32, F64, C32 and C64 (the
  * 64-bit ones where the device has fp64), and rotg/rotmg, which are host
- * arithmetic on host scalars.
+ * arithmetic on host scalars; and cuDNN's convolution (dnn_conv, every
+ * direction, f32/TF32, f16, bf16 and f64) by direct gathering loops.
  *
  * One program per OpenCL context, built on first use from the text below
  * (each kernel written once over a type macro) and kept for the process's
@@ -156,6 +157,89 @@ static const char kernel_text[] =
     "  ((__global T *)(heap + co))[i + j * ldc] = MUL(((__global T *)(heap + ao))[i + j * lda], x);\n"
     "}\n";
 
+/* One convolution (backend_dnn.h), one work-item per element of what it writes, which it sums alone
+ * (no atomics): y[n, k, o] for FWD, dx[n, c, i] for BWD_DATA, dw[k, c, r] for BWD_FILTER. g: the
+ * geometry (conv_geometry below); positions are row-major over the spatial dimensions. CONV(S, ST, T)
+ * for data stored as ST and computed in T; LD(p, i) reads element i as T (with rnd: rounded to TF32),
+ * STORE(p, v) writes v, rounded once to ST. */
+static const char conv_text[] =
+    "static inline float cb_tf32(float f) { uint x = as_uint(f);\n"
+    "  if ((x & 0x7f800000u) != 0x7f800000u) { x += 0xfffu + ((x >> 13) & 1u); x &= 0xffffe000u; } return as_float(x); }\n"
+    "static inline float cb_bf16_f(ushort h) { return as_float((uint)h << 16); }\n"
+    "static inline ushort cb_f_bf16(float f) { uint x = as_uint(f);\n"
+    "  if ((x & 0x7fffffffu) > 0x7f800000u) return (ushort)0x7fffu; return (ushort)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16); }\n"
+    "#define CONV(S, ST, T)\n"
+    /* One convolution (backend_dnn.h), one work-item per element of what it writes, which it sums
+     * alone (no atomics): y[n, k, o] for FWD, dx[n, c, i] for BWD_DATA, dw[k, c, r] for BWD_FILTER.
+     * g: the geometry (conv_geometry below); positions are row-major over the spatial dimensions. */
+    "__kernel void cb_conv_##S(__global uchar *heap, __global const long *g, ulong xo, ulong wo, ulong yo, T alpha,\n"
+    "                          T beta, int beta0, long total) {\n"
+    "  long id = get_global_id(0);\n"
+    "  if (id >= total) return;\n"
+    "  __global ST *X = (__global ST *)(heap + xo), *W = (__global ST *)(heap + wo), *Y = (__global ST *)(heap + yo), *dst;\n"
+    "  int dir = (int)g[0], flip = (int)g[1], nsp = (int)g[3], rnd = (int)g[7];\n"
+    "  (void)rnd;\n"
+    "  long N = g[4], C = g[5], K = g[6], Cg = C / g[2], Kg = K / g[2];\n"
+    "  __global const long *pad = g + 8, *str = g + 14, *dil = g + 20, *in = g + 26, *out = g + 32, *fl = g + 38;\n"
+    "  __global const long *xs = g + 44, *ws = g + 52, *ys = g + 60;\n"
+    "  long cnt_in = g[68], cnt_out = g[69], cnt_f = g[70], p[6];\n"
+    "  T acc = (T)0;\n"
+    "  if (dir == 0) {\n"
+    "    long o = id % cnt_out, t = id / cnt_out, k = t % K, n = t / K, grp = k / Kg, ya = n * ys[0] + k * ys[1];\n"
+    "    for (int d = nsp - 1; d >= 0; d--) { p[d] = o % out[d]; o /= out[d]; ya += p[d] * ys[2 + d]; }\n"
+    "    for (long cc = 0; cc < Cg; cc++)\n"
+    "      for (long r = 0; r < cnt_f; r++) {\n"
+    "        long rem = r, xa = n * xs[0] + (grp * Cg + cc) * xs[1], wa = k * ws[0] + cc * ws[1]; int inside = 1;\n"
+    "        for (int d = nsp - 1; d >= 0; d--) { long rd = rem % fl[d]; rem /= fl[d];\n"
+    "          long i = p[d] * str[d] + rd * dil[d] - pad[d]; inside = inside && i >= 0 && i < in[d];\n"
+    "          xa += i * xs[2 + d]; wa += (flip ? fl[d] - 1 - rd : rd) * ws[2 + d]; }\n"
+    "        if (inside) acc = acc + LD(X, xa) * LD(W, wa);\n"
+    "      }\n"
+    "    dst = Y + ya;\n"
+    "  } else if (dir == 1) {\n"
+    "    long i = id % cnt_in, t = id / cnt_in, ch = t % C, n = t / C, grp = ch / Cg, cc = ch % Cg;\n"
+    "    long xa = n * xs[0] + ch * xs[1];\n"
+    "    for (int d = nsp - 1; d >= 0; d--) { p[d] = i % in[d]; i /= in[d]; xa += p[d] * xs[2 + d]; }\n"
+    "    for (long kk = 0; kk < Kg; kk++)\n"
+    "      for (long r = 0; r < cnt_f; r++) {\n"
+    "        long k = grp * Kg + kk, rem = r, ya = n * ys[0] + k * ys[1], wa = k * ws[0] + cc * ws[1]; int inside = 1;\n"
+    "        for (int d = nsp - 1; d >= 0; d--) { long rd = rem % fl[d]; rem /= fl[d];\n"
+    "          long s = p[d] + pad[d] - rd * dil[d], o = s / str[d];\n"
+    "          inside = inside && s >= 0 && s % str[d] == 0 && o < out[d];\n"
+    "          ya += o * ys[2 + d]; wa += (flip ? fl[d] - 1 - rd : rd) * ws[2 + d]; }\n"
+    "        if (inside) acc = acc + LD(Y, ya) * LD(W, wa);\n"
+    "      }\n"
+    "    dst = X + xa;\n"
+    "  } else {\n"
+    "    long r = id % cnt_f, t = id / cnt_f, cc = t % Cg, k = t / Cg, grp = k / Kg, ch = grp * Cg + cc;\n"
+    "    long wa = k * ws[0] + cc * ws[1];\n"
+    "    for (int d = nsp - 1; d >= 0; d--) { p[d] = r % fl[d]; r /= fl[d]; wa += (flip ? fl[d] - 1 - p[d] : p[d]) * ws[2 + d]; }\n"
+    "    for (long n = 0; n < N; n++)\n"
+    "      for (long o = 0; o < cnt_out; o++) {\n"
+    "        long rem = o, xa = n * xs[0] + ch * xs[1], ya = n * ys[0] + k * ys[1]; int inside = 1;\n"
+    "        for (int d = nsp - 1; d >= 0; d--) { long od = rem % out[d]; rem /= out[d];\n"
+    "          long i = od * str[d] + p[d] * dil[d] - pad[d]; inside = inside && i >= 0 && i < in[d];\n"
+    "          xa += i * xs[2 + d]; ya += od * ys[2 + d]; }\n"
+    "        if (inside) acc = acc + LD(X, xa) * LD(Y, ya);\n"
+    "      }\n"
+    "    dst = W + wa;\n"
+    "  }\n"
+    "  T v = alpha * acc;\n"
+    "  STORE(dst, beta0 ? v : v + beta * LD(dst, 0));\n"
+    "}\n";
+
+static const char conv_instances_32[] =
+    "#define LD(p, i) (rnd ? cb_tf32((p)[i]) : (p)[i])\n#define STORE(p, v) (*(p) = (v))\n"
+    "CONV_F(f32, float, float)\n#undef LD\n#undef STORE\n"
+    "#define LD(p, i) vload_half((size_t)(i), (__global half *)(p))\n"
+    "#define STORE(p, v) vstore_half_rte((v), 0, (__global half *)(p))\n"
+    "CONV_F(f16, ushort, float)\n#undef LD\n#undef STORE\n"
+    "#define LD(p, i) cb_bf16_f((p)[i])\n#define STORE(p, v) (*(p) = cb_f_bf16(v))\n"
+    "CONV_F(bf16, ushort, float)\n#undef LD\n#undef STORE\n";
+static const char conv_instances_64[] =
+    "#define LD(p, i) ((p)[i])\n#define STORE(p, v) (*(p) = (v))\n"
+    "CONV_F(f64, double, double)\n#undef LD\n#undef STORE\n";
+
 /* The kernels' instantiations: one macro per type, so that the text above
  * stays one definition (the OpenCL C preprocessor pastes the names). */
 static const char kernel_instances_32[] =
@@ -173,11 +257,16 @@ static const char kernel_instances_64[] =
 enum { K_SCALE, K_VEC, K_IAMAX, K_TSOLVE, K_SYMV, K_SYR2, K_ROT, K_ROTM, K_GEAM, K_GEMMT, K_DGMM, K_COUNT };
 static const char *const kernel_names[K_COUNT] = {"cb_scale", "cb_vec", "cb_iamax", "cb_tsolve", "cb_symv", "cb_syr2", "cb_rot", "cb_rotm", "cb_geam", "cb_gemmt", "cb_dgmm"};
 
+/* The convolution's instances (conv_instances_*). */
+enum { CONV_F32, CONV_F16, CONV_BF16, CONV_F64, CONV_COUNT };
+static const char *const conv_names[CONV_COUNT] = {"cb_conv_f32", "cb_conv_f16", "cb_conv_bf16", "cb_conv_f64"};
+
 typedef struct ocl_lib_program {
     cl_context ctx;
     int ok, fp64;
     cl_program prog;
     cl_kernel k[4][K_COUNT];   /* [F32, F64, C32, C64][kernel] */
+    cl_kernel conv[CONV_COUNT];
     cb_mutex lock;
 } ocl_lib_program;
 
@@ -199,16 +288,12 @@ static int type_index(cb_blas_type t)
     }
 }
 
-/* The macro KERNELS_F(S, T, R, MUL, CONJ, DIAG, ABS1, DIV) is kernel_text with its line breaks escaped. */
-static char *program_text(int fp64)
+/* Appends text to o with the macro that begins at its line "#define NAME(" made one logical line:
+ * that line is replaced by head, and each line after it ends in a backslash. Returns the new end. */
+static char *append_macro(char *o, const char *text, const char *name, const char *head)
 {
-    size_t n = sizeof kernel_text, cap = 2 * n + sizeof kernel_instances_32 + sizeof kernel_instances_64 + 64;
-    char *s = malloc(cap), *o = s;
-    if (!s)
-        return NULL;
-    const char *body = strstr(kernel_text, "#define KERNELS(");
-    o += snprintf(o, cap, "%.*s", (int)(body - kernel_text), kernel_text);
-    o += snprintf(o, cap - (size_t)(o - s), "#define KERNELS_F(S, T, R, MUL, CONJ, DIAG, ABS1, DIV) \\\n");
+    const char *body = strstr(text, name);
+    o += sprintf(o, "%.*s%s\n", (int)(body - text), text, head);
     for (const char *p = strchr(body, '\n') + 1; *p; p++) {
         if (*p == '\n') {
             *o++ = ' ';
@@ -216,7 +301,23 @@ static char *program_text(int fp64)
         }
         *o++ = *p;
     }
-    o += snprintf(o, cap - (size_t)(o - s), "\n%s%s", kernel_instances_32, fp64 ? kernel_instances_64 : "");
+    *o++ = '\n';
+    *o = 0;
+    return o;
+}
+
+/* The program: kernel_text as KERNELS_F, conv_text as CONV_F, and their instances. */
+static char *program_text(int fp64)
+{
+    size_t cap = 2 * (sizeof kernel_text + sizeof conv_text) + sizeof kernel_instances_32 + sizeof kernel_instances_64 +
+                 sizeof conv_instances_32 + sizeof conv_instances_64 + 256;
+    char *s = malloc(cap), *o = s;
+    if (!s)
+        return NULL;
+    o = append_macro(o, kernel_text, "#define KERNELS(", "#define KERNELS_F(S, T, R, MUL, CONJ, DIAG, ABS1, DIV) \\");
+    o = append_macro(o, conv_text, "#define CONV(", "#define CONV_F(S, ST, T) \\");
+    sprintf(o, "%s%s%s%s", kernel_instances_32, fp64 ? kernel_instances_64 : "", conv_instances_32,
+            fp64 ? conv_instances_64 : "");
     return s;
 }
 
@@ -252,6 +353,15 @@ static int build_program(ocl_lib_program *p, const ocl_device_view *v)
             }
         }
     }
+    for (int c = 0; c < CONV_COUNT; c++) {
+        if (c == CONV_F64 && !p->fp64)
+            continue;
+        p->conv[c] = clCreateKernel(p->prog, conv_names[c], &e);
+        if (e != CL_SUCCESS) {
+            cb_log(CB_LOG_ERROR, "opencl: library kernel %s: error %d", conv_names[c], (int)e);
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -278,6 +388,23 @@ typedef struct karg {
     const void *value;
 } karg;
 
+/* Runs kern of p over global (3 dimensions) with its arguments after the heap; waits for it. */
+static CUresult run_cl(ocl_lib_program *p, const ocl_device_view *v, cl_kernel kern, const size_t global[3],
+                       const karg *args, int nargs)
+{
+    if (!global[0] || !global[1] || !global[2])
+        return CUDA_SUCCESS;
+    cl_event ev = NULL;
+    cb_mutex_lock(&p->lock);
+    cl_int e = clSetKernelArg(kern, 0, sizeof(cl_mem), &v->heap);
+    for (int i = 0; i < nargs && e == CL_SUCCESS; i++)
+        e = clSetKernelArg(kern, (cl_uint)i + 1, args[i].size, args[i].value);
+    if (e == CL_SUCCESS)
+        e = clEnqueueNDRangeKernel(v->q, kern, 3, NULL, global, NULL, 0, NULL, &ev);
+    cb_mutex_unlock(&p->lock);
+    return e != CL_SUCCESS ? ocl_result(e) : ocl_wait(ev);
+}
+
 /* Runs kernel k for type t over global (3 dimensions) with its arguments
  * after the heap; waits for it. */
 static CUresult run_kernel(cb_backend *b, cb_blas_type t, int k, const size_t global[3], const karg *args, int nargs)
@@ -290,18 +417,7 @@ static CUresult run_kernel(cb_backend *b, cb_blas_type t, int k, const size_t gl
     ocl_lib_program *p = program_of(&v);
     if (!p || !p->k[ti][k])
         return CUDA_ERROR_NOT_SUPPORTED;   /* no fp64 on the device, or the program did not build */
-    if (!global[0] || !global[1] || !global[2])
-        return CUDA_SUCCESS;
-    cl_kernel kern = p->k[ti][k];
-    cl_event ev = NULL;
-    cb_mutex_lock(&p->lock);
-    cl_int e = clSetKernelArg(kern, 0, sizeof(cl_mem), &v.heap);
-    for (int i = 0; i < nargs && e == CL_SUCCESS; i++)
-        e = clSetKernelArg(kern, (cl_uint)i + 1, args[i].size, args[i].value);
-    if (e == CL_SUCCESS)
-        e = clEnqueueNDRangeKernel(v.q, kern, 3, NULL, global, NULL, 0, NULL, &ev);
-    cb_mutex_unlock(&p->lock);
-    return e != CL_SUCCESS ? ocl_result(e) : ocl_wait(ev);
+    return run_cl(p, &v, p->k[ti][k], global, args, nargs);
 }
 
 #define A(x) {sizeof(x), &(x)}
@@ -708,8 +824,93 @@ store:
     return CUDA_SUCCESS;
 }
 
+/* ---- DNN: one convolution (backend_dnn.h) -------------------------------------------- */
+
+/* The geometry cb_conv reads, as longs: 0 direction, 1 flip, 2 groups, 3 spatial dimensions, 4 N,
+ * 5 C, 6 K, 7 TF32 rounding; 8.. pad, 14.. stride, 20.. dilation, 26.. input, 32.. output, 38..
+ * filter extents (6 each); 44.. x's, 52.. w's, 60.. y's strides (8 each, in elements); 68 input,
+ * 69 output, 70 filter positions. */
+enum { GEO_LONGS = 71 };
+
+static void conv_geometry(const cb_dnn_conv *c, cl_long g[GEO_LONGS])
+{
+    memset(g, 0, sizeof(cl_long) * GEO_LONGS);
+    g[0] = c->direction;
+    g[1] = c->flip;
+    g[2] = c->groups;
+    g[3] = c->nsp;
+    g[4] = c->x.dim[0];
+    g[5] = c->x.dim[1];
+    g[6] = c->y.dim[1];
+    g[7] = c->round == CB_BLAS_ROUND_TF32;
+    g[68] = g[69] = g[70] = 1;
+    for (int d = 0; d < c->nsp; d++) {
+        g[8 + d] = c->pad[d];
+        g[14 + d] = c->stride[d];
+        g[20 + d] = c->dilation[d];
+        g[26 + d] = c->x.dim[2 + d];
+        g[32 + d] = c->y.dim[2 + d];
+        g[38 + d] = c->w.dim[2 + d];
+        g[68] *= c->x.dim[2 + d];
+        g[69] *= c->y.dim[2 + d];
+        g[70] *= c->w.dim[2 + d];
+    }
+    for (int d = 0; d < c->x.nd; d++) {
+        g[44 + d] = c->x.stride[d];
+        g[52 + d] = c->w.stride[d];
+        g[60 + d] = c->y.stride[d];
+    }
+}
+
+/* Convolutions whose three tensors share one type: f32 (with TF32 inputs where asked) and f16 and
+ * bf16 accumulated in f32, f64 in f64 (where the device has fp64). Integer and mixed types and the
+ * f16/bf16 rounding of f32 inputs are refused. */
+static CUresult k_dnn_conv(cb_backend *b, const cb_dnn_conv *c)
+{
+    cb_blas_type t = (cb_blas_type)c->x.type;
+    int inst = t == CB_BLAS_F32 ? CONV_F32 : t == CB_BLAS_F16 ? CONV_F16 : t == CB_BLAS_BF16 ? CONV_BF16
+               : t == CB_BLAS_F64 ? CONV_F64 : -1;
+    int acc = inst == CONV_F64 ? CB_BLAS_F64 : CB_BLAS_F32;
+    if (inst < 0 || c->w.type != (int)t || c->y.type != (int)t || c->accumulate != acc || c->nsp < 1 ||
+        c->nsp > CB_DNN_MAX_SPATIAL || c->x.nd != c->nsp + 2 ||
+        (c->round != CB_BLAS_ROUND_NONE && !(c->round == CB_BLAS_ROUND_TF32 && t == CB_BLAS_F32)))
+        return CUDA_ERROR_NOT_SUPPORTED;
+    size_t es = cb_blas_type_size(t);
+    cl_ulong xo = heap_off(b, c->x.addr), wo = heap_off(b, c->w.addr), yo = heap_off(b, c->y.addr);
+    if (xo % es || wo % es || yo % es)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    cl_long g[GEO_LONGS];
+    conv_geometry(c, g);
+    int64_t Cg = g[5] / c->groups;
+    cl_long total = c->direction == CB_DNN_CONV_FWD ? g[4] * g[6] * g[69]
+                    : c->direction == CB_DNN_CONV_BWD_DATA ? g[4] * g[5] * g[68] : g[6] * Cg * g[70];
+    if (total <= 0)
+        return CUDA_SUCCESS;
+    ocl_device_view v;
+    ocl_view(b, &v);
+    ocl_lib_program *p = program_of(&v);
+    if (!p || !p->conv[inst])
+        return CUDA_ERROR_NOT_SUPPORTED;   /* no fp64 on the device, or the program did not build */
+    cl_int e;
+    cl_mem geo = clCreateBuffer(v.ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof g, g, &e);
+    if (e != CL_SUCCESS)
+        return ocl_result(e);
+    float af = (float)c->alpha, bf = (float)c->beta;
+    double ad = c->alpha, bd = c->beta;
+    int wide = inst == CONV_F64;
+    size_t ss = wide ? sizeof ad : sizeof af;
+    cl_int beta0 = c->beta == 0;
+    karg args[] = {A(geo), A(xo), A(wo), A(yo), {ss, wide ? (const void *)&ad : (const void *)&af},
+                   {ss, wide ? (const void *)&bd : (const void *)&bf}, A(beta0), A(total)};
+    size_t global[3] = {(size_t)total, 1, 1};
+    CUresult r = run_cl(p, &v, p->conv[inst], global, args, 8);
+    clReleaseMemObject(geo);
+    return r;
+}
+
 void ocl_kernels_fill(cb_backend_lib *lib)
 {
+    lib->dnn_conv = k_dnn_conv;
     lib->rotmg = k_rotmg;
     lib->rot = k_rot;
     lib->rotm = k_rotm;

@@ -1,8 +1,8 @@
 /* lib_table.c: the OpenCL backend's library interface, put together from
  * its parts (opencl_lib.h): CLBlast's entries (lib_clblast.c), our own
  * kernels' (lib_kernels.c), and CUDA_ERROR_NOT_SUPPORTED for what neither
- * has yet (the LU pieces of cuBLAS's batched forms, LAPACK, the
- * sparse kernels and the DNN convolution), so that every facade answers
+ * has yet (the LU pieces of cuBLAS's batched forms, LAPACK and the
+ * sparse kernels; the DNN convolution is lib_kernels.c's), so that every facade answers
  * its NOT_SUPPORTED status for them, never a success.
  *
  * Process-wide state: the table, filled once.

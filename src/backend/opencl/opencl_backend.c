@@ -446,6 +446,16 @@ static CUresult launch_one(cb_backend *b, void *module, uint32_t kernel, const c
         snprintf(err->message, sizeof err->message, "this kernel is not supported on this device");
         return err->result;
     }
+    /* thread block clusters (distributed shared memory, cluster barriers) have no OpenCL form; the
+     * dialect gives the cluster registers the values of a launch without one (ocl_special) */
+    uint64_t cluster = (uint64_t)(cfg->cluster[0] ? cfg->cluster[0] : 1) * (cfg->cluster[1] ? cfg->cluster[1] : 1) *
+                       (cfg->cluster[2] ? cfg->cluster[2] : 1);
+    if (cluster > 1) {
+        err->result = CUDA_ERROR_NOT_SUPPORTED;
+        snprintf(err->message, sizeof err->message, "thread block clusters (%ux%ux%u) are not supported on this device",
+                 cfg->cluster[0], cfg->cluster[1] ? cfg->cluster[1] : 1, cfg->cluster[2] ? cfg->cluster[2] : 1);
+        return err->result;
+    }
     size_t pbytes = (size_t)k->words * 8;
     unsigned char stackbuf[512];
     unsigned char *pb = pbytes <= sizeof stackbuf ? stackbuf : calloc(1, pbytes);

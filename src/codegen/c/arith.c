@@ -61,18 +61,25 @@ static void emit_carry_op(cg *c, const ptx_instr *in, int sub, int carry_in)
     int wide = ptx_type_size(ty) == 8;
     if (ptx_type_size(ty) < 4)
         cg_fail(c, "carry arithmetic needs a 32- or 64-bit type");
-    const char *U = wide ? "uint64_t" : "uint32_t", *W = wide ? "cb_u128" : "uint64_t";
+    const char *U = wide ? "uint64_t" : "uint32_t";
     cg_printf(c, "%s cb_a = (%s)", U, U);
     rd(c, in, 1, ty);
     cg_printf(c, ", cb_b = (%s)", U);
     rd(c, in, 2, ty);
-    cg_printf(c, "; %s cb_s = (%s)cb_a %s cb_b%s; ", W, W, sub ? "-" : "+",
-              carry_in ? (sub ? " - cb_cf" : " + cb_cf") : "");
+    if (wide) {   /* 64 bits: the carry (borrow) out of each step by a compare, in 64-bit integers only */
+        cg_printf(c, "; uint64_t cb_t = cb_a %s cb_b, cb_s = cb_t%s; ", sub ? "-" : "+",
+                  carry_in ? (sub ? " - cb_cf" : " + cb_cf") : "");
+    } else {      /* 32 bits: in 64, the carry (borrow) in bit 32 */
+        cg_printf(c, "; uint64_t cb_s = (uint64_t)cb_a %s cb_b%s; ", sub ? "-" : "+",
+                  carry_in ? (sub ? " - cb_cf" : " + cb_cf") : "");
+    }
     dst_open(c, in, ty);
     cg_printf(c, "(%s)cb_s", U);
     dst_close(c, in, ty);
-    if (ptx_has(in, PTX_MOD_cc))
-        cg_printf(c, "    cb_cf = (uint32_t)(cb_s >> %d) & 1u;\n", wide ? 64 : 32);
+    if (ptx_has(in, PTX_MOD_cc) && wide)
+        cg_printf(c, "    cb_cf = (uint32_t)(%s);\n", sub ? "(cb_a < cb_b) | (cb_t < cb_s)" : "(cb_t < cb_a) | (cb_s < cb_t)");
+    else if (ptx_has(in, PTX_MOD_cc))
+        cg_puts(c, "    cb_cf = (uint32_t)(cb_s >> 32) & 1u;\n");
 }
 
 /* ---- conversion ---------------------------------------------------------------------- */
@@ -366,17 +373,24 @@ static void emit_mad_int(cg *c, const ptx_instr *in, int carry_in)
     if (ptx_has(in, PTX_MOD_wide))
         rt = wide_type(c, ty);
     int wide = ptx_type_size(rt) == 8;
-    const char *U = wide ? "uint64_t" : "uint32_t", *W = wide ? "cb_u128" : "uint64_t";
+    const char *U = wide ? "uint64_t" : "uint32_t";
     cg_printf(c, "%s cb_m = (%s)", U, U);
     int_product(c, in, ty, &rt);
-    cg_printf(c, "; %s cb_s = (%s)cb_m + (%s)", W, W, U);
-    rd(c, in, 3, rt);
-    cg_printf(c, "%s; ", carry_in ? " + cb_cf" : "");
+    if (wide) {   /* 64 bits: the carry out of each step by a compare (as emit_carry_op) */
+        cg_puts(c, "; uint64_t cb_t = cb_m + (uint64_t)");
+        rd(c, in, 3, rt);
+        cg_printf(c, ", cb_s = cb_t%s; ", carry_in ? " + cb_cf" : "");
+    } else {
+        cg_puts(c, "; uint64_t cb_s = (uint64_t)cb_m + (uint32_t)");
+        rd(c, in, 3, rt);
+        cg_printf(c, "%s; ", carry_in ? " + cb_cf" : "");
+    }
     dst_open(c, in, rt);
     cg_printf(c, "(%s)cb_s", U);
     dst_close(c, in, rt);
     if (ptx_has(in, PTX_MOD_cc))
-        cg_printf(c, "    cb_cf = (uint32_t)(cb_s >> %d) & 1u;\n", wide ? 64 : 32);
+        cg_puts(c, wide ? "    cb_cf = (uint32_t)((cb_t < cb_m) | (cb_s < cb_t));\n"
+                        : "    cb_cf = (uint32_t)(cb_s >> 32) & 1u;\n");
 }
 
 void c_emit_mad(cg *c, const ptx_instr *in)
@@ -616,11 +630,12 @@ void c_emit_testp(cg *c, const ptx_instr *in)
         cg_read(c, &in->ops[1], ty);
         cg_puts(c, ")");
     } else if (ptx_has(in, PTX_MOD_subnormal) || ptx_has(in, PTX_MOD_normal)) {
-        /* the GPU counts zero as normal: normal is finite and not subnormal */
-        cg_printf(c, "({ %s cb_x = ", cg_ctype(ty));
+        /* by the bits (cb_codegen_c_prelude_both): the GPU counts zero as normal */
+        int wide = ty == PTX_TYPE_f64;
+        cg_printf(c, "%s(%s(", ptx_has(in, PTX_MOD_normal) ? "cb_testp_normal" : "cb_testp_sub",
+                  wide ? "cb_bits64" : "cb_bits32");
         cg_read(c, &in->ops[1], ty);
-        cg_printf(c, "; %s; })", ptx_has(in, PTX_MOD_normal) ? "isfinite(cb_x) && fpclassify(cb_x) != FP_SUBNORMAL"
-                                                              : "fpclassify(cb_x) == FP_SUBNORMAL");
+        cg_printf(c, "), %s)", wide ? "11, 52" : "8, 23");
     } else {
         cg_fail(c, "testp needs a test");
     }

@@ -70,6 +70,7 @@ void cg_emit_converge(cg *c, const char *lhs);
 /* ---- helpers every unit carries --------------------------------------------------------- */
 
 extern const char cb_codegen_c_prelude[];          /* prelude.c */
+extern const char cb_codegen_c_prelude_both[];  /* prelude_half.c: its flags, min/max.f32 .NaN/.xorsign */
 extern const char cb_codegen_c_prelude_half[];     /* prelude_half.c: f16/bf16 and their pairs */
 extern const char cb_codegen_c_prelude_int[];      /* prelude_int.c: int.c's instructions */
 extern const char cb_codegen_c_prelude_warp[];     /* warp.c */
@@ -77,7 +78,8 @@ extern const char cb_codegen_c_prelude_warp64[];   /* warp.c: the same for 64-la
 extern const char cb_codegen_c_prelude_mma[];      /* mma.c */
 extern const char cb_codegen_c_prelude_tex[];      /* tex.c */
 extern const char cb_codegen_c_prelude_mbarrier[]; /* mbarrier.c */
-extern const char cb_codegen_c_prelude_simd[];     /* simd.c */
+extern const char cb_codegen_c_prelude_simd[];     /* simd.c: packed and video forms (OpenCL C too) */
+extern const char cb_codegen_c_prelude_simd_redux[]; /* simd.c: redux.sync f32, on warp.c */
 extern const char cb_codegen_c_prelude_atom[];     /* atom.c */
 extern const char cb_codegen_c_prelude_narrow[];   /* narrow.c */
 extern const char cb_codegen_c_prelude_cluster[];  /* cluster.c */

@@ -13,7 +13,6 @@
 
 const char cb_codegen_c_prelude_half[] =
 "/* ---- f16 / bf16 ---- */\n"
-"enum { CB_H_FTZ = 1, CB_H_SAT = 2, CB_H_RELU = 4, CB_H_NAN = 8, CB_H_XORSIGN = 16, CB_H_SATFINITE = 32 };\n"
 "CB_INL double cb_pow2(int k) { return cb_f64((uint64_t)(k + 1023) << 52); }\n"
 "CB_INL double cb_h2d(uint16_t h) { uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu; double v;\n"
 "  if (e == 0x1f) v = m ? NAN : INFINITY; else if (e == 0) v = (double)m * cb_pow2(-24);\n"
@@ -108,10 +107,22 @@ const char cb_codegen_c_prelude_half[] =
 "  else { e = (v >> 2) & 31u; m = v & 3u; if (e == 31u) { if (m) return 0x7fffu; x = INFINITY; }\n"
 "    else x = e ? (double)(4u + m) * cb_pow2((int)e - 17) : (double)m * cb_pow2(-16); }\n"
 "  if (v & 0x80u) { if (relu) return 0; x = -x; } return cb_dh(0, x, 0); }\n"
-"CB_INL uint32_t cb_fp8x2_h2(int f, uint16_t v, int relu) { return cb_fp8_h(f, v & 0xffu, relu) | (uint32_t)cb_fp8_h(f, v >> 8, relu) << 16; }\n"
+"CB_INL uint32_t cb_fp8x2_h2(int f, uint16_t v, int relu) { return cb_fp8_h(f, v & 0xffu, relu) | (uint32_t)cb_fp8_h(f, v >> 8, relu) << 16; }\n";
+
+/* Helpers written once for both dialects (C11 and OpenCL C alike, no
+ * double): the half helpers' flags, min/max.f32 with .NaN and .xorsign.abs
+ * (which take them), and testp's classes by the bits. Before
+ * cb_codegen_c_prelude_half in a C unit; in every OpenCL C unit. */
+const char cb_codegen_c_prelude_both[] =
+"enum { CB_H_FTZ = 1, CB_H_SAT = 2, CB_H_RELU = 4, CB_H_NAN = 8, CB_H_XORSIGN = 16, CB_H_SATFINITE = 32 };\n"
 "/* f32 min/max with .NaN and .xorsign.abs */\n"
 "CB_INL float cb_fminmax32x(int mx, float fa, float fb, int fl) { uint32_t a = cb_bits32(fa), b = cb_bits32(fb), sx = (a ^ b) & 0x80000000u;\n"
 "  if (fl & CB_H_XORSIGN) { fa = fabsf(fa); fb = fabsf(fb); }\n"
 "  if ((fl & CB_H_NAN) && (fa != fa || fb != fb)) return cb_f32(0x7fffffffu);\n"
 "  float r = mx ? cb_fmax_f32(fa, fb) : cb_fmin_f32(fa, fb);\n"
-"  if ((fl & CB_H_XORSIGN) && r == r) r = cb_f32((cb_bits32(r) & 0x7fffffffu) | sx); return r; }\n";
+"  if ((fl & CB_H_XORSIGN) && r == r) r = cb_f32((cb_bits32(r) & 0x7fffffffu) | sx); return r; }\n"
+"/* testp.subnormal/.normal of a float's bits (e exponent bits): the GPU counts zero as normal */\n"
+"CB_INL int cb_testp_sub(uint64_t b, int e, int m) { uint64_t mag = b & ((((uint64_t)1 << (e + m)) - 1u));\n"
+"  return mag != 0 && (mag >> m) == 0; }\n"
+"CB_INL int cb_testp_normal(uint64_t b, int e, int m) { uint64_t mag = b & ((((uint64_t)1 << (e + m)) - 1u));\n"
+"  return (mag >> m) != (((uint64_t)1 << e) - 1u) && !cb_testp_sub(b, e, m); }\n";

@@ -10,6 +10,9 @@
  * Operand selectors (a.h10, b.b7654, d.h0 ...) are not supported: every
  * operand is used whole, as the defaults select, which is what nvcc emits.
  * Semantics from the PTX ISA's pseudo-code for each instruction.
+ * cb_codegen_c_prelude_simd is OpenCL C as well (the OpenCL dialect emits
+ * these forms through the same emitters); the redux helpers, which need the
+ * C dialect's warp rendezvous, are cb_codegen_c_prelude_simd_redux.
  */
 #include "codegen/c/ops.h"
 
@@ -63,7 +66,10 @@ const char cb_codegen_c_prelude_simd[] =
 "  if (off == 0) return base < 32u && (mask >> base & 1u) ? base : 0xffffffffu;\n"
 "  int64_t n = off > 0 ? (int64_t)off - 1 : -(int64_t)off - 1; int inc = off > 0 ? 1 : -1;\n"
 "  for (int pos = (int)base; pos >= 0 && pos < 32; pos += inc) if (mask >> pos & 1u) { if (n == 0) return (uint32_t)pos; n--; }\n"
-"  return 0xffffffffu; }\n"
+"  return 0xffffffffu; }\n";
+
+/* redux.sync's f32 forms, on the C dialect's warp rendezvous (warp.c's cb_wx). */
+const char cb_codegen_c_prelude_simd_redux[] =
 "/* redux.sync f32: min/max over the lanes (of magnitudes with .abs), as min/max.f32 do (a NaN lane is\n"
 "   skipped, -0 < +0); .NaN: the canonical NaN when any lane holds a NaN. Uses warp.c's cb_wx */\n"
 "CB_INL void cb_redux_f32(void *const d[32], uint32_t lanes, int mx, int ab, int nan) {\n"

@@ -194,6 +194,7 @@ void c_unit_begin(cg *c)
     cg_puts(c, "\n");
     cg_puts(c, cb_codegen_c_prelude);
     cg_puts(c, cb_codegen_c_prelude_cluster);
+    cg_puts(c, cb_codegen_c_prelude_both);
     cg_puts(c, cb_codegen_c_prelude_half);
     cg_puts(c, cb_codegen_c_prelude_int);
     cg_puts(c, m->warp_size == 64 ? cb_codegen_c_prelude_warp64 : cb_codegen_c_prelude_warp);
@@ -201,6 +202,7 @@ void c_unit_begin(cg *c)
     cg_puts(c, cb_codegen_c_prelude_tex);
     cg_puts(c, cb_codegen_c_prelude_mbarrier);
     cg_puts(c, cb_codegen_c_prelude_simd);
+    cg_puts(c, cb_codegen_c_prelude_simd_redux);
     cg_puts(c, cb_codegen_c_prelude_atom);
     cg_puts(c, cb_codegen_c_prelude_narrow);
     cg_puts(c, cb_codegen_c_prelude_bulk);

@@ -186,6 +186,8 @@ void ocl_emit_ld(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     int n = vec_width(in);
+    if (ptx_type_size(ty) > 8 && ptx_type_kind(ty) != 'p')   /* .b128: OpenCL C has no 128-bit integer */
+        cg_unsupported(c, "a 128-bit load (.b128) is not supported by the OpenCL dialect yet");
     if (ptx_type_size(ty) > 8 || ptx_type_kind(ty) == 'p')
         cg_fail(c, "unsupported load type");
     const ptx_operand *d = &in->ops[0];
@@ -219,6 +221,8 @@ void ocl_emit_st(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     int n = vec_width(in);
+    if (ptx_type_size(ty) > 8 && ptx_type_kind(ty) != 'p')   /* .b128: OpenCL C has no 128-bit integer */
+        cg_unsupported(c, "a 128-bit store (.b128) is not supported by the OpenCL dialect yet");
     if (ptx_type_size(ty) > 8 || ptx_type_kind(ty) == 'p')
         cg_fail(c, "unsupported store type");
     const ptx_operand *v = &in->ops[1];

@@ -29,20 +29,16 @@ static const struct {
     const char *text, *why;
 } denied[] = {
     {"t->", "needs the CPU runtime (no OpenCL form yet)"},
-    {"_r32(", "a directed rounding mode: OpenCL C has no rounding-mode arithmetic"},
-    {"_r64(", "a directed rounding mode: OpenCL C has no rounding-mode arithmetic"},
-    {"cb_cvt_f32_s64_r(", "a directed rounding mode: OpenCL C has no rounding-mode arithmetic"},
-    {"cb_cvt_f32_u64_r(", "a directed rounding mode: OpenCL C has no rounding-mode arithmetic"},
-    {"cb_cvt_f64_s64_r(", "a directed rounding mode: OpenCL C has no rounding-mode arithmetic"},
-    {"cb_cvt_f64_u64_r(", "a directed rounding mode: OpenCL C has no rounding-mode arithmetic"},
-    {"cb_cvt_f32_f64_r(", "a directed rounding mode: OpenCL C has no rounding-mode arithmetic"},
-    {"fpclassify", "testp.normal/subnormal is not supported by the OpenCL dialect yet"},
-    {"cb_prmt_mode", "prmt with a mode is not supported by the OpenCL dialect yet"},
-    {"cb_fminmax32x", "min/max.xorsign.abs is not supported by the OpenCL dialect yet"},
     {"cb_conv", "a warp convergence point is not supported by the OpenCL dialect yet"},
     {"memcpy", "needs memcpy (no OpenCL form)"},
-    {"cb_u128", "a 64-bit carry out (add.cc/sub.cc/mad.cc on 64 bits) needs 128-bit integers, which OpenCL C "
-                "does not have: not supported by the OpenCL dialect yet"},
+    {"cb_u128", "128-bit registers (.b128) need 128-bit integers, which OpenCL C does not have: not supported "
+                "by the OpenCL dialect yet"},
+    {"cb_fma_r64(", "fma.f64 with a directed rounding mode is not supported by the OpenCL dialect yet (the "
+                    "error of a fused f64 product and sum has no exact sign test in double arithmetic)"},
+    {"cb_d2narrow", "conversions to fp4, fp6 and ue8m0 are not supported by the OpenCL dialect yet"},
+    {"cb_narrow2h", "conversions from fp4, fp6 and ue8m0 are not supported by the OpenCL dialect yet"},
+    {"ue8m0", "conversions to or from ue8m0 are not supported by the OpenCL dialect yet"},
+    {"cb_redux_f32", "redux.sync on f32 is not supported by the OpenCL dialect yet"},
 };
 
 static int is_half(ptx_type t)
@@ -50,12 +46,18 @@ static int is_half(ptx_type t)
     return t == PTX_TYPE_f16 || t == PTX_TYPE_bf16 || ptx_type_kind(t) == 'h' || t == PTX_TYPE_tf32;
 }
 
+/* The fp8 pairs are bits to every instruction but cvt, which converts them through half precision. */
+static int is_fp8(ptx_type t)
+{
+    return t == PTX_TYPE_e4m3x2 || t == PTX_TYPE_e5m2x2 || t == PTX_TYPE_e4m3 || t == PTX_TYPE_e5m2;
+}
+
 int ocl_is_half_instr(const ptx_instr *in)
 {
     if (ptx_ops[in->op].flags & (PTX_OPF_BITS | PTX_OPF_FRAGMENT))
         return 0;
     for (int i = 0; i < in->ntypes; i++)
-        if (is_half(in->types[i]))
+        if (is_half(in->types[i]) || (in->op == PTX_OP_cvt && is_fp8(in->types[i])))
             return 1;
     return 0;
 }
@@ -87,17 +89,16 @@ static int opencl_by_type(cg *c, const ptx_instr *in)
         cg_puts(c, "if (cb_act) {\n    ");
         wrap = 1;
     }
-    if (half)
+    /* the C dialect's order (c/target.c): the fp4/fp6 pairs, half precision, then the packed integer,
+     * f32x2 and video forms (c/simd.c, whose helpers, cb_codegen_c_prelude_simd, are OpenCL C too) */
+    if (cg_emit_cvt_narrow(c, in))
+        ;
+    else if (half)
         emit_half(c, in);
-    else
+    else if (!cg_emit_packed(c, in))
         c->target->op[in->op](c, in);
     if (wrap)
         cg_puts(c, "    }\n");
-    /* The C dialect sums 64-bit mad/add/sub in 128 bits for the carry out; without .cc only the low
-     * 64 bits are kept, which ulong arithmetic gives exactly (same length, so in place) */
-    for (char *p = c->buf ? strstr(c->buf + start, "cb_u128") : NULL; p && !ptx_has(in, PTX_MOD_cc);
-         p = strstr(p, "cb_u128"))
-        memcpy(p, "ulong  ", 7);
     for (size_t i = 0; i < sizeof denied / sizeof denied[0]; i++)
         if (c->buf && strstr(c->buf + start, denied[i].text)) {
             c->len = start;

@@ -60,6 +60,17 @@ int ocl_special(cg *c, const ptx_operand *o, ptx_type ty)
     case PTX_SREG_dynamic_smem_size: cg_puts(c, "cb_dyn"); break;
     case PTX_SREG_total_smem_size: cg_puts(c, "(cb_dsm + cb_dyn)"); break;
     case PTX_SREG_warpsize: cg_puts(c, "32u"); break;
+    /* the block's shared memory and the 1 KiB system reserve of sm_80 and later, as the H200 reports it */
+    case PTX_SREG_aggr_smem_size: cg_puts(c, "(cb_dsm + cb_dyn + 1024u)"); break;
+    /* clusters: the backend refuses a launch with a cluster of more than one block (opencl_backend.c),
+     * so every block is a cluster of its own, as in a launch without clusters on the GPU */
+    case PTX_SREG_cluster_ctaid: cg_puts(c, "0u"); break;
+    case PTX_SREG_cluster_nctaid: cg_puts(c, "1u"); break;
+    case PTX_SREG_clusterid: cg_printf(c, "(uint)get_group_id(%d)", d); break;
+    case PTX_SREG_nclusterid: cg_printf(c, "(uint)get_num_groups(%d)", d); break;
+    case PTX_SREG_cluster_ctarank: cg_puts(c, "0u"); break;
+    case PTX_SREG_cluster_nctarank: cg_puts(c, "1u"); break;
+    case PTX_SREG_is_explicit_cluster: cg_puts(c, "0u"); break;
     case PTX_SREG_envreg:
         /* 1 and 2: the cooperative grid workspace (grid-wide sync), which this backend has none of */
         if (o->imm == 1 || o->imm == 2)
@@ -185,12 +196,38 @@ static uint64_t stack_depth(const ptx_module *m, uint32_t fi, uint64_t *memo)
 
 /* ---- locals ------------------------------------------------------------------------- */
 
+/* Whether operand o (or an element of it) names a .b128 register of f. */
+static int operand_b128(const ptx_func *f, const ptx_operand *o)
+{
+    if ((o->kind == PTX_OPD_reg || o->kind == PTX_OPD_mem) && o->reg >= 0 && (uint32_t)o->reg < f->nregs &&
+        f->regs[o->reg].type == PTX_TYPE_b128)
+        return 1;
+    for (uint32_t i = 0; i < o->nelems; i++)
+        if (operand_b128(f, &o->elems[i]))
+            return 1;
+    return 0;
+}
+
+static int uses_b128(const ptx_func *f, const ptx_instr *in)
+{
+    for (int i = 0; i < in->nops; i++)
+        if (operand_b128(f, &in->ops[i]))
+            return 1;
+    return 0;
+}
+
 void ocl_locals(cg *c, const ptx_func *f)
 {
     if (f->conv)   /* the shared body would keep convergence frames, which need the CPU runtime */
         cg_unsupported(c, "warp convergence points (activemask, volatile shared accesses, warp collectives without "
                           ".sync) are not supported by the OpenCL dialect yet");
+    for (uint32_t k = 0; k < f->ninstrs; k++)
+        if (uses_b128(f, &f->instrs[k]))
+            cg_unsupported(c, "128-bit registers (.b128) need 128-bit integers, which OpenCL C does not have: not "
+                              "supported by the OpenCL dialect yet");
     for (uint32_t i = 0; i < f->nregs; i++) {
+        if (f->regs[i].type == PTX_TYPE_b128)   /* declared, never used (above): left out */
+            continue;
         const char *ct = cg_ctype(f->regs[i].type);
         int same = i > 0 && !strcmp(ct, cg_ctype(f->regs[i - 1].type));
         if (same && i % 8 != 0)
@@ -287,6 +324,8 @@ void ocl_unit_begin(cg *c)
     if (c->local_stack)   /* prelude.c: generic accesses reach the work-item's stack too */
         cg_puts(c, "#define CB_LOCAL_GEN 1\n");
     cg_puts(c, cb_codegen_opencl_prelude);
+    cg_puts(c, cb_codegen_c_prelude_both);   /* min/max.f32 with .NaN/.xorsign, the half flags */
+    cg_puts(c, cb_codegen_c_prelude_simd);      /* the packed and video forms (c/simd.c) */
     if (ocl_unit_calls(m, "vprintf"))
         cg_puts(c, cb_codegen_opencl_prelude_printf);
     if (unit_has_half(m))   /* the C dialect's half helpers (target.c), which compute in double */
