@@ -157,6 +157,7 @@ typedef struct cbl_op {
     const cb_lib_services *sv;
     int status;               /* the library status the run produced, for waiting callers */
     int ran;                  /* 1 once run (0: skipped because of a sticky error) */
+    int waited;               /* 1 when the caller waits for the run and returns its status (cbl_submit) */
 } cbl_op;
 
 /* Submits op on stream handle of ctx (the handle's stream: NULL is the
@@ -167,6 +168,14 @@ typedef struct cbl_op {
  * (may be NULL) says whether the call went into a graph being captured
  * (then it did not run). Returns a CUresult. */
 CUresult cbl_submit(cb_context *ctx, CUstream handle, cbl_op *op, int wait, int *captured, int *status);
+
+/* What a run returns after the backend refused its call there (CUDA_ERROR_NOT_SUPPORTED, reported
+ * with cbl_unsupported_mode): CUDA_SUCCESS for a caller that waits, which returns the library's
+ * status (op->status); else CUDA_ERROR_NOT_SUPPORTED. A call that did not wait has answered
+ * SUCCESS already (a call in a graph runs without a caller), and its outputs were never written:
+ * the refusal becomes the context's sticky error, as a refused kernel launch's does, so that the
+ * program's next synchronising call fails instead of reading results that were never computed. */
+CUresult cbl_refused(const cbl_op *op);
 
 /* Host copies of device memory from a run (worker thread): through the
  * backend that owns it. */

@@ -24,9 +24,12 @@ CUresult cbl_submit(cb_context *ctx, CUstream handle, cbl_op *op, int wait, int 
     op->sv = s;
     op->backend = s->backend(ctx);
     op->ran = 0;
+    op->waited = wait;
     atomic_store(&op->base.refs, wait ? 2 : 1);   /* the stream's, and ours while we wait */
     int cap = 0;
     r = s->submit(st, &op->base, wait, &cap);
+    if (cap)
+        op->waited = 0;   /* it runs when the graph is launched, with nobody waiting for its status */
     if (captured)
         *captured = cap;
     if (wait) {
@@ -37,6 +40,8 @@ CUresult cbl_submit(cb_context *ctx, CUstream handle, cbl_op *op, int wait, int 
     }
     return r;
 }
+
+CUresult cbl_refused(const cbl_op *op) { return op->waited ? CUDA_SUCCESS : CUDA_ERROR_NOT_SUPPORTED; }
 
 CUresult cbl_read(const cbl_op *op, void *dst, uint64_t src, size_t bytes)
 {

@@ -218,7 +218,7 @@ static CUresult op_run(cb_lib_op *lop)
         o->base.status = cudnn_status_of(r);
         if (r == CUDA_ERROR_NOT_SUPPORTED) {
             cbl_unsupported_mode(CUDNN_LIB, o->function, "the backend's DNN interface refused this type or mode");
-            return CUDA_SUCCESS;
+            return cbl_refused(&o->base);
         }
         return r == CUDA_ERROR_ILLEGAL_ADDRESS ? r : CUDA_SUCCESS;
     }
