@@ -587,7 +587,7 @@ static void ocl_module_cache_stats(cb_backend *b, unsigned *hits, unsigned *miss
 static void fill_info(ocl_backend *s)
 {
     cb_device_info *i = &s->info;
-    char name[200] = "", ver[64] = "";
+    char name[200] = "", ver[256] = "";   /* PoCL's version string is longer than 64 bytes */
     cl_uint cu = 1, mhz = 0;
     cl_ulong lmem = 0, l2 = 0;
     size_t wg = 256;
@@ -604,7 +604,13 @@ static void fill_info(ocl_backend *s)
      * mask checks made by match.any.sync); CUBRIDGE_OPENCL_ASM=0 keeps the local-memory emulation */
     const char *asm_env = getenv("CUBRIDGE_OPENCL_ASM");
     s->nvidia = strstr(vendor, "NVIDIA") != NULL && !(asm_env && !strcmp(asm_env, "0"));
-    snprintf(i->name, sizeof i->name, "%s (OpenCL, %s)", name, ver);
+    /* the version's first three words ("OpenCL 3.0 CUDA", "OpenCL 3.0 PoCL"; PoCL's goes on for 60 bytes) */
+    for (int words = 0, k = 0; ver[k]; k++)
+        if (ver[k] == ' ' && ++words == 3) {
+            ver[k] = 0;
+            break;
+        }
+    snprintf(i->name, sizeof i->name, "%.180s (OpenCL, %.60s)", name, ver);
     i->total_mem = (size_t)s->alloc.size;
     i->multiprocessors = (int)cu;
     s->max_wg = wg;
