@@ -341,8 +341,73 @@ static void atom_call(cg *c, const ptx_instr *in, int m, const char *op, const c
     cg_puts(c, ")");
 }
 
+/* The half atomics' format (0 f16, 1 bf16) of a scalar or pair type; -1 if none. */
+static int half_format(ptx_type t)
+{
+    return t == PTX_TYPE_f16 || t == PTX_TYPE_f16x2 ? 0 : t == PTX_TYPE_bf16 || t == PTX_TYPE_bf16x2 ? 1 : -1;
+}
+
+/* The atomics the 32-bit CAS loops of prelude.c emulate, element by element (atom.c's forms in the C
+ * dialect): add on f16/bf16 (and .v2/.v4/.v8), on f16x2/bf16x2 (and .v2/.v4), on .v2/.v4.f32, and
+ * cas.b16. Returns 0 for any other atomic. */
+static int emit_atomic_words(cg *c, const ptx_instr *in, int has_dst)
+{
+    ptx_type ty = ty0(in);
+    int n = ptx_has(in, PTX_MOD_v8) ? 8 : vec_width(in), hf = half_format(ty), m = has_dst ? 1 : 0;
+    int cas16 = ty == PTX_TYPE_b16 && ptx_has(in, PTX_MOD_cas) && n == 1;
+    int add = ptx_has(in, PTX_MOD_add) && (hf >= 0 || (ty == PTX_TYPE_f32 && (n == 2 || n == 4)));
+    if (!cas16 && !add)
+        return 0;
+    if (in->nops != m + 2 + cas16 || (cas16 && !has_dst))
+        cg_fail(c, "wrong number of operands");
+    unsigned es = ptx_type_size(ty);
+    const char *kind = cas16 ? "cas_u16" : ty == PTX_TYPE_f32 ? "add_f32v" : es == 2 ? "add_h" : "add_h2";
+    ptx_type vt = cas16 || es == 2 ? PTX_TYPE_u16 : ty == PTX_TYPE_f32 ? PTX_TYPE_f32 : PTX_TYPE_u32;
+    ptx_space sp = ptx_instr_space(in);
+    if (sp != PTX_SPACE_global && sp != PTX_SPACE_shared && sp != PTX_SPACE_none)
+        cg_unsupported(c, "atomics on this state space are not supported by the OpenCL dialect");
+    cg_puts(c, "ulong cb_a = ");
+    addr_value(c, &in->ops[m]);
+    cg_puts(c, ";\n");
+    for (int i = 0; i < n; i++) {
+        const ptx_operand *v = n > 1 ? &in->ops[m + 1].elems[i] : &in->ops[m + 1];
+        const ptx_operand *d = has_dst ? (n > 1 ? &in->ops[0].elems[i] : &in->ops[0]) : NULL;
+        if (n > 1 && (in->ops[m + 1].kind != PTX_OPD_vec || in->ops[m + 1].nelems != (uint32_t)n ||
+                      (d && (in->ops[0].kind != PTX_OPD_vec || in->ops[0].nelems != (uint32_t)n))))
+            cg_fail(c, "vector width does not match the operand");
+        for (int side = 0; side < 2; side++) {   /* global, then shared */
+            const char *spc = side ? "s" : "g";
+            if ((sp == PTX_SPACE_global && side) || (sp == PTX_SPACE_shared && !side))
+                continue;
+            cg_printf(c, "    %s", sp == PTX_SPACE_none ? (side ? "else " : "if (!cb_is_sh(cb_a)) ") : "");
+            if (sp == PTX_SPACE_none && side && c->local_stack)   /* the work-item's stack has no atomics */
+                cg_puts(c, "if (cb_is_lo(cb_a)) (void)cb_atom_local(cb_heap); else ");
+            if (d)
+                cg_dst_open(c, d, vt);
+            else
+                cg_puts(c, "(void)(");
+            cg_printf(c, "cb_atom_%s_%s(%s(cb_a%s + %uu)", kind, spc, side ? "CB_SP" : "CB_GP",
+                      side && sp == PTX_SPACE_none ? " - CB_SHARED_WIN" : "", i * es);
+            if (!cas16 && ty != PTX_TYPE_f32)
+                cg_printf(c, ", %d", hf);
+            for (int k = m + 1; k < in->nops; k++) {
+                cg_puts(c, ", ");
+                cg_read(c, k == m + 1 ? v : &in->ops[k], vt);
+            }
+            cg_puts(c, ")");
+            if (d)
+                cg_dst_close(c, d, vt);
+            else
+                cg_puts(c, ");\n");
+        }
+    }
+    return 1;
+}
+
 static void emit_atomic(cg *c, const ptx_instr *in, int has_dst)
 {
+    if (emit_atomic_words(c, in, has_dst))
+        return;
     ptx_type ty = ty0(in);
     const char *op = atom_op(in);
     const char *tn = op ? atom_type(op, ty) : NULL;

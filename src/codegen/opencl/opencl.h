@@ -19,6 +19,7 @@
 #include "codegen/c/c.h"
 
 extern const char cb_codegen_opencl_prelude[];
+extern const char cb_codegen_opencl_prelude_atom_half[];   /* prelude.c: half atomics, after the half helpers */
 
 /* unit.c */
 void ocl_unit_begin(cg *c);

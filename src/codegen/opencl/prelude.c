@@ -316,7 +316,19 @@ const char cb_codegen_opencl_prelude[] =
 "  CB_INL float cb_atom_add_f32_##S(Q uchar *p, float v) { volatile Q uint *q = (volatile Q uint *)p; uint o = *q, w; \\\n"
 "    while ((w = atomic_cmpxchg(q, o, as_uint(cb_ftz32(cb_ftz32(as_float(o)) + cb_ftz32(v))))) != o) o = w; return as_float(o); } \\\n"
 "  CB_INL float cb_atom_exch_f32_##S(Q uchar *p, float v) { return as_float(atomic_xchg((volatile Q uint *)p, as_uint(v))); }\n"
-"CB_ATOM32(g, __global) CB_ATOM32(s, __local)\n"
+"CB_ATOM32(g, __global) CB_ATOM32(s, __local)\n""/* 16-bit and vector-element atomics through a CAS loop on the aligned 32-bit word that holds them\n"
+"   (memory.c): cas.b16, and add.v2/.v4.f32 (subnormals flushed, a NaN result the canonical one, as the\n"
+"   H200 gives the vector forms) */\n"
+"#define CB_ATOMW(S, Q) \\\n"
+"  CB_INL ushort cb_atom_cas_u16_##S(Q uchar *p, ushort cmp, ushort v) { \\\n"
+"    volatile Q uint *w = (volatile Q uint *)((ulong)p & ~(ulong)3); uint sh = ((uint)(ulong)p & 2u) * 8u, o = *w, x; \\\n"
+"    for (;;) { ushort cur = (ushort)(o >> sh); if (cur != cmp) return cur; \\\n"
+"      if ((x = atomic_cmpxchg(w, o, (o & ~(0xffffu << sh)) | ((uint)v << sh))) == o) return cur; o = x; } } \\\n"
+"  CB_INL float cb_atom_add_f32v_##S(Q uchar *p, float v) { volatile Q uint *q = (volatile Q uint *)p; uint o = *q, w; \\\n"
+"    while ((w = atomic_cmpxchg(q, o, as_uint(cb_cn32(cb_ftz32(cb_ftz32(as_float(o)) + cb_ftz32(v)))))) != o) o = w; \\\n"
+"    return as_float(o); }\n"
+"CB_ATOMW(g, __global) CB_ATOMW(s, __local)\n"
+
 "#ifdef CB_NV_ASM\n"
 "/* NVIDIA's OpenCL: a global float add is the PTX instruction (atom.add.f32 flushes subnormal inputs and\n"
 "   results, as the CAS loop above does) instead of a CAS loop, which serialises a contended address */\n"
@@ -346,3 +358,16 @@ const char cb_codegen_opencl_prelude[] =
 "CB_ATOMF64(g, __global) CB_ATOMF64(s, __local)\n"
 "#endif\n"
 "#endif\n";
+
+/* Half-precision atomic adds (memory.c), after the C dialect's half helpers (cb_harith, in double: the
+ * unit then needs cl_khr_fp64): a CAS loop on the aligned 32-bit word, the half rounded to nearest
+ * even with no flush (.noftz), t 0 f16, 1 bf16; _h2 adds a pair. */
+const char cb_codegen_opencl_prelude_atom_half[] =
+"#define CB_ATOMH(S, Q) \\\n"
+"  CB_INL ushort cb_atom_add_h_##S(Q uchar *p, int t, ushort v) { \\\n"
+"    volatile Q uint *w = (volatile Q uint *)((ulong)p & ~(ulong)3); uint sh = ((uint)(ulong)p & 2u) * 8u, o = *w, x; \\\n"
+"    for (;;) { ushort cur = (ushort)(o >> sh), n = cb_harith(t, 0, cur, v, 0, 0); \\\n"
+"      if ((x = atomic_cmpxchg(w, o, (o & ~(0xffffu << sh)) | ((uint)n << sh))) == o) return cur; o = x; } } \\\n"
+"  CB_INL uint cb_atom_add_h2_##S(Q uchar *p, int t, uint v) { volatile Q uint *q = (volatile Q uint *)p; uint o = *q, w; \\\n"
+"    while ((w = atomic_cmpxchg(q, o, cb_harith2(t, 0, o, v, 0, 0))) != o) o = w; return o; }\n"
+"CB_ATOMH(g, __global) CB_ATOMH(s, __local)\n";

@@ -66,7 +66,11 @@ int ocl_is_half_instr(const ptx_instr *in)
  * take (half atomics, packed forms) is refused. */
 static void emit_half(cg *c, const ptx_instr *in)
 {
-    if (in->op == PTX_OP_atom || in->op == PTX_OP_red || !cg_emit_half(c, in))
+    if (in->op == PTX_OP_atom || in->op == PTX_OP_red) {   /* memory.c: CAS loops on 32-bit words */
+        c->target->op[in->op](c, in);
+        return;
+    }
+    if (!cg_emit_half(c, in))
         cg_unsupported(c, "this half-precision (f16/bf16) form is not supported by the OpenCL dialect yet");
 }
 

@@ -331,6 +331,8 @@ void ocl_unit_begin(cg *c)
     if (unit_has_half(m))   /* the C dialect's half helpers (target.c), which compute in double */
         cg_printf(c, "#ifndef cl_khr_fp64\n#error \"half precision in the OpenCL dialect needs cl_khr_fp64\"\n#endif\n%s",
                   cb_codegen_c_prelude_half);
+    if (unit_has_half(m))   /* the half atomics' CAS loops, on cb_harith */
+        cg_puts(c, cb_codegen_opencl_prelude_atom_half);
     int warps = 0;   /* the collectives' helpers (warp.c) only where a kernel has collectives: less to build */
     for (uint32_t k = 0; k < m->nkernels && !warps; k++)
         warps = cg_opencl_warp_scratch(&m->funcs[m->kernels[k]->func]) != 0;
