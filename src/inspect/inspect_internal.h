@@ -230,6 +230,10 @@ typedef struct cbi_regions {
  * with a note. */
 int cbi_reference_run(const cb_inspect_kernel *k, const cb_launch_config *cfg, cbi_regions *rs, char *note,
                       size_t notelen);
+/* The reference's translation of r's module (the device's, or its retranslation into the reference's
+ * dialect: C), loaded on first use; NULL when there is none. The element types of a kernel's stores
+ * (elemtype.c) are read from its text, which must be the C dialect's. */
+const cb_translation *cbi_reference_translation(cb_inspect_reference *r);
 /* The reference backend's registry name (CUBRIDGE_VERIFY_REFERENCE, default "cpu"). */
 const char *cbi_reference_name(void);
 

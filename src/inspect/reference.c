@@ -237,6 +237,14 @@ static void params_rebased(const cb_kernel_info *k, const cb_launch_config *cfg,
     }
 }
 
+const cb_translation *cbi_reference_translation(cb_inspect_reference *r)
+{
+    cb_mutex_lock(&r->lock);
+    const cb_translation *tr = reference_load(r) ? r->tr : NULL;
+    cb_mutex_unlock(&r->lock);
+    return tr;
+}
+
 int cbi_reference_run(const cb_inspect_kernel *k, const cb_launch_config *cfg, cbi_regions *rs, char *note,
                       size_t notelen)
 {

@@ -194,6 +194,11 @@ static void region_compare(const cbi_store_types *st, const cb_inspect_kernel *k
 static void store_types(const cb_inspect_kernel *k, cbi_store_types *out)
 {
     const cb_translation *tr = k->tr;
+    if (tr->dialect != CB_DIALECT_C && k->reference) {   /* the OpenCL dialect's text: read the reference's */
+        const cb_translation *rt = cbi_reference_translation(k->reference);
+        if (rt && rt->dialect == CB_DIALECT_C)
+            tr = rt;
+    }
     static struct {
         const cb_translation *tr;
         const char *source;
