@@ -10,8 +10,10 @@
  * call's outputs were never written). Success everywhere with wrong
  * results is the failure this program exists for. On the H200 and on
  * cubridge's CPU backend both calls compute; on its OpenCL backend both are
- * refused (no LAPACK there, no f16 GemmEx in CLBlast's interface), and the
- * second part runs in a fresh process (the first's error is sticky).
+ * refused: getrf by its status (the device has no LAPACK, which the facade
+ * knows before it enqueues), GemmEx in f16 by the synchronisation (CLBlast's
+ * interface refuses it on the stream's worker), each part in a fresh
+ * process (a sticky error would end the other).
  *
  * Build: nvcc cusolver_refused_async.cu -o cusolver_refused_async -lcusolver -lcublas
  * REFUSED_ASYNC_ONLY=getrf or gemmex runs one part only (default: both).
