@@ -4,8 +4,10 @@
  * iamax, triangular banded/packed solves, complex symmetric symv/syr/syr2,
  * syrkx/herkx, rot, rotm, geam and dgmm, in F32, F64, C32 and C64 (the
  * 64-bit ones where the device has fp64), and rotg/rotmg, which are host
- * arithmetic on host scalars; and cuDNN's convolution (dnn_conv, every
- * direction, f32/TF32, f16, bf16 and f64) by direct gathering loops.
+ * arithmetic on host scalars; the LU pieces of cuBLAS's batched forms
+ * (getrf, getrs, getri, matinv: LAPACK's unblocked algorithms, a matrix a
+ * call); and cuDNN's convolution (dnn_conv, every direction, f32/TF32,
+ * f16, bf16 and f64) by direct gathering loops.
  *
  * One program per OpenCL context, built on first use from the text below
  * (each kernel written once over a type macro) and kept for the process's
@@ -155,6 +157,66 @@ static const char kernel_text[] =
     "  if (i >= m || j >= n) return;\n"
     "  T x = ((__global T *)(heap + xo))[right ? IDX(j, incx, n) : IDX(i, incx, m)];\n"
     "  ((__global T *)(heap + co))[i + j * ldc] = MUL(((__global T *)(heap + ao))[i + j * lda], x);\n"
+    "}\n"
+    /* LU with partial pivoting (LAPACK's getf2: the first largest |re| + |im|; a zero pivot is counted
+     * in info, its column not scaled), one work-item for the matrix; piv 0: no pivoting */
+    "__kernel void cb_getrf_##S(__global uchar *heap, long n, ulong ao, long lda, ulong po, int piv, ulong io) {\n"
+    "  __global T *A = (__global T *)(heap + ao);\n"
+    "  __global int *P = (__global int *)(heap + po);\n"
+    "  int inf = 0;\n"
+    "  for (long k = 0; k < n; k++) {\n"
+    "    long p = k;\n"
+    "    if (piv) {\n"
+    "      R best = ABS1(A[k + k * lda]);\n"
+    "      for (long i = k + 1; i < n; i++) { R v = ABS1(A[i + k * lda]); if (v > best) { best = v; p = i; } }\n"
+    "      P[k] = (int)p + 1;\n"
+    "      if (p != k) for (long j = 0; j < n; j++) { T t = A[k + j * lda]; A[k + j * lda] = A[p + j * lda]; A[p + j * lda] = t; }\n"
+    "    }\n"
+    "    T d = A[k + k * lda];\n"
+    "    if (ABS1(d) == (R)0) { if (!inf) inf = (int)k + 1; }\n"
+    "    else for (long i = k + 1; i < n; i++) A[i + k * lda] = DIV(A[i + k * lda], d);\n"
+    "    for (long j = k + 1; j < n; j++) { T u = A[k + j * lda];\n"
+    "      for (long i = k + 1; i < n; i++) A[i + j * lda] = A[i + j * lda] - MUL(A[i + k * lda], u); }\n"
+    "  }\n"
+    "  *(__global int *)(heap + io) = inf;\n"
+    "}\n"
+    /* op(A) X = B from getrf's factors, a work-item per column of B: A = P^T L U, so A^T = U^T L^T P */
+    "__kernel void cb_getrs_##S(__global uchar *heap, long n, long nrhs, ulong ao, long lda, ulong po, int piv,\n"
+    "                           int trans, ulong bo, long ldb) {\n"
+    "  long c = get_global_id(0);\n"
+    "  if (c >= nrhs) return;\n"
+    "  __global T *A = (__global T *)(heap + ao), *X = (__global T *)(heap + bo) + c * ldb;\n"
+    "  __global int *P = (__global int *)(heap + po);\n"
+    "  if (trans == 0) {\n"
+    "    if (piv) for (long i = 0; i < n; i++) { long p = P[i] - 1; if (p != i) { T t = X[i]; X[i] = X[p]; X[p] = t; } }\n"
+    "    for (long i = 0; i < n; i++) { T v = X[i]; for (long j = 0; j < i; j++) v = v - MUL(A[i + j * lda], X[j]); X[i] = v; }\n"
+    "    for (long i = n - 1; i >= 0; i--) { T v = X[i];\n"
+    "      for (long j = i + 1; j < n; j++) v = v - MUL(A[i + j * lda], X[j]); X[i] = DIV(v, A[i + i * lda]); }\n"
+    "  } else {\n"
+    "    for (long i = 0; i < n; i++) { T v = X[i];\n"
+    "      for (long j = 0; j < i; j++) { T a = A[j + i * lda]; v = v - MUL(trans == 2 ? CONJ(a) : a, X[j]); }\n"
+    "      T d = A[i + i * lda]; X[i] = DIV(v, trans == 2 ? CONJ(d) : d); }\n"
+    "    for (long i = n - 1; i >= 0; i--) { T v = X[i];\n"
+    "      for (long j = i + 1; j < n; j++) { T a = A[j + i * lda]; v = v - MUL(trans == 2 ? CONJ(a) : a, X[j]); } X[i] = v; }\n"
+    "    if (piv) for (long i = n - 1; i >= 0; i--) { long p = P[i] - 1; if (p != i) { T t = X[i]; X[i] = X[p]; X[p] = t; } }\n"
+    "  }\n"
+    "}\n"
+    /* C = A^-1 from getrf's factors, a work-item per column of C (e_j through P, L and U); work-item 0
+     * writes info: the first zero diagonal element of U */
+    "__kernel void cb_getri_##S(__global uchar *heap, long n, ulong ao, long lda, ulong po, int piv, ulong co, long ldc,\n"
+    "                           ulong io) {\n"
+    "  long c = get_global_id(0);\n"
+    "  if (c >= n) return;\n"
+    "  __global T *A = (__global T *)(heap + ao), *X = (__global T *)(heap + co) + c * ldc;\n"
+    "  __global int *P = (__global int *)(heap + po);\n"
+    "  if (c == 0) { int inf = 0; for (long i = n - 1; i >= 0; i--) if (ABS1(A[i + i * lda]) == (R)0) inf = (int)i + 1;\n"
+    "    *(__global int *)(heap + io) = inf; }\n"
+    "  for (long i = 0; i < n; i++) X[i] = (T)0;\n"
+    "  X[c] = DIAG((T)1);\n"
+    "  if (piv) for (long i = 0; i < n; i++) { long p = P[i] - 1; if (p != i) { T t = X[i]; X[i] = X[p]; X[p] = t; } }\n"
+    "  for (long i = 0; i < n; i++) { T v = X[i]; for (long j = 0; j < i; j++) v = v - MUL(A[i + j * lda], X[j]); X[i] = v; }\n"
+    "  for (long i = n - 1; i >= 0; i--) { T v = X[i];\n"
+    "    for (long j = i + 1; j < n; j++) v = v - MUL(A[i + j * lda], X[j]); X[i] = DIV(v, A[i + i * lda]); }\n"
     "}\n";
 
 /* One convolution (backend_dnn.h), one work-item per element of what it writes, which it sums alone
@@ -254,8 +316,9 @@ static const char kernel_instances_64[] =
     "KERNELS_F(c64, double2, double, CMUL, CONJ_C, DIAG_C, ABS1_C, DIV_C)\n"
     "#undef TC\n";
 
-enum { K_SCALE, K_VEC, K_IAMAX, K_TSOLVE, K_SYMV, K_SYR2, K_ROT, K_ROTM, K_GEAM, K_GEMMT, K_DGMM, K_COUNT };
-static const char *const kernel_names[K_COUNT] = {"cb_scale", "cb_vec", "cb_iamax", "cb_tsolve", "cb_symv", "cb_syr2", "cb_rot", "cb_rotm", "cb_geam", "cb_gemmt", "cb_dgmm"};
+enum { K_SCALE, K_VEC, K_IAMAX, K_TSOLVE, K_SYMV, K_SYR2, K_ROT, K_ROTM, K_GEAM, K_GEMMT, K_DGMM, K_GETRF, K_GETRS,
+       K_GETRI, K_COUNT };
+static const char *const kernel_names[K_COUNT] = {"cb_scale", "cb_vec", "cb_iamax", "cb_tsolve", "cb_symv", "cb_syr2", "cb_rot", "cb_rotm", "cb_geam", "cb_gemmt", "cb_dgmm", "cb_getrf", "cb_getrs", "cb_getri"};
 
 /* The convolution's instances (conv_instances_*). */
 enum { CONV_F32, CONV_F16, CONV_BF16, CONV_F64, CONV_COUNT };
@@ -666,6 +729,108 @@ static CUresult k_dgmm(cb_backend *b, cb_blas_type t, int side, int64_t m, int64
     return run_kernel(b, t, K_DGMM, global, args, 9);
 }
 
+/* ---- LU for cuBLAS's batched forms (getrf/getrs/getri/matinv; one matrix a call) ------------ */
+
+/* A device int for a kernel's info: scratch of the backend's own memory. */
+static CUresult info_alloc(cb_backend *b, cb_device_mem *m) { return b->mem_alloc(b, sizeof(int), 0, m); }
+
+static CUresult info_read(cb_backend *b, CUresult r, cb_device_mem *m, int *info)
+{
+    if (r == CUDA_SUCCESS)
+        r = b->copy_dtoh(b, info, m->addr, sizeof *info);
+    b->mem_free(b, m);
+    return r;
+}
+
+static CUresult k_getrf(cb_backend *b, cb_blas_type t, int64_t n, uint64_t a, int64_t lda, uint64_t pivots, int *info)
+{
+    if (type_index(t) < 0)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    *info = 0;
+    if (n <= 0)
+        return CUDA_SUCCESS;
+    cb_device_mem im;
+    CUresult r = info_alloc(b, &im);
+    if (r != CUDA_SUCCESS)
+        return r;
+    cl_long nn = n, la = lda;
+    cl_ulong ao = heap_off(b, a), po = pivots ? heap_off(b, pivots) : 0, io = heap_off(b, im.addr);
+    cl_int piv = pivots != 0;
+    karg args[] = {A(nn), A(ao), A(la), A(po), A(piv), A(io)};
+    size_t global[3] = {1, 1, 1};
+    return info_read(b, run_kernel(b, t, K_GETRF, global, args, 6), &im, info);
+}
+
+static CUresult k_getrs(cb_backend *b, cb_blas_type t, int trans, int64_t n, int64_t nrhs, uint64_t a, int64_t lda,
+                        uint64_t pivots, uint64_t bb, int64_t ldb)
+{
+    if (type_index(t) < 0)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    if (n <= 0 || nrhs <= 0)
+        return CUDA_SUCCESS;
+    cl_long nn = n, nr = nrhs, la = lda, lb = ldb;
+    cl_ulong ao = heap_off(b, a), po = pivots ? heap_off(b, pivots) : 0, bo = heap_off(b, bb);
+    cl_int piv = pivots != 0;
+    cl_int tr = trans == CB_BLAS_OP_N ? 0 : trans == CB_BLAS_OP_C && cb_blas_type_complex(t) ? 2 : 1;
+    karg args[] = {A(nn), A(nr), A(ao), A(la), A(po), A(piv), A(tr), A(bo), A(lb)};
+    size_t global[3] = {(size_t)nrhs, 1, 1};
+    return run_kernel(b, t, K_GETRS, global, args, 9);
+}
+
+static CUresult k_getri(cb_backend *b, cb_blas_type t, int64_t n, uint64_t a, int64_t lda, uint64_t pivots, uint64_t c,
+                        int64_t ldc, int *info)
+{
+    if (type_index(t) < 0)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    *info = 0;
+    if (n <= 0)
+        return CUDA_SUCCESS;
+    cb_device_mem im;
+    CUresult r = info_alloc(b, &im);
+    if (r != CUDA_SUCCESS)
+        return r;
+    cl_long nn = n, la = lda, lc = ldc;
+    cl_ulong ao = heap_off(b, a), po = pivots ? heap_off(b, pivots) : 0, co = heap_off(b, c), io = heap_off(b, im.addr);
+    cl_int piv = pivots != 0;
+    karg args[] = {A(nn), A(ao), A(la), A(po), A(piv), A(co), A(lc), A(io)};
+    size_t global[3] = {(size_t)n, 1, 1};
+    return info_read(b, run_kernel(b, t, K_GETRI, global, args, 8), &im, info);
+}
+
+/* C = A^-1 with A unchanged: getrf on a packed copy (geam's kernel copies it), then getri from it. */
+static CUresult k_matinv(cb_backend *b, cb_blas_type t, int64_t n, uint64_t a, int64_t lda, uint64_t c, int64_t ldc,
+                         int *info)
+{
+    if (type_index(t) < 0)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    *info = 0;
+    if (n <= 0)
+        return CUDA_SUCCESS;
+    size_t es = cb_blas_type_size(t);
+    cb_device_mem lu, piv;
+    CUresult r = b->mem_alloc(b, (size_t)(n * n) * es, 0, &lu);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if ((r = b->mem_alloc(b, (size_t)n * sizeof(int), 0, &piv)) != CUDA_SUCCESS) {
+        b->mem_free(b, &lu);
+        return r;
+    }
+    static const double one[2] = {1, 0}, zero[2] = {0, 0};
+    float onef[2] = {1, 0}, zerof[2] = {0, 0};
+    int single = t == CB_BLAS_F32 || t == CB_BLAS_C32;
+    r = k_geam(b, t, CB_BLAS_OP_N, CB_BLAS_OP_N, n, n, single ? (const void *)onef : (const void *)one, a, lda,
+               single ? (const void *)zerof : (const void *)zero, 0, n, lu.addr, n);
+    if (r == CUDA_SUCCESS)
+        r = k_getrf(b, t, n, lu.addr, n, piv.addr, info);
+    if (r == CUDA_SUCCESS && *info == 0) {
+        int info2 = 0;
+        r = k_getri(b, t, n, lu.addr, n, piv.addr, c, ldc, &info2);
+    }
+    b->mem_free(b, &piv);
+    b->mem_free(b, &lu);
+    return r;
+}
+
 /* rotg on host scalars: the reference BLAS's real rotg and LAPACK's complex
  * one (netlib's documented algorithms). */
 static CUresult k_rotg(cb_backend *b, cb_blas_type t, void *pa, void *pb, void *pc, void *ps)
@@ -911,6 +1076,10 @@ static CUresult k_dnn_conv(cb_backend *b, const cb_dnn_conv *c)
 void ocl_kernels_fill(cb_backend_lib *lib)
 {
     lib->dnn_conv = k_dnn_conv;
+    lib->getrf = k_getrf;
+    lib->getrs = k_getrs;
+    lib->getri = k_getri;
+    lib->matinv = k_matinv;
     lib->rotmg = k_rotmg;
     lib->rot = k_rot;
     lib->rotm = k_rotm;
