@@ -14,19 +14,8 @@
  */
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
-#include <cuda_runtime.h>
 
-#include <stdio.h>
-#include <stdlib.h>
-
-#define CHECK(call)                                                                              \
-    do {                                                                                         \
-        cudaError_t e_ = (call);                                                                 \
-        if (e_ != cudaSuccess) {                                                                 \
-            printf("FAIL %s:%d: %s returned %s\n", __FILE__, __LINE__, #call, cudaGetErrorName(e_)); \
-            exit(1);                                                                             \
-        }                                                                                        \
-    } while (0)
+#include "check.h"
 
 enum { BINS = 16, THREADS = 256, BLOCKS = 8 };
 

@@ -14,6 +14,7 @@
 #define ISA_CHECK_H
 
 #include "../data/ptx/isa/isa_inputs.h"
+#include "platform/fs.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -59,33 +60,6 @@ static const char *isa_data_dir(void)
     return e && *e ? e : CB_TEST_DATA_DIR;
 }
 
-/* The whole of path, or NULL; *len its length (not terminated). */
-static char *isa_read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t cap = 0, n = 0, got;
-    do {
-        if (n == cap) {
-            cap = cap ? cap * 2 : 65536;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = nb;
-        }
-        got = fread(buf + n, 1, cap - n, f);
-        n += got;
-    } while (got > 0);
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
 /* The golden words of file:kernel, or NULL. */
 static const uint32_t *golden_find(const golden *g, const char *file, const char *kernel)
 {
@@ -107,7 +81,8 @@ static int golden_load(golden *g)
     memset(g, 0, sizeof *g);
     char path[512];
     snprintf(path, sizeof path, "%s/ptx/isa/isa_golden.bin", isa_data_dir());
-    g->data = (unsigned char *)isa_read_file(path, &g->len);
+    if (cb_fs_read_file(path, &g->data, &g->len) != 0)
+        return -1;
     if (!g->data || g->len < 16 || memcmp(g->data, "CBISAGLD", 8) != 0)
         return -1;
     memcpy(&g->nkernels, g->data + 8, 4);
@@ -246,11 +221,8 @@ static int load_known(const char *name)
     char path[512];
     snprintf(path, sizeof path, "%s/ptx/isa/%s", isa_data_dir(), name);
     size_t len = 0;
-    char *raw = isa_read_file(path, &len);
-    char *text = raw ? calloc(1, len + 1) : NULL;   /* isa_read_file does not terminate */
-    if (text)
-        memcpy(text, raw, len);
-    free(raw);
+    unsigned char *data = NULL;
+    char *text = cb_fs_read_file(path, &data, &len) == 0 ? (char *)data : NULL;   /* NUL-terminated */
     int stale = 0;
     for (char *line = text; line && *line;) {
         char *nl = strchr(line, '\n');

@@ -111,12 +111,9 @@ int main(void)
         char path[512];
         snprintf(path, sizeof path, "%s/ptx/isa/%s", isa_data_dir(), file);
         size_t len = 0;
-        char *raw = isa_read_file(path, &len), *text = raw ? calloc(1, len + 1) : NULL;
-        if (text)
-            memcpy(text, raw, len);
-        free(raw);
+        unsigned char *text = NULL;   /* NUL-terminated: PTX text for cuModuleLoadData */
         CUmodule m = NULL;
-        CUresult rc = text ? cuModuleLoadData(&m, text) : CUDA_ERROR_FILE_NOT_FOUND;
+        CUresult rc = cb_fs_read_file(path, &text, &len) == 0 ? cuModuleLoadData(&m, text) : CUDA_ERROR_FILE_NOT_FOUND;
         free(text);
         for (; k < end; k++) {
             const uint32_t *want = golden_find(&g, kernels[k].file, kernels[k].kernel);
