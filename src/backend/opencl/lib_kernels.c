@@ -731,14 +731,20 @@ static CUresult k_dgmm(cb_backend *b, cb_blas_type t, int side, int64_t m, int64
 
 /* ---- LU for cuBLAS's batched forms (getrf/getrs/getri/matinv; one matrix a call) ------------ */
 
-/* A device int for a kernel's info: scratch of the backend's own memory. */
-static CUresult info_alloc(cb_backend *b, cb_device_mem *m) { return b->mem_alloc(b, sizeof(int), 0, m); }
-
-static CUresult info_read(cb_backend *b, CUresult r, cb_device_mem *m, int *info)
+/* Runs kernel k, which writes an int at heap offset *io (its last argument, args holding io), on
+ * scratch of the backend's own memory; *info is that int. */
+static CUresult run_with_info(cb_backend *b, cb_blas_type t, int k, const size_t global[3], const karg *args,
+                              int nargs, cl_ulong *io, int *info)
 {
+    cb_device_mem m;
+    CUresult r = b->mem_alloc(b, sizeof(int), 0, &m);
+    if (r != CUDA_SUCCESS)
+        return r;
+    *io = heap_off(b, m.addr);
+    r = run_kernel(b, t, k, global, args, nargs);
     if (r == CUDA_SUCCESS)
-        r = b->copy_dtoh(b, info, m->addr, sizeof *info);
-    b->mem_free(b, m);
+        r = b->copy_dtoh(b, info, m.addr, sizeof *info);
+    b->mem_free(b, &m);
     return r;
 }
 
@@ -749,16 +755,12 @@ static CUresult k_getrf(cb_backend *b, cb_blas_type t, int64_t n, uint64_t a, in
     *info = 0;
     if (n <= 0)
         return CUDA_SUCCESS;
-    cb_device_mem im;
-    CUresult r = info_alloc(b, &im);
-    if (r != CUDA_SUCCESS)
-        return r;
     cl_long nn = n, la = lda;
-    cl_ulong ao = heap_off(b, a), po = pivots ? heap_off(b, pivots) : 0, io = heap_off(b, im.addr);
+    cl_ulong ao = heap_off(b, a), po = pivots ? heap_off(b, pivots) : 0, io = 0;
     cl_int piv = pivots != 0;
     karg args[] = {A(nn), A(ao), A(la), A(po), A(piv), A(io)};
     size_t global[3] = {1, 1, 1};
-    return info_read(b, run_kernel(b, t, K_GETRF, global, args, 6), &im, info);
+    return run_with_info(b, t, K_GETRF, global, args, 6, &io, info);
 }
 
 static CUresult k_getrs(cb_backend *b, cb_blas_type t, int trans, int64_t n, int64_t nrhs, uint64_t a, int64_t lda,
@@ -785,16 +787,12 @@ static CUresult k_getri(cb_backend *b, cb_blas_type t, int64_t n, uint64_t a, in
     *info = 0;
     if (n <= 0)
         return CUDA_SUCCESS;
-    cb_device_mem im;
-    CUresult r = info_alloc(b, &im);
-    if (r != CUDA_SUCCESS)
-        return r;
     cl_long nn = n, la = lda, lc = ldc;
-    cl_ulong ao = heap_off(b, a), po = pivots ? heap_off(b, pivots) : 0, co = heap_off(b, c), io = heap_off(b, im.addr);
+    cl_ulong ao = heap_off(b, a), po = pivots ? heap_off(b, pivots) : 0, co = heap_off(b, c), io = 0;
     cl_int piv = pivots != 0;
     karg args[] = {A(nn), A(ao), A(la), A(po), A(piv), A(co), A(lc), A(io)};
     size_t global[3] = {(size_t)n, 1, 1};
-    return info_read(b, run_kernel(b, t, K_GETRI, global, args, 8), &im, info);
+    return run_with_info(b, t, K_GETRI, global, args, 8, &io, info);
 }
 
 /* C = A^-1 with A unchanged: getrf on a packed copy (geam's kernel copies it), then getri from it. */
@@ -816,7 +814,7 @@ static CUresult k_matinv(cb_backend *b, cb_blas_type t, int64_t n, uint64_t a, i
         return r;
     }
     static const double one[2] = {1, 0}, zero[2] = {0, 0};
-    float onef[2] = {1, 0}, zerof[2] = {0, 0};
+    static const float onef[2] = {1, 0}, zerof[2] = {0, 0};
     int single = t == CB_BLAS_F32 || t == CB_BLAS_C32;
     r = k_geam(b, t, CB_BLAS_OP_N, CB_BLAS_OP_N, n, n, single ? (const void *)onef : (const void *)one, a, lda,
                single ? (const void *)zerof : (const void *)zero, 0, n, lu.addr, n);
