@@ -169,13 +169,13 @@ typedef struct cbl_op {
  * (then it did not run). Returns a CUresult. */
 CUresult cbl_submit(cb_context *ctx, CUstream handle, cbl_op *op, int wait, int *captured, int *status);
 
-/* What a run returns after the backend refused its call there (CUDA_ERROR_NOT_SUPPORTED, reported
- * with cbl_unsupported_mode): CUDA_SUCCESS for a caller that waits, which returns the library's
- * status (op->status); else CUDA_ERROR_NOT_SUPPORTED. A call that did not wait has answered
+/* What a run returns after the backend refused its call there (CUDA_ERROR_NOT_SUPPORTED), which it
+ * reports first (cbl_unsupported_mode(lib, function, why)): CUDA_SUCCESS for a caller that waits,
+ * which returns the library's status (op->status); else CUDA_ERROR_NOT_SUPPORTED. A call that did not wait has answered
  * SUCCESS already (a call in a graph runs without a caller), and its outputs were never written:
  * the refusal becomes the context's sticky error, as a refused kernel launch's does, so that the
  * program's next synchronising call fails instead of reading results that were never computed. */
-CUresult cbl_refused(const cbl_op *op);
+CUresult cbl_refused(const cbl_op *op, cbl_library *lib, const char *function, const char *why);
 
 /* Host copies of device memory from a run (worker thread): through the
  * backend that owns it. */

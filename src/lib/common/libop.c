@@ -41,7 +41,11 @@ CUresult cbl_submit(cb_context *ctx, CUstream handle, cbl_op *op, int wait, int 
     return r;
 }
 
-CUresult cbl_refused(const cbl_op *op) { return op->waited ? CUDA_SUCCESS : CUDA_ERROR_NOT_SUPPORTED; }
+CUresult cbl_refused(const cbl_op *op, cbl_library *lib, const char *function, const char *why)
+{
+    cbl_unsupported_mode(lib, function, why);
+    return op->waited ? CUDA_SUCCESS : CUDA_ERROR_NOT_SUPPORTED;
+}
 
 CUresult cbl_read(const cbl_op *op, void *dst, uint64_t src, size_t bytes)
 {

@@ -132,10 +132,9 @@ static CUresult op_run(cb_lib_op *lop)
     if (r != CUDA_SUCCESS) {
         cbl_check_abandon(&c);
         o->base.status = cublas_status_of(r);
-        if (r == CUDA_ERROR_NOT_SUPPORTED) {
-            cbl_unsupported_mode(CUBLAS_LIB, o->function, "the backend's library interface refused this type or mode");
-            return cbl_refused(&o->base);
-        }
+        if (r == CUDA_ERROR_NOT_SUPPORTED)
+            return cbl_refused(&o->base, CUBLAS_LIB, o->function,
+                               "the backend's library interface refused this type or mode");
         return CUDA_SUCCESS;
     }
     int drift = cbl_check_end(&c, o->r->reference, o);

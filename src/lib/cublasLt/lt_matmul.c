@@ -336,10 +336,9 @@ static CUresult lt_run(cb_lib_op *lop)
         o->base.status = r == CUDA_ERROR_NOT_SUPPORTED ? CUBLAS_STATUS_NOT_SUPPORTED : CUBLAS_STATUS_EXECUTION_FAILED;
         /* an asynchronous call has returned SUCCESS already: counted and traced as unsupported, as cuBLAS's
          * are, and the context's sticky error (cbl_refused) */
-        if (r == CUDA_ERROR_NOT_SUPPORTED) {
-            cbl_unsupported_mode(LT_LIB, "cublasLtMatmul", "the backend's library interface refused this product");
-            return cbl_refused(&o->base);
-        }
+        if (r == CUDA_ERROR_NOT_SUPPORTED)
+            return cbl_refused(&o->base, LT_LIB, "cublasLtMatmul",
+                               "the backend's library interface refused this product");
         return CUDA_SUCCESS;
     }
     int drift = cbl_check_end(&c, lt_reference, o);

@@ -216,10 +216,9 @@ static CUresult op_run(cb_lib_op *lop)
     if (r != CUDA_SUCCESS) {
         cbl_check_abandon(&c);
         o->base.status = cudnn_status_of(r);
-        if (r == CUDA_ERROR_NOT_SUPPORTED) {
-            cbl_unsupported_mode(CUDNN_LIB, o->function, "the backend's DNN interface refused this type or mode");
-            return cbl_refused(&o->base);
-        }
+        if (r == CUDA_ERROR_NOT_SUPPORTED)
+            return cbl_refused(&o->base, CUDNN_LIB, o->function,
+                               "the backend's DNN interface refused this type or mode");
         return r == CUDA_ERROR_ILLEGAL_ADDRESS ? r : CUDA_SUCCESS;
     }
     int drift = cbl_check_end(&c, o->r->reference, o);

@@ -98,10 +98,9 @@ static CUresult op_run(cb_lib_op *lop)
     if (r != CUDA_SUCCESS) {
         cbl_check_abandon(&c);
         o->base.status = status_of(r);
-        if (r == CUDA_ERROR_NOT_SUPPORTED) {
-            cbl_unsupported_mode(CUSOLVER_LIB, o->function, "the backend's library interface refused this type");
-            return cbl_refused(&o->base);
-        }
+        if (r == CUDA_ERROR_NOT_SUPPORTED)
+            return cbl_refused(&o->base, CUSOLVER_LIB, o->function,
+                               "the backend's library interface refused this type");
         return CUDA_SUCCESS;
     }
     if (o->info) {

@@ -159,10 +159,8 @@ static CUresult op_run(cb_lib_op *lop)
     if (r != CUDA_SUCCESS) {
         cbl_check_abandon(&c);
         o->base.status = status_of(r);
-        if (r == CUDA_ERROR_NOT_SUPPORTED) {
-            cbl_unsupported_mode(CUSPARSE_LIB, o->function, "the backend's sparse kernel refused this form");
-            return cbl_refused(&o->base);
-        }
+        if (r == CUDA_ERROR_NOT_SUPPORTED)
+            return cbl_refused(&o->base, CUSPARSE_LIB, o->function, "the backend's sparse kernel refused this form");
         return r == CUDA_ERROR_ILLEGAL_ADDRESS ? r : CUDA_SUCCESS;
     }
     int drift = cbl_check_end(&c, o->reference, o);
