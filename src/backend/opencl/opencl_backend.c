@@ -448,12 +448,13 @@ static CUresult launch_one(cb_backend *b, void *module, uint32_t kernel, const c
     }
     /* thread block clusters (distributed shared memory, cluster barriers) have no OpenCL form; the
      * dialect gives the cluster registers the values of a launch without one (ocl_special) */
-    uint64_t cluster = (uint64_t)(cfg->cluster[0] ? cfg->cluster[0] : 1) * (cfg->cluster[1] ? cfg->cluster[1] : 1) *
-                       (cfg->cluster[2] ? cfg->cluster[2] : 1);
-    if (cluster > 1) {
+    uint32_t cl[3];
+    for (int d = 0; d < 3; d++)
+        cl[d] = cfg->cluster[d] ? cfg->cluster[d] : 1;
+    if ((uint64_t)cl[0] * cl[1] * cl[2] > 1) {
         err->result = CUDA_ERROR_NOT_SUPPORTED;
         snprintf(err->message, sizeof err->message, "thread block clusters (%ux%ux%u) are not supported on this device",
-                 cfg->cluster[0], cfg->cluster[1] ? cfg->cluster[1] : 1, cfg->cluster[2] ? cfg->cluster[2] : 1);
+                 cl[0], cl[1], cl[2]);
         return err->result;
     }
     size_t pbytes = (size_t)k->words * 8;

@@ -41,8 +41,7 @@ const char cb_codegen_c_prelude_atom[] =
 "CB_INL cb_u128 cb_atom_exch_u128(void *p, cb_u128 v) { cb_u128 o; memcpy(&o, p, 16);\n"
 "  for (;;) { cb_u128 seen = cb_atom_cas_u128(p, o, v); if (seen == o) return o; o = seen; } }\n";
 
-/* The half type (0 f16, 1 bf16) of a packed or scalar half type; -1 if none. */
-static int half_kind(ptx_type t)
+int cg_atom_half_kind(ptx_type t)
 {
     switch (t) {
     case PTX_TYPE_f16: case PTX_TYPE_f16x2: return 0;
@@ -70,7 +69,7 @@ static const ptx_operand *elem(cg *c, const ptx_operand *o, int n, int i)
  * one, as the H200 gives it), halves and half pairs. */
 static void emit_add(cg *c, const ptx_instr *in, int has_dst, ptx_type ty, int n)
 {
-    int m = has_dst ? 1 : 0, hk = half_kind(ty);
+    int m = has_dst ? 1 : 0, hk = cg_atom_half_kind(ty);
     unsigned es = ptx_type_size(ty);
     if (in->nops != m + 2)
         cg_fail(c, "wrong number of operands");
@@ -134,7 +133,7 @@ int cg_emit_atom_extra(cg *c, const ptx_instr *in, int has_dst)
     }
     if (!add)
         return 0;
-    if (half_kind(ty) >= 0) {
+    if (cg_atom_half_kind(ty) >= 0) {
         int pair = ptx_type_size(ty) == 4;
         if ((!pair && n != 1 && n != 2 && n != 4 && n != 8) || (pair && n > 4))
             cg_fail(c, "half atomics take .v2/.v4/.v8 of .f16/.bf16, .v2/.v4 of .f16x2/.bf16x2");

@@ -125,6 +125,8 @@ int cg_emit_packed(cg *c, const ptx_instr *in);
 /* atom/red forms beyond the C11 integer ones (b16 cas, half adds, vector adds, b128):
  * emits and returns 1; 0 for the others (atom.c). */
 int cg_emit_atom_extra(cg *c, const ptx_instr *in, int has_dst);
+/* The half format (0 f16, 1 bf16) of a scalar or pair half type, as the half atomics take it; -1 if none. */
+int cg_atom_half_kind(ptx_type t);
 /* min/max on u16x2/s16x2 or with .relu: emits and returns 1; 0 otherwise. */
 int cg_emit_int_minmax(cg *c, const ptx_instr *in, int is_max);
 /* prmt with a mode (.f4e .b4e .rc8 .ecl .ecr .rc16): emits and returns 1; 0 otherwise. */

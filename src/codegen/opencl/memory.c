@@ -186,8 +186,6 @@ void ocl_emit_ld(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     int n = vec_width(in);
-    if (ptx_type_size(ty) > 8 && ptx_type_kind(ty) != 'p')   /* .b128: OpenCL C has no 128-bit integer */
-        cg_unsupported(c, "a 128-bit load (.b128) is not supported by the OpenCL dialect yet");
     if (ptx_type_size(ty) > 8 || ptx_type_kind(ty) == 'p')
         cg_fail(c, "unsupported load type");
     const ptx_operand *d = &in->ops[0];
@@ -221,8 +219,6 @@ void ocl_emit_st(cg *c, const ptx_instr *in)
 {
     ptx_type ty = ty0(in);
     int n = vec_width(in);
-    if (ptx_type_size(ty) > 8 && ptx_type_kind(ty) != 'p')   /* .b128: OpenCL C has no 128-bit integer */
-        cg_unsupported(c, "a 128-bit store (.b128) is not supported by the OpenCL dialect yet");
     if (ptx_type_size(ty) > 8 || ptx_type_kind(ty) == 'p')
         cg_fail(c, "unsupported store type");
     const ptx_operand *v = &in->ops[1];
@@ -341,19 +337,13 @@ static void atom_call(cg *c, const ptx_instr *in, int m, const char *op, const c
     cg_puts(c, ")");
 }
 
-/* The half atomics' format (0 f16, 1 bf16) of a scalar or pair type; -1 if none. */
-static int half_format(ptx_type t)
-{
-    return t == PTX_TYPE_f16 || t == PTX_TYPE_f16x2 ? 0 : t == PTX_TYPE_bf16 || t == PTX_TYPE_bf16x2 ? 1 : -1;
-}
-
 /* The atomics the 32-bit CAS loops of prelude.c emulate, element by element (atom.c's forms in the C
  * dialect): add on f16/bf16 (and .v2/.v4/.v8), on f16x2/bf16x2 (and .v2/.v4), on .v2/.v4.f32, and
  * cas.b16. Returns 0 for any other atomic. */
 static int emit_atomic_words(cg *c, const ptx_instr *in, int has_dst)
 {
     ptx_type ty = ty0(in);
-    int n = ptx_has(in, PTX_MOD_v8) ? 8 : vec_width(in), hf = half_format(ty), m = has_dst ? 1 : 0;
+    int n = ptx_has(in, PTX_MOD_v8) ? 8 : vec_width(in), hf = cg_atom_half_kind(ty), m = has_dst ? 1 : 0;
     int cas16 = ty == PTX_TYPE_b16 && ptx_has(in, PTX_MOD_cas) && n == 1;
     int add = ptx_has(in, PTX_MOD_add) && (hf >= 0 || (ty == PTX_TYPE_f32 && (n == 2 || n == 4)));
     if (!cas16 && !add)

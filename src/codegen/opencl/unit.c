@@ -328,11 +328,10 @@ void ocl_unit_begin(cg *c)
     cg_puts(c, cb_codegen_c_prelude_simd);      /* the packed and video forms (c/simd.c) */
     if (ocl_unit_calls(m, "vprintf"))
         cg_puts(c, cb_codegen_opencl_prelude_printf);
-    if (unit_has_half(m))   /* the C dialect's half helpers (target.c), which compute in double */
-        cg_printf(c, "#ifndef cl_khr_fp64\n#error \"half precision in the OpenCL dialect needs cl_khr_fp64\"\n#endif\n%s",
-                  cb_codegen_c_prelude_half);
-    if (unit_has_half(m))   /* the half atomics' CAS loops, on cb_harith */
-        cg_puts(c, cb_codegen_opencl_prelude_atom_half);
+    if (unit_has_half(m))   /* the C dialect's half helpers (target.c), which compute in double, and the
+                               half atomics' CAS loops on them */
+        cg_printf(c, "#ifndef cl_khr_fp64\n#error \"half precision in the OpenCL dialect needs cl_khr_fp64\"\n#endif\n%s%s",
+                  cb_codegen_c_prelude_half, cb_codegen_opencl_prelude_atom_half);
     int warps = 0;   /* the collectives' helpers (warp.c) only where a kernel has collectives: less to build */
     for (uint32_t k = 0; k < m->nkernels && !warps; k++)
         warps = cg_opencl_warp_scratch(&m->funcs[m->kernels[k]->func]) != 0;
