@@ -148,10 +148,12 @@ static void print_opencl_device(const cb_opencl_device_report *r)
         printf("   images              yes (2D up to %zux%zu)\n", r->image2d_width, r->image2d_height);
     else
         printf("   images              no\n");
-    const char *as = getenv("CUBRIDGE_OPENCL_ASM");
-    int nv_asm = strstr(r->vendor, "NVIDIA") && as && strcmp(as, "1") == 0;   /* as opencl_backend.c decides */
-    printf("   cubridge uses       heap-mode memory (one buffer); warp collectives %s\n",
-           nv_asm ? "as inline PTX (CUBRIDGE_OPENCL_ASM=1)" : "through local memory");
+    static const char *const modes[] = {"heap-mode memory (one buffer, pointers are offsets)",
+                                        "coarse-grained SVM (pointers are real pointers)",
+                                        "fine-grained SVM (pointers are real pointers; managed memory)"};
+    printf("   cubridge uses       %s; warp collectives %s\n",
+           r->memory_mode < 0 ? "no memory mode (CUBRIDGE_OPENCL_MEMORY asks for what it lacks)" : modes[r->memory_mode],
+           r->nv_asm ? "as inline PTX (CUBRIDGE_OPENCL_ASM=0 turns it off)" : "through local memory");
 }
 
 /* Every OpenCL device of the system. Returns 0, or 1 when there is none. */

@@ -13,6 +13,9 @@
 #define OCL_DEFINE(f) __typeof__(f) *ocl_##f;
 OCL_FUNCS(OCL_DEFINE)
 #undef OCL_DEFINE
+ocl_svm_alloc_fn *ocl_svm_alloc;
+ocl_svm_free_fn *ocl_svm_free;
+ocl_set_arg_svm_fn *ocl_set_arg_svm;
 
 static struct {
     cb_once once;
@@ -33,6 +36,12 @@ static void load_once(void)
     }
     OCL_FUNCS(OCL_RESOLVE)
 #undef OCL_RESOLVE
+    /* all three or none: a loader of OpenCL 1.2 has none, and the backend keeps to heap mode */
+    ocl_svm_alloc = (ocl_svm_alloc_fn *)cb_dl_sym(dl, "clSVMAlloc");
+    ocl_svm_free = (ocl_svm_free_fn *)cb_dl_sym(dl, "clSVMFree");
+    ocl_set_arg_svm = (ocl_set_arg_svm_fn *)cb_dl_sym(dl, "clSetKernelArgSVMPointer");
+    if (!ocl_svm_alloc || !ocl_svm_free || !ocl_set_arg_svm)
+        ocl_svm_alloc = NULL, ocl_svm_free = NULL, ocl_set_arg_svm = NULL;
     loader.ok = 1;
 }
 

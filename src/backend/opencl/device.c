@@ -105,6 +105,45 @@ static void device_string(cl_device_id d, cl_device_info q, char *out, size_t le
     out[len - 1] = 0;
 }
 
+int ocl_memory_mode(cl_device_id dev, const char *want, char *err, size_t errlen)
+{
+    if (want && *want && strcmp(want, "svm") && strcmp(want, "heap") && strcmp(want, "auto")) {
+        snprintf(err, errlen, "CUBRIDGE_OPENCL_MEMORY=%s: expected svm, heap or auto", want);
+        return -1;
+    }
+    if (want && !strcmp(want, "heap"))
+        return 0;
+    cl_bitfield caps = 0;
+    char ver[256] = "";   /* PoCL's is longer than 64 bytes, and a short buffer gets nothing */
+    clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof ver - 1, ver, NULL);
+    int v2 = strncmp(ver, "OpenCL ", 7) == 0 && ver[7] >= '2' && ver[7] <= '9';
+    if (!v2 || !ocl_svm_alloc || clGetDeviceInfo(dev, OCL_SVM_CAPABILITIES, sizeof caps, &caps, NULL) != CL_SUCCESS)
+        caps = 0;
+    if (!(caps & (OCL_SVM_COARSE_GRAIN_BUFFER | OCL_SVM_FINE_GRAIN_BUFFER))) {
+        if (want && !strcmp(want, "svm")) {
+            snprintf(err, errlen, "CUBRIDGE_OPENCL_MEMORY=svm: the device (or the OpenCL loader) has no "
+                                  "buffer SVM; use heap");
+            return -1;
+        }
+        return 0;
+    }
+    cl_device_type type = 0;
+    cl_bool unified = CL_FALSE;
+    clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL);
+    /* fine-grained where it costs nothing (the device's memory is the host's); a discrete GPU's fine-grained
+     * buffers may live in host memory, so there the heap stays coarse-grained */
+    if ((caps & OCL_SVM_FINE_GRAIN_BUFFER) && ((type & CL_DEVICE_TYPE_CPU) || unified == CL_TRUE))
+        return 2;
+    return caps & OCL_SVM_COARSE_GRAIN_BUFFER ? 1 : 2;
+}
+
+int ocl_uses_nv_asm(const char *vendor)
+{
+    const char *as = getenv("CUBRIDGE_OPENCL_ASM");
+    return strstr(vendor, "NVIDIA") != NULL && !(as && !strcmp(as, "0"));
+}
+
 static void describe(cl_platform_id p, cl_device_id d, cb_opencl_device_report *r)
 {
     clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof r->platform_name - 1, r->platform_name, NULL);
@@ -187,6 +226,9 @@ static void describe(cl_platform_id p, cl_device_id d, cb_opencl_device_report *
             r->wavefront_amd = u;
     }
     free(ext);
+    char why[200];
+    r->memory_mode = ocl_memory_mode(d, getenv("CUBRIDGE_OPENCL_MEMORY"), why, sizeof why);
+    r->nv_asm = ocl_uses_nv_asm(r->vendor);
 }
 
 int cb_opencl_devices(cb_opencl_device_report *out, int max, char *err, size_t errlen)

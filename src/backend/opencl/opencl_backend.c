@@ -2,17 +2,30 @@
  * the system's OpenCL ICD loader, running the OpenCL C dialect
  * (src/codegen/opencl/). docs/opencl.md says how to use it and what works.
  *
- * Memory (heap mode): the device's memory is one cl_mem, the heap, of
- * CUBRIDGE_OPENCL_HEAP_MB (default 1024, capped by the device's largest
- * allocation). Device addresses are CB_HEAP_BASE + offset; CB_HEAP_BASE is
- * the start of an address-space reservation in this process (heap size +
- * 8 GiB, never backed), so no other device and no host allocation can hand
- * out the same addresses; the 4 GiB after the heap are the generic window of
- * shared memory, the next 4 GiB that of the work-item's stack (.local
- * memory in units that convert .local addresses). After the launch status
- * (256 bytes) the heap holds the printf FIFO (printf_fifo.c). Kernels receive the heap and reach byte a - CB_HEAP_BASE,
- * so pointers stored in memory and pointer arithmetic work unchanged.
- * Allocation is first fit over the offsets (heap.c).
+ * Memory: the device's memory is one heap of CUBRIDGE_OPENCL_HEAP_MB
+ * (default 1024, capped by the device's largest allocation), in one of two
+ * modes (CUBRIDGE_OPENCL_MEMORY=svm|heap; the default is svm where the
+ * device and the loader have shared virtual memory, else heap):
+ *   - svm: the heap is one allocation of coarse-grained buffer SVM
+ *     (fine-grained where the device has it and its memory is the host's: a
+ *     CPU device, or CL_DEVICE_HOST_UNIFIED_MEMORY), so a device address is
+ *     a real pointer, the same in the host and in kernels (CB_SVM: CB_GP is a
+ *     cast, CB_HEAP_BASE the kernel's own heap argument). With fine-grained
+ *     SVM the host reaches it directly: managed memory (CB_ALLOC_UNIFIED).
+ *     The library code keeps its cl_mem view: a buffer over the same SVM
+ *     (CL_MEM_USE_HOST_PTR), so CLBlast and our own kernels take offsets.
+ *   - heap: a cl_mem (NVIDIA's OpenCL has no SVM). Device addresses are
+ *     CB_HEAP_BASE + offset; CB_HEAP_BASE is the start of an address-space
+ *     reservation in this process (the heap's size, never backed), so no
+ *     other device and no host allocation can hand out the same addresses.
+ * In both modes an 8 GiB reservation (never backed) holds the generic
+ * windows: 4 GiB of shared memory, then 4 GiB of the work-item's stack
+ * (.local memory in units that convert .local addresses); in heap mode it
+ * directly follows the heap's range. After the launch status (256 bytes) the
+ * heap holds the printf FIFO (printf_fifo.c). Kernels receive the heap and
+ * reach byte a - CB_HEAP_BASE, so pointers stored in memory and pointer
+ * arithmetic work unchanged. Allocation is first fit over the offsets
+ * (heap.c).
  *
  * Every entry point is synchronous, as the vtable says: the core's streams
  * order the work; the backend has one in-order queue and waits for each
@@ -57,10 +70,14 @@ typedef struct ocl_backend {
     cl_device_id dev;
     cl_context ctx;
     cl_command_queue q;
-    cl_mem heap;
-    void *reservation;      /* heap size + the window: the device's addresses */
+    cl_mem heap;            /* heap mode: the heap; svm mode: a buffer over the SVM */
+    void *svm;              /* svm mode: the heap's SVM allocation, else NULL */
+    cl_mem svm_mem;         /* svm mode: a buffer over all of it; heap is its sub-buffer from heap_base */
+    int svm_fine;           /* it is fine-grained: the host may touch it (managed memory) */
+    void *reservation;      /* heap mode: the heap's range, then the windows; svm mode: the windows */
     size_t reservation_bytes;
     uint64_t heap_base;
+    uint64_t windows;       /* CB_SHARED_WIN; CB_LOCAL_WIN 4 GiB above */
     uint64_t printf_off;    /* the printf FIFO (OCL_PRINTF_FIFO bytes) */
     cb_mutex printf_lock;   /* one launch that may printf at a time: its records, its flush */
     ocl_heap alloc;         /* heap.c */
@@ -81,7 +98,7 @@ static void ocl_device_info(cb_backend *b, cb_device_info *out) { *out = self_of
 static CUresult ocl_mem_alloc(cb_backend *b, size_t bytes, unsigned flags, cb_device_mem *out)
 {
     ocl_backend *s = self_of(b);
-    if (flags & CB_ALLOC_UNIFIED)
+    if ((flags & CB_ALLOC_UNIFIED) && !s->svm_fine)   /* the host sees only fine-grained SVM */
         return CUDA_ERROR_NOT_SUPPORTED;
     uint64_t off;
     if (ocl_heap_alloc(&s->alloc, bytes, &off) < 0)
@@ -89,7 +106,7 @@ static CUresult ocl_mem_alloc(cb_backend *b, size_t bytes, unsigned flags, cb_de
     memset(out, 0, sizeof *out);
     out->addr = s->heap_base + off;
     out->bytes = bytes;
-    out->host = NULL;
+    out->host = s->svm_fine ? (void *)(uintptr_t)out->addr : NULL;
     out->token[0] = off;
     return CUDA_SUCCESS;
 }
@@ -269,15 +286,20 @@ static char *module_header(ocl_backend *s, const cb_translation *tr, const uint6
     char *h = malloc(cap);
     if (!h)
         return NULL;
-    size_t n = (size_t)snprintf(h, cap, "#define CB_HEAP_BASE 0x%llxul\n#define CB_HEAP_SIZE 0x%llxul\n"
-                                        "#define CB_SHARED_WIN 0x%llxul\n#define CB_LOCAL_WIN 0x%llxul\n"
-                                        "#define CB_PRINTF_CTR %uu\n#define CB_PRINTF_OFF 0x%llxu\n#define CB_PRINTF_CAP %uu\n",
-                                (unsigned long long)s->heap_base, (unsigned long long)s->alloc.size,
-                                (unsigned long long)(s->heap_base + s->alloc.size),
-                                (unsigned long long)(s->heap_base + s->alloc.size + WINDOW_BYTES), OCL_PRINTF_CTR,
-                                (unsigned long long)s->printf_off, OCL_PRINTF_FIFO);
+    /* svm mode: the heap's address is this run's, so the text names it as the kernel's heap argument and
+     * the globals by their offsets: the same text, and cache key, in every run */
+    size_t n = s->svm ? (size_t)snprintf(h, cap, "#define CB_SVM 1\n#define CB_HEAP_BASE ((ulong)cb_heap)\n")
+                      : (size_t)snprintf(h, cap, "#define CB_HEAP_BASE 0x%llxul\n", (unsigned long long)s->heap_base);
+    n += (size_t)snprintf(h + n, cap - n, "#define CB_HEAP_SIZE 0x%llxul\n"
+                                          "#define CB_SHARED_WIN 0x%llxul\n#define CB_LOCAL_WIN 0x%llxul\n"
+                                          "#define CB_PRINTF_CTR %uu\n#define CB_PRINTF_OFF 0x%llxu\n#define CB_PRINTF_CAP %uu\n",
+                          (unsigned long long)s->alloc.size, (unsigned long long)s->windows,
+                          (unsigned long long)(s->windows + WINDOW_BYTES), OCL_PRINTF_CTR,
+                          (unsigned long long)s->printf_off, OCL_PRINTF_FIFO);
     for (uint32_t i = 0; i < tr->nglobals; i++)
-        n += (size_t)snprintf(h + n, cap - n, "#define CB_G%u 0x%llxul\n", i, (unsigned long long)ga[i]);
+        n += s->svm ? (size_t)snprintf(h + n, cap - n, "#define CB_G%u (CB_HEAP_BASE + 0x%llxul)\n", i,
+                                       (unsigned long long)(ga[i] - s->heap_base))
+                    : (size_t)snprintf(h + n, cap - n, "#define CB_G%u 0x%llxul\n", i, (unsigned long long)ga[i]);
     if (s->nvidia)
         n += (size_t)snprintf(h + n, cap - n, "#define CB_NV_ASM 1\n");
     return h;
@@ -478,7 +500,8 @@ static CUresult launch_one(cb_backend *b, void *module, uint32_t kernel, const c
     cl_uint dyn = cfg->dynamic_smem;
     cl_event ev = NULL;
     cb_mutex_lock(&k->lock);
-    cl_int e = clSetKernelArg(k->k, 0, sizeof(cl_mem), &s->heap);
+    cl_int e = s->svm ? ocl_set_arg_svm(k->k, 0, (void *)(uintptr_t)s->heap_base)   /* inside the SVM */
+                      : clSetKernelArg(k->k, 0, sizeof(cl_mem), &s->heap);
     if (e == CL_SUCCESS)
         e = clSetKernelArg(k->k, 1, pbytes, pb);
     if (e == CL_SUCCESS)
@@ -535,6 +558,10 @@ static void ocl_shutdown(cb_backend *b)
         clFinish(s->q);
     if (s->heap)
         clReleaseMemObject(s->heap);
+    if (s->svm_mem)
+        clReleaseMemObject(s->svm_mem);
+    if (s->svm)
+        ocl_svm_free(s->ctx, s->svm);
     if (s->q)
         clReleaseCommandQueue(s->q);
     if (s->ctx)
@@ -603,8 +630,7 @@ static void fill_info(ocl_backend *s)
     clGetDeviceInfo(s->dev, CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
     /* inline PTX on NVIDIA's platform only (codegen/opencl/warp.c: shfl.sync and vote.sync with the
      * mask checks made by match.any.sync); CUBRIDGE_OPENCL_ASM=0 keeps the local-memory emulation */
-    const char *asm_env = getenv("CUBRIDGE_OPENCL_ASM");
-    s->nvidia = strstr(vendor, "NVIDIA") != NULL && !(asm_env && !strcmp(asm_env, "0"));
+    s->nvidia = ocl_uses_nv_asm(vendor);
     /* the version's first three words ("OpenCL 3.0 CUDA", "OpenCL 3.0 PoCL"; PoCL's goes on for 60 bytes) */
     for (int words = 0, k = 0; ver[k]; k++)
         if (ver[k] == ' ' && ++words == 3) {
@@ -623,6 +649,7 @@ static void fill_info(ocl_backend *s)
     i->clock_khz = (int)mhz * 1000;
     i->l2_cache_bytes = (int)(l2 < (1u << 30) ? l2 : 0);
     i->warp_size = 32;
+    i->managed_memory = s->svm_fine;   /* the host reaches fine-grained SVM at the device's addresses */
 }
 
 static cb_backend *ocl_create(const cb_backend_type *type, cb_backend *inner, char *err, size_t errlen)
@@ -660,19 +687,43 @@ static cb_backend *ocl_create(const cb_backend_type *type, cb_backend *inner, ch
     uint64_t heap = (mb && atoll(mb) > 0 ? (uint64_t)atoll(mb) : 1024) << 20;
     if (maxalloc && heap > maxalloc)
         heap = maxalloc & ~(uint64_t)0xfffff;
-    if (e == CL_SUCCESS)
-        s->heap = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, (size_t)heap, NULL, &e);
-    if (e == CL_SUCCESS) {
-        s->reservation_bytes = (size_t)(heap + 2 * WINDOW_BYTES);
-        s->reservation = heap_reserve(s->reservation_bytes);
-    }
-    if (e != CL_SUCCESS || !s->reservation || ocl_heap_init(&s->alloc, heap) < 0) {
-        snprintf(err, errlen, "the OpenCL device did not start (OpenCL error %d, heap %llu MiB)", (int)e,
-                 (unsigned long long)(heap >> 20));
+    int svm = e == CL_SUCCESS ? ocl_memory_mode(dev, getenv("CUBRIDGE_OPENCL_MEMORY"), err, errlen) : 0;
+    if (svm < 0) {
         ocl_shutdown(&s->base);
         return NULL;
     }
-    s->heap_base = (uint64_t)(uintptr_t)s->reservation;
+    size_t pad = 0;
+    if (svm) {
+        /* CUDA's 256-byte alignment from the heap's base up, where clSVMAlloc aligns to at most the
+         * largest data type (128 bytes on PoCL): the heap starts at the first 256-byte boundary, and
+         * its cl_mem is the sub-buffer from there (an origin of a multiple of 128 bytes) */
+        s->svm_fine = svm == 2;
+        s->svm = ocl_svm_alloc(s->ctx, CL_MEM_READ_WRITE | (s->svm_fine ? OCL_MEM_SVM_FINE_GRAIN_BUFFER : 0),
+                               (size_t)heap + 256, 0);
+        if (s->svm)
+            s->svm_mem = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, (size_t)heap + 256,
+                                        s->svm, &e);
+        else
+            e = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+        pad = (size_t)(-(uintptr_t)s->svm & 255u);
+        cl_buffer_region region = {pad, (size_t)heap};
+        if (e == CL_SUCCESS)
+            s->heap = clCreateSubBuffer(s->svm_mem, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &e);
+    } else if (e == CL_SUCCESS) {
+        s->heap = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, (size_t)heap, NULL, &e);
+    }
+    if (e == CL_SUCCESS) {
+        s->reservation_bytes = (size_t)((svm ? 0 : heap) + 2 * WINDOW_BYTES);
+        s->reservation = heap_reserve(s->reservation_bytes);
+    }
+    if (e != CL_SUCCESS || !s->reservation || ocl_heap_init(&s->alloc, heap) < 0) {
+        snprintf(err, errlen, "the OpenCL device did not start (OpenCL error %d, %s %llu MiB)", (int)e,
+                 svm ? "SVM heap" : "heap", (unsigned long long)(heap >> 20));
+        ocl_shutdown(&s->base);
+        return NULL;
+    }
+    s->heap_base = svm ? (uint64_t)(uintptr_t)s->svm + pad : (uint64_t)(uintptr_t)s->reservation;
+    s->windows = (uint64_t)(uintptr_t)s->reservation + (svm ? 0 : heap);
     /* the first 256 bytes: the launch status (trap, assert; prelude.c), zero between launches */
     uint64_t status_off = 1;
     uint32_t zero[64] = {0};

@@ -37,6 +37,9 @@ typedef struct cb_opencl_device_report {
     unsigned wavefront_amd;          /* CL_DEVICE_WAVEFRONT_WIDTH_AMD (cl_amd_device_attribute_query), 0 if not */
     int subgroup_shuffle, subgroup_ballot; /* cl_khr_subgroup_shuffle / _ballot, or cl_intel_subgroups (both) */
     int intel_required_size;         /* cl_intel_required_subgroup_size */
+    int memory_mode;                 /* what the backend would use: 0 heap, 1 coarse-grained SVM, 2 fine-grained,
+                                      * -1 CUBRIDGE_OPENCL_MEMORY asks for what it lacks */
+    int nv_asm;                      /* warp collectives as inline PTX (NVIDIA, CUBRIDGE_OPENCL_ASM) */
 } cb_opencl_device_report;
 
 /* Fills out[0 .. max) with the devices of every OpenCL platform, in the

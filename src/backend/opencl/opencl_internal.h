@@ -21,12 +21,26 @@
     X(clEnqueueWriteBuffer) X(clEnqueueReadBuffer) X(clEnqueueCopyBuffer) X(clEnqueueFillBuffer)                 \
     X(clWaitForEvents) X(clGetEventInfo) X(clReleaseEvent) X(clCreateProgramWithSource) X(clBuildProgram)        \
     X(clGetProgramBuildInfo) X(clReleaseProgram) X(clCreateKernel) X(clReleaseKernel) X(clSetKernelArg)          \
-    X(clEnqueueNDRangeKernel) X(clCreateProgramWithBinary) X(clGetProgramInfo) X(clGetPlatformInfo)
+    X(clEnqueueNDRangeKernel) X(clCreateProgramWithBinary) X(clGetProgramInfo) X(clGetPlatformInfo)         \
+    X(clCreateSubBuffer)
 #define OCL_DECLARE(f) extern __typeof__(f) *ocl_##f;
 OCL_FUNCS(OCL_DECLARE)
 #undef OCL_DECLARE
 /* Opens the loader once (CUBRIDGE_OPENCL_LIB, default libOpenCL.so.1). 0, or -1 with err. */
 int ocl_load(char *err, size_t errlen);
+
+/* Shared virtual memory (OpenCL 2.0; the 1.2 header lacks it): NULL where the
+ * loader has none, and then the backend runs in heap mode. */
+#define OCL_SVM_CAPABILITIES 0x1053        /* CL_DEVICE_SVM_CAPABILITIES */
+#define OCL_SVM_COARSE_GRAIN_BUFFER 1u
+#define OCL_SVM_FINE_GRAIN_BUFFER 2u
+#define OCL_MEM_SVM_FINE_GRAIN_BUFFER (1u << 10)
+typedef void *ocl_svm_alloc_fn(cl_context, cl_bitfield, size_t, cl_uint);
+typedef void ocl_svm_free_fn(cl_context, void *);
+typedef cl_int ocl_set_arg_svm_fn(cl_kernel, cl_uint, const void *);
+extern ocl_svm_alloc_fn *ocl_svm_alloc;         /* clSVMAlloc */
+extern ocl_svm_free_fn *ocl_svm_free;           /* clSVMFree */
+extern ocl_set_arg_svm_fn *ocl_set_arg_svm;     /* clSetKernelArgSVMPointer */
 #ifndef OCL_LOADER
 #define clGetPlatformIDs ocl_clGetPlatformIDs
 #define clGetDeviceIDs ocl_clGetDeviceIDs
@@ -56,6 +70,7 @@ int ocl_load(char *err, size_t errlen);
 #define clCreateProgramWithBinary ocl_clCreateProgramWithBinary
 #define clGetProgramInfo ocl_clGetProgramInfo
 #define clGetPlatformInfo ocl_clGetPlatformInfo
+#define clCreateSubBuffer ocl_clCreateSubBuffer
 #endif
 
 /* ---- heap.c: first fit over the offsets of the heap buffer ---- */
@@ -93,6 +108,12 @@ void ocl_printf_flush(cl_command_queue q, cl_mem heap, uint64_t fifo_off, uint32
 /* spec: NULL (the first GPU, else the first device), "P:D" (platform P, its
  * device D) or a substring of the device's name. 0, or -1 with err. */
 int ocl_pick_device(const char *spec, cl_platform_id *plat, cl_device_id *dev, char *err, size_t errlen);
+/* The backend's memory mode on dev (opencl_backend.c): 0 heap, 1 coarse-grained buffer SVM, 2
+ * fine-grained; want is CUBRIDGE_OPENCL_MEMORY (NULL/"auto": SVM where the device and the loader have
+ * it). -1 with err when want is not understood or asks for SVM the device lacks. */
+int ocl_memory_mode(cl_device_id dev, const char *want, char *err, size_t errlen);
+/* 1 when warp collectives run as inline PTX (NVIDIA's platform, unless CUBRIDGE_OPENCL_ASM=0). */
+int ocl_uses_nv_asm(const char *vendor);
 /* 1 when the device's extension list has name (a whole word). */
 int ocl_device_has_extension(cl_device_id d, const char *name);
 

@@ -7,7 +7,9 @@
  * no <fenv.h> (directed rounding through exact error terms instead, below).
  *
  * Memory (docs/opencl.md): the backend's device memory is one __global
- * buffer, cb_heap, whose byte 0 is device address CB_HEAP_BASE; a block's
+ * buffer, cb_heap, whose byte 0 is device address CB_HEAP_BASE (in SVM
+ * mode, CB_SVM, the buffer is shared virtual memory, CB_HEAP_BASE is the
+ * address of cb_heap itself and a device address is a real pointer); a block's
  * shared memory is the __local buffer cb_smem; a generic address of shared
  * memory is CB_SHARED_WIN + its offset, and one of the work-item's stack
  * (.local memory in a unit that converts .local addresses, unit.c)
@@ -260,7 +262,11 @@ const char cb_codegen_opencl_prelude[] =
 "  ((__global uint *)h)[7] = line; w[4] = msg; w[5] = file; w[6] = fn; }\n"
 "/* ---- memory: device addresses into the heap, shared offsets into cb_smem ---- */\n"
 "#define CB_FLAT ((uint)(get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2))))\n"
+"#ifdef CB_SVM\n"
+"#define CB_GP(a) ((__global uchar *)(ulong)(a))\n"
+"#else\n"
 "#define CB_GP(a) (cb_heap + ((ulong)(a) - CB_HEAP_BASE))\n"
+"#endif\n"
 "#define CB_SP(a) (cb_smem + (uint)(a))\n"
 "CB_INL int cb_is_sh(ulong a) { return a - CB_SHARED_WIN < 0x100000000ul; }\n"
 "/* .local memory in the work-item's stack (unit.c, CB_LOCAL_GEN: the unit converts .local addresses):\n"

@@ -31,7 +31,9 @@
 const char cb_codegen_opencl_prelude_printf[] =
 "/* ---- printf (codegen/opencl/printf.c): a record per call in the heap's printf FIFO ---- */\n"
 "#define CB_PF_LD(a) cb_ldn_u8(cb_heap, cb_smem, cb_stk, (a))\n"
-"CB_INL int cb_pf_ok(ulong a) { return a - CB_HEAP_BASE < CB_HEAP_SIZE || cb_is_sh(a) || cb_is_lo(a); }\n"
+"CB_INL int cb_pf_ok_h(__global uchar *cb_heap, ulong a) { (void)cb_heap;\n"
+"  return a - CB_HEAP_BASE < CB_HEAP_SIZE || cb_is_sh(a) || cb_is_lo(a); }\n"
+"#define cb_pf_ok(a) cb_pf_ok_h(cb_heap, (a))\n"
 "CB_INL int cb_pf_flag(uint ch) { return ch == '-' || ch == '+' || ch == ' ' || ch == '#' || ch == '0' || ch == 39u; }\n"
 "CB_INL int cb_pf_digit(uint ch) { return ch >= '0' && ch <= '9'; }\n"
 "/* the characters that end a conversion printed as written (device_printf.c's '.*') */\n"

@@ -367,12 +367,13 @@ void ocl_unit_declare(cg *c, const ptx_func *f)
 void ocl_unit_tables(cg *c)
 {
     const ptx_module *m = c->m;
-    cg_puts(c, "CB_INL int cb_in_const(ulong a)\n{\n    (void)a;\n");
+    /* the heap in scope: in SVM mode CB_HEAP_BASE and so CB_G<i> are read from it (opencl_backend.c) */
+    cg_puts(c, "CB_INL int cb_in_const_h(__global uchar *cb_heap, ulong a)\n{\n    (void)cb_heap, (void)a;\n");
     for (uint32_t i = 0; i < m->nvars; i++)
         if (m->vars[i].space == PTX_SPACE_const)
             cg_printf(c, "    if (a - (ulong)CB_G%u < %lluul) return 1;\n", m->vars[i].index,
                       (unsigned long long)m->vars[i].size);
-    cg_puts(c, "    return 0;\n}\n");
+    cg_puts(c, "    return 0;\n}\n#define cb_in_const(a) cb_in_const_h(cb_heap, (a))\n");
 }
 
 void ocl_unit_function(cg *c, const ptx_func *f)
