@@ -1,7 +1,9 @@
 #!/bin/sh
 # cuda_backend_check.sh: on an NVIDIA machine, runs each tests/cuda program
 # through `cubridge inspect --backend cuda --verify` (the pass-through to the
-# real driver, each launch checked against cubridge's CPU reference) and
+# real driver, each launch checked against cubridge's CPU reference; with
+# BACKEND=opencl, `--backend opencl`: the translation on the machine's OpenCL
+# device, OCL_ICD_VENDORS and CUBRIDGE_OPENCL_DEVICE picking NVIDIA's) and
 # writes OUT/summary.tsv: program, exit status, the report's status, launches
 # (PASS / DRIFT / SKIPPED / FAILED), the worst relative L1 and absolute
 # drift, and whether stdout matches the native H200 run
@@ -25,6 +27,7 @@
 #   JOBS=8        programs run at once; TIMEOUT=60 seconds each
 #   PY_JOBS=5     Python tests run at once; PY_TIMEOUT=90 seconds each
 #   PYTHON=python3
+#   BACKEND=cuda  the backend under check (cuda, opencl)
 # Run it from the repository root (relative CUBRIDGE_HOST_CC paths resolve there).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,7 +35,7 @@ if [ "${1:-}" = --one ]; then
     cb=$2 out=$3 prog=$4
     name=$(basename "$prog")
     rep="$out/$name"
-    timeout -k 5 "${TIMEOUT:-60}" "$cb/bin/cubridge" inspect --backend cuda --verify --report "$rep" -- "$prog" \
+    timeout -k 5 "${TIMEOUT:-60}" "$cb/bin/cubridge" inspect --backend "${BACKEND:-cuda}" --verify --report "$rep" -- "$prog" \
         > "$out/$name.stdout" 2> "$out/$name.stderr" < /dev/null
     rc=$?
     [ $rc -eq 124 ] && rc=timeout
@@ -65,7 +68,7 @@ if [ "${1:-}" = --one-py ]; then
         printf '%s\tnot installed\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\n' "$name" > "$out/rows/$name.tsv"
         exit 0
     fi
-    (cd "$(dirname "$script")" && timeout -k 5 "${PY_TIMEOUT:-90}" "$cb/bin/cubridge" inspect --backend cuda --verify \
+    (cd "$(dirname "$script")" && timeout -k 5 "${PY_TIMEOUT:-90}" "$cb/bin/cubridge" inspect --backend "${BACKEND:-cuda}" --verify \
         --report "$rep" -- "${PYTHON:-python3}" -W ignore::Warning "$script") \
         > "$out/$name.stdout" 2> "$out/$name.stderr" < /dev/null
     rc=$?

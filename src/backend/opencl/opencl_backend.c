@@ -13,11 +13,14 @@
  *     cast, CB_HEAP_BASE the kernel's own heap argument). With fine-grained
  *     SVM the host reaches it directly: managed memory (CB_ALLOC_UNIFIED).
  *     The library code keeps its cl_mem view: a buffer over the same SVM
- *     (CL_MEM_USE_HOST_PTR), so CLBlast and our own kernels take offsets.
- *   - heap: a cl_mem (NVIDIA's OpenCL has no SVM). Device addresses are
- *     CB_HEAP_BASE + offset; CB_HEAP_BASE is the start of an address-space
- *     reservation in this process (the heap's size, never backed), so no
- *     other device and no host allocation can hand out the same addresses.
+ *     (CL_MEM_USE_HOST_PTR) and the heap its sub-buffer from the first
+ *     256-byte boundary (CUDA's alignment; clSVMAlloc gives at most 128 on
+ *     PoCL), so CLBlast and our own kernels take offsets.
+ *   - heap: a cl_mem (an OpenCL 1.2 device or loader; NVIDIA's 3.0 driver
+ *     has coarse-grained SVM). Device addresses are CB_HEAP_BASE + offset;
+ *     CB_HEAP_BASE is the start of an address-space reservation in this
+ *     process (the heap's size, never backed), so no other device and no
+ *     host allocation can hand out the same addresses.
  * In both modes an 8 GiB reservation (never backed) holds the generic
  * windows: 4 GiB of shared memory, then 4 GiB of the work-item's stack
  * (.local memory in units that convert .local addresses); in heap mode it
