@@ -48,6 +48,16 @@ if [ $tsan -eq 1 ]; then
 fi
 # ---- end of --tsan ---------------------------------------------------------
 
+# ---- optional step: a second OpenCL device (tests/opencl/setup_intel_cpu.sh) ----
+# Intel's CPU OpenCL runtime from PyPI into $build/intel-opencl, before the
+# configure step, which registers the opencl.intel.<X> tests when it is there.
+# Set CUBRIDGE_INTEL_OPENCL=0 to leave it out. Not under --sanitize: the
+# runtime is not instrumented, and PoCL already runs the OpenCL tests there.
+if [ "${CUBRIDGE_INTEL_OPENCL:-1}" != 0 ] && [ $sanitize -eq 0 ]; then
+  bash tests/opencl/setup_intel_cpu.sh "${BUILD_DIR:-build}/intel-opencl" \
+    || echo "setup: Intel's CPU OpenCL runtime could not be fetched; the opencl.intel tests are left out" >&2
+fi
+# ---- end of the optional step ---------------------------------------------
 if [ $sanitize -eq 1 ]; then
   build=${BUILD_DIR:-build-asan}
   # The plain build's JIT cache, when there is one: the kernels' objects do

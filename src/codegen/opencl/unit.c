@@ -15,23 +15,24 @@
  * return and parameter buffers as private byte pointers, as in the C
  * dialect. Bodies are the shared cg_emit_body with this dialect's locals.
  *
- * .local memory: where no instruction of the unit converts a .local address
- * (cvta.local, cvta.to.local), each .local variable is a private array and a
- * .local address is its private pointer, as in the C dialect. Otherwise
- * (c->local_stack: printf's argument buffers, local arrays passed to
- * non-inlined functions) every .local variable lives in the work-item's
+ * .local memory: in a unit with .local variables or an instruction that
+ * converts a .local address (cvta.local, cvta.to.local) (c->local_stack:
+ * local arrays, printf's argument buffers, local arrays passed to
+ * non-inlined functions), every .local variable lives in the work-item's
  * stack, one private array cb_stk that the kernel declares (the deepest
  * chain of frames its calls can reach: the call graph has no cycle) and
  * passes to every function with the frame's offset cb_fp: a .local address
  * is an offset into cb_stk, and its generic address CB_LOCAL_WIN + that
  * offset, which the generic accesses of prelude.c recognise (docs/opencl.md,
- * "Generic .local addresses").
+ * "Generic .local addresses"). (Each .local variable was once a private array
+ * reached through its private pointer as an integer, as in the C dialect;
+ * Intel's CPU OpenCL compiler, which vectorises work-items, gave a kernel
+ * with a local array another work-item's values that way: local_array.)
  */
 #include "codegen/opencl/opencl.h"
 #include "passes/passes.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* ---- operands: special registers and symbol addresses --------------------------------- */
@@ -148,6 +149,9 @@ int ocl_unit_needs_stack(const ptx_module *m)
 {
     for (uint32_t i = 0; i < m->nfuncs; i++) {
         const ptx_func *f = &m->funcs[i];
+        for (uint32_t v = 0; f->defined && v < f->nvars; v++)
+            if (f->vars[v].space == PTX_SPACE_local)
+                return 1;
         for (uint32_t k = 0; f->defined && k < f->ninstrs; k++)
             if (f->instrs[k].op == PTX_OP_cvta && ptx_instr_space(&f->instrs[k]) == PTX_SPACE_local)
                 return 1;
