@@ -1,11 +1,12 @@
 /* tex.c: texture and surface instructions over texture/surface
- * objects (CB_DIALECT_C): tex (plain, .base, .level, .grad), tld4, txq,
+ * objects (CB_DIALECT_C, and CB_DIALECT_OPENCL through its hooks and access
+ * text, opencl/tex.c): tex (plain, .base, .level, .grad), tld4, txq,
  * suld.b, sust.b and sust.p, in 1D, 2D, 3D, layered (a1d, a2d) and cube
  * (cube, acube) forms.
  *
  * The object operand is a 64-bit CUtexObject/CUsurfObject: the address of a
- * cb_texobj (kernel_abi.h). Sampling is done by the helpers below, in the
- * generated unit:
+ * cb_texobj (kernel_abi.h; on OpenCL the device address of opencl/texobj.h's
+ * descriptor). Sampling is done by the helpers below, in the generated unit:
  *   - coordinates: float coordinates are scaled by the size when the object
  *     has normalized coordinates; integer coordinates address texels;
  *   - addressing: wrap, clamp, mirror, border (wrap and mirror need
