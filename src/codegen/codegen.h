@@ -69,6 +69,12 @@ struct cg_target {
     int (*special)(cg *c, const ptx_operand *o, ptx_type ty);
     int (*symbol)(cg *c, const ptx_var *v);
     void (*locals)(cg *c, const ptx_func *f);
+    /* Texture and surface instructions (c/tex.c): tex_ctx is the first argument of its helpers
+     * that can trap (NULL: "t", the C dialect's thread). trap_returns: a helper's trap returns
+     * (OpenCL C has no longjmp): such a helper gives NULL, and the emitted code then ends the
+     * thread with op[PTX_OP_trap]. */
+    const char *tex_ctx;
+    int trap_returns;
     cg_emit_fn *op[PTX_NOPS];                      /* one emitter per row of ops.def */
 };
 

@@ -82,6 +82,8 @@ typedef struct cb_inspect_kernel {
     const uint64_t *globals;       /* the device's addresses of tr's globals; NULL: not compared */
     cb_inspect_lookup lookup;      /* the device's allocations; NULL: the core's table */
     cb_inspect_reference *reference;  /* where the reference module is kept; NULL: no reference */
+    struct cbi_textures *textures; /* the texture/surface objects its device made (the verify wrapper);
+                                    * NULL: none known, a kernel with textures is not re-run */
     int record_only;               /* 1: record, never check (the "trace" wrapper) */
 } cb_inspect_kernel;
 

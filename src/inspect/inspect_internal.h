@@ -93,7 +93,9 @@ typedef enum cbi_verdict {
 } cbi_verdict;
 const char *cbi_verdict_name(cbi_verdict v);
 
-enum { CBI_MAX_REGIONS = 8 };
+/* A launch's record keeps the first CBI_MAX_REGIONS regions it wrote; verify snapshots up to
+ * CBI_MAX_SNAPSHOTS allocations that it reaches (a mipmapped texture's levels are one each). */
+enum { CBI_MAX_REGIONS = 8, CBI_MAX_SNAPSHOTS = 32 };
 
 typedef struct cbi_region_result {
     char name[64];           /* "param 3 (y)" / "global counter" */
@@ -220,8 +222,9 @@ typedef struct cbi_region {
 } cbi_region;
 
 typedef struct cbi_regions {
-    cbi_region r[CBI_MAX_REGIONS];
+    cbi_region r[CBI_MAX_SNAPSHOTS];
     uint32_t n;
+    uint32_t dropped;          /* reachable allocations past CBI_MAX_SNAPSHOTS: not verified */
     size_t total;
 } cbi_regions;
 
@@ -230,6 +233,11 @@ typedef struct cbi_regions {
  * with a note. */
 int cbi_reference_run(const cb_inspect_kernel *k, const cb_launch_config *cfg, cbi_regions *rs, char *note,
                       size_t notelen);
+/* The texture and surface objects a verify wrapper's device made (verify_backend.c). */
+typedef struct cbi_textures cbi_textures;
+/* The description handle was made from, with its levels copied (the caller frees out->levels): 0, or
+ * -1 when handle is no object of that device (or out of memory). */
+int cbi_texture_describe(cbi_textures *ts, uint64_t handle, cb_texture_desc *out);
 /* The reference's translation of r's module (the device's, or its retranslation into the reference's
  * dialect: C), loaded on first use; NULL when there is none. The element types of a kernel's stores
  * (elemtype.c) are read from its text, which must be the C dialect's. */

@@ -7,8 +7,10 @@
  * launch on another device copies each region's "before" snapshot into
  * memory of the reference, copies the device's module globals over the
  * reference's (when the device's addresses are known), moves the parameter
- * buffer's pointers into the copies, runs the kernel there and reads the
- * copies back as the reference result.
+ * buffer's pointers into the copies, makes the device's texture and surface
+ * objects among them again on the reference over the copies of their texels
+ * (the descriptions the verify wrapper kept), runs the kernel there and
+ * reads the copies back as the reference result.
  *
  * Process-wide state: `ref` below (the backend, opened once under ref.once);
  * each cb_inspect_reference is guarded by its own lock (checks are
@@ -237,6 +239,54 @@ static void params_rebased(const cb_kernel_info *k, const cb_launch_config *cfg,
     }
 }
 
+/* Where device address a lies in the reference's copies of rs (at[i]), or 0 when no region holds it. */
+static uint64_t rebased(const cbi_regions *rs, const uint64_t *at, uint64_t a)
+{
+    for (uint32_t j = 0; j < rs->n; j++)
+        if (a >= rs->r[j].base && a - rs->r[j].base < rs->r[j].bytes)
+            return at[j] + (a - rs->r[j].base);
+    return 0;
+}
+
+#define MAX_TEXTURES 32
+
+/* Each word of cfg's parameter buffer that is one of the device's texture or surface objects, made again
+ * on the reference b over the copies of its texels and put in out (made[*nmade]: the reference's
+ * handles, for destroying). 0, or -1 with a note. */
+static int textures_remade(const cb_inspect_kernel *k, const cb_kernel_info *info, const cb_launch_config *cfg,
+                           const cbi_regions *rs, const uint64_t *at, cb_backend *b, unsigned char *out,
+                           uint64_t *made, uint32_t *nmade, char *note, size_t notelen)
+{
+    for (uint32_t i = 0; i < info->nparams; i++) {
+        const cb_param_info *p = &info->params[i];
+        for (uint32_t o = 0; o + 8 <= p->size; o += 8) {
+            if ((p->offset + o) % 8 || p->offset + o + 8 > cfg->param_bytes || !cfg->params)
+                continue;
+            uint64_t v;
+            memcpy(&v, cfg->params + p->offset + o, 8);
+            cb_texture_desc d;
+            if (!v || cbi_texture_describe(k->textures, v, &d) != 0)
+                continue;
+            cb_texture_desc *levels = (cb_texture_desc *)d.levels;
+            int ok = (d.base = rebased(rs, at, d.base)) != 0;
+            for (uint32_t l = 0; levels && l < d.num_levels; l++)
+                ok &= (levels[l].base = rebased(rs, at, levels[l].base)) != 0;
+            uint64_t h = 0;
+            CUresult r = ok && *nmade < MAX_TEXTURES && b->texture_create ? b->texture_create(b, &d, &h)
+                                                                           : CUDA_ERROR_NOT_SUPPORTED;
+            free(levels);
+            if (r != CUDA_SUCCESS) {
+                snprintf(note, notelen, "%s: the texture or surface object in parameter %u could not be made on the "
+                         "reference (%s)", info->name, i, !ok ? "its texels were not captured" : cbi_result_name(r));
+                return -1;
+            }
+            made[(*nmade)++] = h;
+            memcpy(out + p->offset + o, &h, 8);
+        }
+    }
+    return 0;
+}
+
 const cb_translation *cbi_reference_translation(cb_inspect_reference *r)
 {
     cb_mutex_lock(&r->lock);
@@ -254,7 +304,7 @@ int cbi_reference_run(const cb_inspect_kernel *k, const cb_launch_config *cfg, c
         snprintf(note, notelen, "no reference for the %s backend", k->device->name);
         return -1;
     }
-    if (info->uses_textures) {
+    if (info->uses_textures && !k->textures) {
         snprintf(note, notelen,
                  "%s uses texture or surface objects: their handles are the %s device's, which the reference "
                  "cannot read", info->name, k->device->name);
@@ -268,8 +318,8 @@ int cbi_reference_run(const cb_inspect_kernel *k, const cb_launch_config *cfg, c
         return -1;
     }
     uint32_t nparams = info->nparams;
-    cb_device_mem mem[CBI_MAX_REGIONS];
-    uint64_t at[CBI_MAX_REGIONS] = {0};
+    cb_device_mem mem[CBI_MAX_SNAPSHOTS];
+    uint64_t at[CBI_MAX_SNAPSHOTS] = {0};
     memset(mem, 0, sizeof mem);
     unsigned char *params = malloc(cfg->param_bytes + 8);
     int rc = params ? 0 : -1;
@@ -291,23 +341,33 @@ int cbi_reference_run(const cb_inspect_kernel *k, const cb_launch_config *cfg, c
     CUresult lr = CUDA_SUCCESS;
     cb_launch_error e;
     memset(&e, 0, sizeof e);
+    uint64_t made[MAX_TEXTURES];
+    uint32_t nmade = 0;
+    int texture_rc = 0;
     if (rc == 0) {
         cb_launch_config c = *cfg;
         if (cfg->params && cfg->param_bytes) {
             params_rebased(info, cfg, rs, at, params);
             c.params = params;
+            if (info->uses_textures)   /* the device's objects, made again over the copies */
+                texture_rc = rc = textures_remade(k, info, cfg, rs, at, b, params, made, &nmade, note, notelen);
         }
-        lr = b->launch(b, r->module, k->kernel, &c, &e);
+        if (rc == 0)
+            lr = b->launch(b, r->module, k->kernel, &c, &e);
         for (uint32_t i = 0; i < rs->n && lr == CUDA_SUCCESS && rc == 0; i++)
             if (!(rs->r[i].reference = malloc(rs->r[i].bytes)) ||
                 b->copy_dtoh(b, rs->r[i].reference, at[i], rs->r[i].bytes) != CUDA_SUCCESS)
                 rc = -1;
     }
+    for (uint32_t i = 0; i < nmade; i++)
+        b->texture_destroy(b, made[i]);
     for (uint32_t i = 0; i < rs->n; i++)
         if (mem[i].addr)
             b->mem_free(b, &mem[i]);
     cb_mutex_unlock(&r->lock);
     free(params);
+    if (texture_rc)
+        return -1;   /* the note says why */
     if (lr != CUDA_SUCCESS) {
         snprintf(note, notelen, "the reference run failed: %.150s", e.message[0] ? e.message : cbi_result_name(lr));
         return -1;

@@ -5,8 +5,9 @@
  * kernel runs in between):
  *   1. the regions: every live allocation that a pointer-sized word of the
  *      parameter buffer points into (the device's lookup, else the core's
- *      allocation table), and every writable module global when the
- *      device's global addresses are known;
+ *      allocation table), or, for a word that is one of the device's
+ *      texture or surface objects, the allocations of its texels; and every
+ *      writable module global when the device's global addresses are known;
  *   2. snapshot them (before), run the launch on the device, snapshot again
  *      (result); the fault injector, when set, corrupts the result here;
  *   3. the reference over the "before" snapshots: when the device is the
@@ -44,8 +45,12 @@ static void regions_add(regions *all, uint64_t base, size_t bytes, int tag, size
     for (uint32_t i = 0; i < rs->n; i++)
         if (rs->r[i].base == base)
             return;
-    if (rs->n == CBI_MAX_REGIONS || bytes == 0)
+    if (bytes == 0)
         return;
+    if (rs->n == CBI_MAX_SNAPSHOTS) {
+        rs->dropped++;
+        return;
+    }
     rs->r[rs->n++] = (region){.base = base, .bytes = bytes, .tag = tag, .phase = phase};
     rs->total += bytes;
 }
@@ -54,6 +59,37 @@ static int kind_is_memory(cb_mem_kind k)
 {
     return k == CB_MEM_DEVICE || k == CB_MEM_MANAGED || k == CB_MEM_VMM || k == CB_MEM_HOST ||
            k == CB_MEM_REGISTERED;
+}
+
+/* The allocation holding device address v, as a region of tag (0: none). */
+static int region_at(regions *rs, uint64_t v, int tag)
+{
+    uint64_t base;
+    size_t size;
+    if (rs->lookup) {
+        if (!rs->lookup(v, &base, &size))
+            return 0;
+        regions_add(rs, base, size, tag, (size_t)(v - base));
+        return 1;
+    }
+    cb_mem_info mi = cb_mem_lookup(v);
+    if (!kind_is_memory(mi.kind))
+        return 0;
+    regions_add(rs, mi.base, mi.size, tag, (size_t)(v - mi.base));
+    return 1;
+}
+
+/* A word that is a texture or surface object of the device: the memory of its texels (each level's). */
+static int texture_regions(const cb_inspect_kernel *kk, regions *rs, uint64_t v, int tag)
+{
+    cb_texture_desc d;
+    if (!kk->textures || cbi_texture_describe(kk->textures, v, &d) != 0)
+        return 0;
+    region_at(rs, d.base, tag);
+    for (uint32_t l = 0; d.levels && l < d.num_levels; l++)
+        region_at(rs, d.levels[l].base, tag);
+    free((void *)d.levels);
+    return 1;
 }
 
 /* Step 1: what the launch can reach. */
@@ -67,18 +103,8 @@ static void regions_collect(const cb_inspect_kernel *kk, const cb_launch_config 
                 continue;
             uint64_t v;
             memcpy(&v, cfg->params + p->offset + o, 8);
-            if (!v)
-                continue;
-            uint64_t base;
-            size_t size;
-            if (rs->lookup) {
-                if (rs->lookup(v, &base, &size))
-                    regions_add(rs, base, size, (int)i, (size_t)(v - base));
-                continue;
-            }
-            cb_mem_info mi = cb_mem_lookup(v);
-            if (kind_is_memory(mi.kind))
-                regions_add(rs, mi.base, mi.size, (int)i, (size_t)(v - mi.base));
+            if (v && !texture_regions(kk, rs, v, (int)i))
+                region_at(rs, v, (int)i);
         }
     }
     if (!kk->globals)
@@ -243,7 +269,7 @@ static CUresult verify_launch(const cb_inspect_kernel *k, const cb_launch_config
     regions all = {.lookup = k->lookup};
     cbi_regions *rs = &all.set;
     regions_collect(k, cfg, &all);
-    int can_verify = rs->total <= CBI_MAX_VERIFY_BYTES;
+    int can_verify = rs->total <= CBI_MAX_VERIFY_BYTES && !rs->dropped;
     for (uint32_t i = 0; i < rs->n && can_verify; i++)
         if (snapshot(b, &rs->r[i], &rs->r[i].before) != 0)
             can_verify = 0;
@@ -253,7 +279,9 @@ static CUresult verify_launch(const cb_inspect_kernel *k, const cb_launch_config
     L->result = (int)r;
     if (r != CUDA_SUCCESS || !can_verify) {
         L->verdict = r != CUDA_SUCCESS ? CBI_FAILED : CBI_SKIPPED;
-        if (r == CUDA_SUCCESS)
+        if (r == CUDA_SUCCESS && rs->dropped)
+            snprintf(L->note, sizeof L->note, "it reaches more than %d allocations", CBI_MAX_SNAPSHOTS);
+        else if (r == CUDA_SUCCESS)
             snprintf(L->note, sizeof L->note, "regions too large or out of memory (%zu bytes)", rs->total);
         regions_free(&all);
         return r;
@@ -280,8 +308,10 @@ static CUresult verify_launch(const cb_inspect_kernel *k, const cb_launch_config
     }
     L->verdict = CBI_PASS;
     int first_failed = -1;
+    cbi_region_result past, bad_past;   /* written regions past the record's CBI_MAX_REGIONS */
+    memset(&bad_past, 0, sizeof bad_past);
     for (uint32_t i = 0; i < rs->n; i++) {
-        cbi_region_result *res = &L->regions[L->nregions];
+        cbi_region_result *res = L->nregions < CBI_MAX_REGIONS ? &L->regions[L->nregions] : &past;
         region_compare(&st, k, &rs->r[i], res);
         if (res->diff.compared == 0 && !res->failed)
             continue;   /* neither side wrote it: an input */
@@ -290,20 +320,24 @@ static CUresult verify_launch(const cb_inspect_kernel *k, const cb_launch_config
         if (res->diff.rel_l1 > L->max_rel_l1)
             L->max_rel_l1 = res->diff.rel_l1;
         L->nan_inf += res->diff.nan_inf;
-        if (res->failed && first_failed < 0)
+        if (res->failed && first_failed < 0) {
             first_failed = (int)L->nregions;
+            if (res == &past)
+                bad_past = past;
+        }
         if (res->order_dependent) {
             size_t have = strlen(L->note);
             snprintf(L->note + have, sizeof L->note - have, "%s%s: %llu order-dependent elements differ (atomic "
                      "exch/cas or atomic return values), not drift", have ? "; " : "", res->name,
                      (unsigned long long)res->diff.mismatched);
         }
-        L->nregions++;
+        if (res != &past)
+            L->nregions++;
     }
     regions_free(&all);
     if (first_failed < 0)
         return r;
-    const cbi_region_result *bad = &L->regions[first_failed];
+    const cbi_region_result *bad = first_failed < CBI_MAX_REGIONS ? &L->regions[first_failed] : &bad_past;
     L->verdict = CBI_DRIFT;
     char what[160];
     if (bad->diff.untouched)

@@ -19,11 +19,24 @@
 
 #include "inspect/inspect_internal.h"
 
+/* A texture or surface object the inner backend made, as it was described ("verify"). */
+typedef struct wrapped_texture {
+    struct wrapped_texture *next;
+    uint64_t handle;
+    cb_texture_desc desc;       /* desc.levels: own copy */
+} wrapped_texture;
+
+struct cbi_textures {
+    cb_mutex lock;
+    wrapped_texture *list;
+};
+
 typedef struct wrapper {
     cb_backend base;            /* first: a cb_backend * is a wrapper * */
     cb_backend *inner;
     int verify;                 /* 1: "verify", 0: "trace" */
     char name[96];
+    cbi_textures textures;      /* "verify": the objects the reference remakes (reference.c) */
 } wrapper;
 
 typedef struct wrapped_module {
@@ -85,11 +98,73 @@ static CUresult w_va_protect(cb_backend *self, uint64_t addr, size_t bytes, int 
     return in(self)->va_protect(in(self), addr, bytes, access);
 }
 
+/* desc with levels copied (*out's levels are its own, NULL when it has none). 0, or -1 out of memory. */
+static int texture_desc_copy(const cb_texture_desc *desc, cb_texture_desc *out)
+{
+    *out = *desc;
+    out->levels = NULL;
+    if (desc->num_levels <= 1 || !desc->levels)
+        return 0;
+    cb_texture_desc *l = malloc(desc->num_levels * sizeof *l);
+    if (!l)
+        return -1;
+    memcpy(l, desc->levels, desc->num_levels * sizeof *l);
+    out->levels = l;
+    return 0;
+}
+
 static CUresult w_texture_create(cb_backend *self, const cb_texture_desc *desc, uint64_t *handle)
 {
-    return in(self)->texture_create(in(self), desc, handle);
+    wrapper *w = (wrapper *)self;
+    wrapped_texture *t = w->verify ? calloc(1, sizeof *t) : NULL;
+    if (w->verify && (!t || texture_desc_copy(desc, &t->desc) != 0)) {
+        free(t);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    CUresult r = w->inner->texture_create(w->inner, desc, handle);
+    if (r != CUDA_SUCCESS || !t) {
+        if (t)
+            free((void *)t->desc.levels);
+        free(t);
+        return r;
+    }
+    t->handle = *handle;
+    cb_mutex_lock(&w->textures.lock);
+    t->next = w->textures.list;
+    w->textures.list = t;
+    cb_mutex_unlock(&w->textures.lock);
+    return CUDA_SUCCESS;
 }
-static void w_texture_destroy(cb_backend *self, uint64_t handle) { in(self)->texture_destroy(in(self), handle); }
+
+static void w_texture_destroy(cb_backend *self, uint64_t handle)
+{
+    wrapper *w = (wrapper *)self;
+    cb_mutex_lock(&w->textures.lock);
+    wrapped_texture **p = &w->textures.list, *t;
+    while (*p && (*p)->handle != handle)
+        p = &(*p)->next;
+    t = *p;
+    if (t)
+        *p = t->next;
+    cb_mutex_unlock(&w->textures.lock);
+    if (t)
+        free((void *)t->desc.levels);
+    free(t);
+    w->inner->texture_destroy(w->inner, handle);
+}
+
+int cbi_texture_describe(cbi_textures *ts, uint64_t handle, cb_texture_desc *out)
+{
+    int rc = -1;
+    cb_mutex_lock(&ts->lock);
+    for (const wrapped_texture *t = ts->list; t; t = t->next)
+        if (t->handle == handle) {
+            rc = texture_desc_copy(&t->desc, out);
+            break;
+        }
+    cb_mutex_unlock(&ts->lock);
+    return rc;
+}
 
 static void w_module_unload(cb_backend *self, void *module)
 {
@@ -147,6 +222,7 @@ static CUresult w_launch(cb_backend *self, void *module, uint32_t kernel, const 
         .module = m->inner,
         .globals = m->globals,
         .reference = m->reference,
+        .textures = w->verify ? &w->textures : NULL,
         .record_only = !w->verify,
     };
     return cb_inspect_run(&k, cfg, err);
@@ -154,7 +230,15 @@ static CUresult w_launch(cb_backend *self, void *module, uint32_t kernel, const 
 
 static void w_shutdown(cb_backend *self)
 {
+    wrapper *w = (wrapper *)self;
     in(self)->shutdown(in(self));
+    while (w->textures.list) {
+        wrapped_texture *t = w->textures.list;
+        w->textures.list = t->next;
+        free((void *)t->desc.levels);
+        free(t);
+    }
+    cb_mutex_destroy(&w->textures.lock);
     free(self);
 }
 
@@ -186,6 +270,7 @@ static cb_backend *wrapper_create(const cb_backend_type *type, cb_backend *inner
     }
     w->inner = inner;
     w->verify = strcmp(type->name, "verify") == 0;
+    cb_mutex_init(&w->textures.lock);
     snprintf(w->name, sizeof w->name, "%s:%s", type->name, inner->name);
     w->base.name = w->name;
     w->base.device_info = w_device_info;

@@ -18,7 +18,11 @@
  *     and clamps, tex.base, integer-coordinate tex.level, tex.grad with
  *     anisotropy, tex.grad.cube, .v2.f16x2 and .v4.f16 results, tld4 on a2d and cube,
  *     sust.p into float, u8 and half arrays, and linear filtering of a half
- *     texture rounded to fp16 (the H200 value). */
+ *     texture rounded to fp16 (the H200 value);
+ *   - the device memory of a texture object given back at its destroy;
+ *   - traps: a handle that is no object, a .trap surface load out of range
+ *     (CUDA_ERROR_LAUNCH_FAILED).
+ * It runs on the CPU (unit.*) and on the OpenCL device (opencl.driver_texture). */
 #include "driver/driver.h"
 
 #include <math.h>
@@ -364,6 +368,14 @@ static void test_mip_sampling(void)
     res.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
     res.res.mipmap.hMipmappedArray = m;
     float out[8];
+
+    /* what an object takes of the device's memory (the OpenCL device: its descriptors) comes back */
+    size_t free0 = 0, free1 = 1, total = 0;
+    EXPECT(cuMemGetInfo_v2(&free0, &total), CUDA_SUCCESS);
+    for (int i = 0; i < 3; i++)
+        EXPECT(cuTexObjectDestroy(tex_over(&res, CU_TRSF_NORMALIZED_COORDINATES, 0, 0, 0, 0, 5, 0)), CUDA_SUCCESS);
+    EXPECT(cuMemGetInfo_v2(&free1, &total), CUDA_SUCCESS);
+    CHECK(free0 == free1, "texture objects give their memory back: %zu bytes free before, %zu after", free0, free1);
 
     /* txq */
     CUtexObject t = tex_over(&res, CU_TRSF_NORMALIZED_COORDINATES, 0, 0, 0, 0, 5, 0);
@@ -721,6 +733,51 @@ static void test_formatted_stores(void)
     CHECK((int8_t)e[0] == -128, "sust.p char: %d", (int8_t)e[0]);
 }
 
+/* A handle that is no object (0, an ordinary allocation) and a .trap surface load out of range trap:
+ * the launch fails with CUDA_ERROR_LAUNCH_FAILED. The error is sticky, so each runs in a context of its
+ * own. */
+static const char trap_ptx[] = PTX_HEAD
+    ".visible .entry bad(.param .u64 h, .param .u64 out)\n{\n"
+    "  .reg .f32 %f<5>; .reg .b64 %rd<3>;\n  ld.param.u64 %rd1, [h];\n  ld.param.u64 %rd2, [out];\n"
+    "  mov.f32 %f1, 0f00000000;\n  tex.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1}];\n"
+    "  st.global.f32 [%rd2], %f1;\n  ret;\n}\n"
+    ".visible .entry far(.param .u64 h, .param .u64 out)\n{\n"
+    "  .reg .b32 %r<2>; .reg .b64 %rd<3>;\n  ld.param.u64 %rd1, [h];\n  ld.param.u64 %rd2, [out];\n"
+    "  suld.b.1d.b32.trap %r1, [%rd1, {4096}];\n  st.global.u32 [%rd2], %r1;\n  ret;\n}\n";
+
+static void test_traps(CUdevice dev)
+{
+    for (int which = 0; which < 3; which++) {
+        CUcontext ctx = NULL;
+        CUmodule m = NULL;
+        CUfunction f = NULL;
+        CUdeviceptr out = 0;
+        CUarray a = NULL;
+        CUsurfObject s = 0;
+        EXPECT(cuCtxCreate_v4(&ctx, NULL, 0, dev), CUDA_SUCCESS);
+        EXPECT(cuModuleLoadData(&m, trap_ptx), CUDA_SUCCESS);
+        EXPECT(cuModuleGetFunction(&f, m, which < 2 ? "bad" : "far"), CUDA_SUCCESS);
+        EXPECT(cuMemAlloc_v2(&out, 256), CUDA_SUCCESS);
+        unsigned long long h = which == 0 ? 0 : out;
+        if (which == 2) {
+            float host[16] = {0};
+            a = float_array(16, 0, 0, CUDA_ARRAY3D_SURFACE_LDST, 1, host);
+            CUDA_RESOURCE_DESC res;
+            memset(&res, 0, sizeof res);
+            res.resType = CU_RESOURCE_TYPE_ARRAY;
+            res.res.array.hArray = a;
+            EXPECT(cuSurfObjectCreate(&s, &res), CUDA_SUCCESS);
+            h = s;
+        }
+        void *args[] = {&h, &out};
+        if (f) {
+            EXPECT(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL), CUDA_SUCCESS);
+            EXPECT(cuCtxSynchronize(), CUDA_ERROR_LAUNCH_FAILED);
+        }
+        EXPECT(cuCtxDestroy_v2(ctx), CUDA_SUCCESS);   /* its objects, arrays and memory with it */
+    }
+}
+
 int main(void)
 {
     EXPECT(cuInit(0), CUDA_SUCCESS);
@@ -744,6 +801,7 @@ int main(void)
     }
     EXPECT(cuMemFree_v2(dout), CUDA_SUCCESS);
     EXPECT(cuCtxDestroy_v2(ctx), CUDA_SUCCESS);
+    test_traps(dev);
     if (failures)
         fprintf(stderr, "test_driver_texture: %d failures\n", failures);
     return failures ? 1 : 0;

@@ -610,6 +610,48 @@ static void test_opencl_local_printf(void)
     cb_translation_free(t);
 }
 
+/* Texture and surface objects in the OpenCL dialect: the C dialect's emitters and helpers on descriptors in the
+ * heap (codegen/opencl/tex.c); a handle that is no descriptor, or a .trap surface access out of range, ends the
+ * thread with a trap (in a .func, through cb_x); a unit without them carries none of the helpers. */
+static void test_opencl_textures(void)
+{
+    char err[512];
+    const char *src = HEADER
+        ".func (.param .b32 r) fetch(.param .b64 h, .param .b32 x)\n{\n\t.reg .f32 %f<5>;\n\t.reg .b64 %rd<2>;\n"
+        "\tld.param.u64 %rd1, [h];\n\tld.param.f32 %f4, [x];\n"
+        "\ttex.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f4}];\n\tst.param.f32 [r], %f1;\n\tret;\n}\n"
+        ".visible .entry k(.param .u64 p, .param .u64 q)\n{\n\t.reg .b64 %rd<4>;\n\t.reg .f32 %f<8>;\n\t.reg .b32 %r<6>;\n"
+        "\tld.param.u64 %rd1, [p];\n\tld.param.u64 %rd2, [q];\n\tmov.u32 %r3, %tid.x;\n\tcvt.rn.f32.u32 %f5, %r3;\n"
+        "\ttex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f5}];\n"
+        "\ttex.level.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f5}], %f1;\n"
+        "\ttld4.r.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f5}];\n"
+        "\t{\n\t.param .b64 pa;\n\t.param .b32 pb;\n\t.param .b32 rv;\n\tst.param.b64 [pa], %rd1;\n"
+        "\tst.param.f32 [pb], %f5;\n\tcall.uni (rv), fetch, (pa, pb);\n\tld.param.f32 %f6, [rv];\n\t}\n"
+        "\ttxq.width.b32 %r4, [%rd1];\n"
+        "\tsuld.b.2d.v2.b32.trap {%r1, %r2}, [%rd2, {%r3, %r3}];\n"
+        "\tsust.b.2d.v2.b32.zero [%rd2, {%r3, %r4}], {%r1, %r2};\n"
+        "\tsust.p.1d.v4.b32.clamp [%rd2, {%r3}], {%r1, %r2, %r1, %r2};\n\tret;\n}\n";
+    cb_translation *t = ocl(src, err, sizeof err);
+    CHECK(t && !t->kernels[0].refused, "textures translate for OpenCL: \"%s\"",
+          t && t->kernels[0].refused ? t->kernels[0].refused : "");
+    const char *s = t ? t->source : "";
+    CHECK(strstr(s, "typedef struct cb_texobj { uint32_t magic; uint32_t is_surface; uint64_t base;") &&
+              strstr(s, "uint64_t self; } cb_texobj;") && strstr(s, "CB_INL void cb_tx_filter(CB_TXO o,"),
+          "the descriptor (texobj.h) and the C dialect's sampling helpers");
+    CHECK(strstr(s, "CB_TXO cb_o = cb_tx(cb_heap, ") && strstr(s, "if (!cb_o) { cb_trap(cb_heap); return;") &&
+              strstr(s, "if (!cb_o) { cb_trap(cb_heap); *cb_x = 1; return;"),
+          "a bad handle traps and ends the thread, in the kernel and in the .func");
+    CHECK(strstr(s, "CB_SUB cb_p = cb_su_addr(cb_heap, cb_o, 8u, ") && strstr(s, "if (!cb_p) { cb_trap(cb_heap); return;") &&
+              strstr(s, "cb_su_st_u32(cb_p + 4, ") && strstr(s, "cb_su_store_p(cb_o, cb_p, cb_v, 4);"),
+          "surface accesses: .trap ends the thread, .zero and .clamp do not");
+    CHECK(!strstr(s, "memcpy") && !strstr(s, "cb_thread"), "nothing of the C runtime");
+    cb_translation_free(t);
+    const char *plain = HEADER ".visible .entry k()\n{\n\tret;\n}\n";
+    t = ocl(plain, err, sizeof err);
+    CHECK(t && !strstr(t->source, "cb_texobj") && !strstr(t->source, "cb_tx_"), "no texture helpers without textures");
+    cb_translation_free(t);
+}
+
 int main(void)
 {
     test_errors();
@@ -618,6 +660,7 @@ int main(void)
     test_lanes_option();
     test_opencl_warp();
     test_opencl_local_printf();
+    test_opencl_textures();
     test_corpus();
     if (failures)
         fprintf(stderr, "test_ptx_parse: %d failures\n", failures);

@@ -231,14 +231,6 @@ static CUresult ocl_memset(cb_backend *b, uint64_t dst, uint32_t value, size_t e
     return e != CL_SUCCESS ? cl_result(e) : wait_event(ev);
 }
 
-static CUresult ocl_texture_create(cb_backend *b, const cb_texture_desc *desc, uint64_t *handle)
-{
-    (void)b, (void)desc, (void)handle;
-    return CUDA_ERROR_NOT_SUPPORTED;   /* textures: not yet (docs/opencl.md) */
-}
-
-static void ocl_texture_destroy(cb_backend *b, uint64_t handle) { (void)b, (void)handle; }
-
 /* ---- modules ------------------------------------------------------------------------ */
 
 static void module_free(ocl_module *m)

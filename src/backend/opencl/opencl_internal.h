@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backend/backend.h"
 #include "backend/kernel_cache.h"
 #include "platform/thread.h"
 
@@ -94,6 +95,13 @@ void ocl_heap_destroy(ocl_heap *h);
 int ocl_heap_alloc(ocl_heap *h, size_t bytes, uint64_t *off);
 void ocl_heap_free(ocl_heap *h, uint64_t off);
 void ocl_heap_usage(ocl_heap *h, size_t *used, size_t *peak);
+
+/* ---- texture.c: texture and surface objects (backend.h), descriptors in device memory ---- */
+
+/* The handle is the device address of codegen/opencl/texobj.h's descriptor, made with b's own
+ * mem_alloc and copy_htod; CUDA_ERROR_INVALID_VALUE when a texel lies outside b's memory. */
+CUresult ocl_texture_create(cb_backend *b, const cb_texture_desc *desc, uint64_t *handle);
+void ocl_texture_destroy(cb_backend *b, uint64_t handle);
 
 /* ---- printf_fifo.c: kernels' printf output (codegen/opencl/printf.c writes it) ---- */
 

@@ -76,7 +76,8 @@ extern const char cb_codegen_c_prelude_int[];      /* prelude_int.c: int.c's ins
 extern const char cb_codegen_c_prelude_warp[];     /* warp.c */
 extern const char cb_codegen_c_prelude_warp64[];   /* warp.c: the same for 64-lane warps */
 extern const char cb_codegen_c_prelude_mma[];      /* mma.c */
-extern const char cb_codegen_c_prelude_tex[];      /* tex.c */
+extern const char cb_codegen_c_prelude_tex_c[];    /* tex.c: the C dialect's object and texel access */
+extern const char cb_codegen_c_prelude_tex[];      /* tex.c: the sampling helpers (OpenCL C too, after its own access text) */
 extern const char cb_codegen_c_prelude_mbarrier[]; /* mbarrier.c */
 extern const char cb_codegen_c_prelude_simd[];     /* simd.c: packed and video forms (OpenCL C too) */
 extern const char cb_codegen_c_prelude_simd_redux[]; /* simd.c: redux.sync f32, on warp.c */

@@ -1,11 +1,12 @@
 /* tex.c: texture and surface instructions over texture/surface
- * objects (CB_DIALECT_C): tex (plain, .base, .level, .grad), tld4, txq,
+ * objects (CB_DIALECT_C, and CB_DIALECT_OPENCL through its hooks and access
+ * text, opencl/tex.c): tex (plain, .base, .level, .grad), tld4, txq,
  * suld.b, sust.b and sust.p, in 1D, 2D, 3D, layered (a1d, a2d) and cube
  * (cube, acube) forms.
  *
  * The object operand is a 64-bit CUtexObject/CUsurfObject: the address of a
- * cb_texobj (kernel_abi.h). Sampling is done by the helpers below, in the
- * generated unit:
+ * cb_texobj (kernel_abi.h; on OpenCL the device address of opencl/texobj.h's
+ * descriptor). Sampling is done by the helpers below, in the generated unit:
  *   - coordinates: float coordinates are scaled by the size when the object
  *     has normalized coordinates; integer coordinates address texels;
  *   - addressing: wrap, clamp, mirror, border (wrap and mirror need
@@ -49,23 +50,52 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The C dialect's side of the helpers below: the object is kernel_abi.h's
+ * cb_texobj in host memory, its texels at host addresses. */
+const char cb_codegen_c_prelude_tex_c[] =
+"/* ---- textures and surfaces: how the C dialect reaches objects and texels ---- */\n"
+"#define CB_TXO const cb_texobj *\n"
+"#define CB_TXB const unsigned char *\n"
+"#define CB_SUB unsigned char *\n"
+"#define CB_TX_CTX cb_thread *t\n"
+"#define CB_TX_TRAP(t) (t)->blk->rt->trap(t)\n"
+"#define CB_TX_BASE(o) ((o)->base)\n"
+"#define CB_TX_LEVEL(o, l) (&(o)->level[l])\n"
+"#define CB_TX_LD(T, p) ({ T cb_v_; memcpy(&cb_v_, (p), sizeof cb_v_); cb_v_; })\n"
+"#define CB_TX_ST(T, p, v) do { T cb_v_ = (v); memcpy((p), &cb_v_, sizeof cb_v_); } while (0)\n"
+"#define CB_TX_TAB static const\n"
+"CB_INL const cb_texobj *cb_tx(cb_thread *t, uint64_t h) { const cb_texobj *o = (const cb_texobj *)(uintptr_t)h;\n"
+"  if (!o || o->magic != CB_TEXOBJ_MAGIC) t->blk->rt->trap(t); return o; }\n";
+
+/* The helpers, written once for both dialects (C11 and OpenCL C): the
+ * dialect's text before them (cb_codegen_c_prelude_tex_c above, or the
+ * OpenCL dialect's, opencl/tex.c) defines
+ *   CB_TXO, CB_TXB, CB_SUB  the types of an object pointer, of texel bytes
+ *                           read and of surface bytes written;
+ *   CB_TX_CTX               the first parameter of a helper that can trap, t;
+ *   CB_TX_TRAP(t)           the trap (it returns where the dialect's traps do:
+ *                           then the helper returns NULL and the emitter ends
+ *                           the thread, cg_target.trap_returns);
+ *   CB_TX_BASE(o), CB_TX_LEVEL(o, l)  byte 0 of o's texels, o's mip level l;
+ *   CB_TX_LD(T, p), CB_TX_ST(T, p, v) a T at texel byte p, which may be unaligned
+ *                           in C (memcpy);
+ *   CB_TX_TAB               the storage of a constant table in a function;
+ * and cb_tx(ctx, handle), the object of a handle or NULL (after a trap). */
 const char cb_codegen_c_prelude_tex[] =
 "/* ---- textures and surfaces ---- */\n"
-"CB_INL const cb_texobj *cb_tx(cb_thread *t, uint64_t h) { const cb_texobj *o = (const cb_texobj *)(uintptr_t)h;\n"
-"  if (!o || o->magic != CB_TEXOBJ_MAGIC) t->blk->rt->trap(t); return o; }\n"
-"CB_INL void cb_tx_load(const cb_texobj *o, const unsigned char *p, float f[4], int32_t iv[4]) {\n"
+"CB_INL void cb_tx_load(CB_TXO o, CB_TXB p, float f[4], int32_t iv[4]) {\n"
 "  int fb = (int)(o->elem_bytes / o->channels), nm = !(o->flags & 1u);\n"
 "  for (int c = 0; c < 4; c++) { f[c] = 0; iv[c] = 0; }\n"
-"  for (uint32_t c = 0; c < o->channels; c++) { const unsigned char *q = p + c * (uint32_t)fb;\n"
+"  for (uint32_t c = 0; c < o->channels; c++) { CB_TXB q = p + c * (uint32_t)fb;\n"
 "    switch (o->format) {\n"
 "    case 0x01: { uint8_t v = q[0]; iv[c] = v; f[c] = nm ? (float)v / 255.0f : (float)v; break; }\n"
-"    case 0x02: { uint16_t v; memcpy(&v, q, 2); iv[c] = v; f[c] = nm ? (float)v / 65535.0f : (float)v; break; }\n"
-"    case 0x03: { uint32_t v; memcpy(&v, q, 4); iv[c] = (int32_t)v; f[c] = (float)v; break; }\n"
+"    case 0x02: { uint16_t v = CB_TX_LD(uint16_t, q); iv[c] = v; f[c] = nm ? (float)v / 65535.0f : (float)v; break; }\n"
+"    case 0x03: { uint32_t v = CB_TX_LD(uint32_t, q); iv[c] = (int32_t)v; f[c] = (float)v; break; }\n"
 "    case 0x08: { int8_t v = (int8_t)q[0]; iv[c] = v; f[c] = nm ? fmaxf((float)v / 127.0f, -1.0f) : (float)v; break; }\n"
-"    case 0x09: { int16_t v; memcpy(&v, q, 2); iv[c] = v; f[c] = nm ? fmaxf((float)v / 32767.0f, -1.0f) : (float)v; break; }\n"
-"    case 0x0a: { int32_t v; memcpy(&v, q, 4); iv[c] = v; f[c] = (float)v; break; }\n"
-"    case 0x10: { uint16_t v; memcpy(&v, q, 2); f[c] = (float)cb_hd(0, v); iv[c] = (int32_t)cb_bits32(f[c]); break; }\n"
-"    default: { float v; memcpy(&v, q, 4); f[c] = v; iv[c] = (int32_t)cb_bits32(v); break; } } } }\n"
+"    case 0x09: { int16_t v = CB_TX_LD(int16_t, q); iv[c] = v; f[c] = nm ? fmaxf((float)v / 32767.0f, -1.0f) : (float)v; break; }\n"
+"    case 0x0a: { int32_t v = CB_TX_LD(int32_t, q); iv[c] = v; f[c] = (float)v; break; }\n"
+"    case 0x10: { uint16_t v = CB_TX_LD(uint16_t, q); f[c] = (float)cb_hd(0, v); iv[c] = (int32_t)cb_bits32(f[c]); break; }\n"
+"    default: { float v = CB_TX_LD(float, q); f[c] = v; iv[c] = (int32_t)cb_bits32(v); break; } } } }\n"
 "/* texel index i of n under an address mode (0 wrap, 1 clamp, 2 mirror, 3 border); 0 when it is the border */\n"
 "CB_INL int cb_tx_wrap(uint32_t mode, int64_t i, int64_t n, int64_t *out) {\n"
 "  if (i >= 0 && i < n) { *out = i; return 1; }\n"
@@ -74,7 +104,7 @@ const char cb_codegen_c_prelude_tex[] =
 "  case 2: { int64_t p2 = 2 * n, m = i % p2; if (m < 0) m += p2; *out = m < n ? m : p2 - 1 - m; return 1; }\n"
 "  case 3: return 0;\n"
 "  default: *out = i < 0 ? 0 : n - 1; return 1; } }\n"
-"CB_INL void cb_tx_texel(const cb_texobj *o, int64_t x, int64_t y, int64_t z, int64_t layer, float f[4], int32_t iv[4]) {\n"
+"CB_INL void cb_tx_texel(CB_TXO o, int64_t x, int64_t y, int64_t z, int64_t layer, float f[4], int32_t iv[4]) {\n"
 "  int64_t xi = 0, yi = 0, zi = 0; int ok = 1; uint32_t m[3];\n"
 "  for (int d = 0; d < 3; d++) { m[d] = o->address[d]; if (!(o->flags & 2u) && m[d] != 3) m[d] = 1; }\n"
 "  ok &= cb_tx_wrap(m[0], x, o->width, &xi);\n"
@@ -82,14 +112,14 @@ const char cb_codegen_c_prelude_tex[] =
 "  if (o->dims > 2) ok &= cb_tx_wrap(m[2], z, o->depth, &zi);\n"
 "  if (!ok) { for (int c = 0; c < 4; c++) { f[c] = o->border[c]; iv[c] = (int32_t)o->border[c]; } return; }\n"
 "  if (o->layers) layer = layer < 0 ? 0 : layer >= (int64_t)o->layers ? (int64_t)o->layers - 1 : layer; else layer = 0;\n"
-"  cb_tx_load(o, o->base + (uint64_t)layer * o->layer_bytes + (uint64_t)zi * o->slice + (uint64_t)yi * o->pitch +\n"
+"  cb_tx_load(o, CB_TX_BASE(o) + (uint64_t)layer * o->layer_bytes + (uint64_t)zi * o->slice + (uint64_t)yi * o->pitch +\n"
 "             (uint64_t)xi * o->elem_bytes, f, iv); }\n"
 "/* the unnormalized coordinate of c along axis d */\n"
-"CB_INL float cb_tx_coord(const cb_texobj *o, int d, float c) { uint32_t n = d == 0 ? o->width : d == 1 ? o->height : o->depth;\n"
+"CB_INL float cb_tx_coord(CB_TXO o, int d, float c) { uint32_t n = d == 0 ? o->width : d == 1 ? o->height : o->depth;\n"
 "  return (o->flags & 2u) ? c * (float)n : c; }\n"
 "CB_INL int cb_tx_frac8(float a) { return (int)floorf(a * 256.0f + 0.5f); }\n"
 "/* point or linear filtering of one level at unnormalized coordinates u */\n"
-"CB_INL void cb_tx_filter(const cb_texobj *o, const float u[3], int64_t layer, float f[4], int32_t iv[4]) {\n"
+"CB_INL void cb_tx_filter(CB_TXO o, const float u[3], int64_t layer, float f[4], int32_t iv[4]) {\n"
 "  int dims = (int)o->dims;\n"
 "  if (o->filter != 1 || (o->flags & 1u)) {\n"
 "    cb_tx_texel(o, (int64_t)floorf(u[0]), (int64_t)floorf(u[1]), (int64_t)floorf(u[2]), layer, f, iv); return; }\n"
@@ -106,18 +136,18 @@ const char cb_codegen_c_prelude_tex[] =
 "    for (int c = 0; c < 4; c++) s[c] += w[k] * (double)tf[c]; }\n"
 "  for (int c = 0; c < 4; c++) f[c] = (float)(s[c] / 256.0); }\n"
 "/* tex with float coordinates on one level: point or linear filtering */\n"
-"CB_INL void cb_tx_sample(const cb_texobj *o, float x, float y, float z, int64_t layer, float f[4], int32_t iv[4]) {\n"
+"CB_INL void cb_tx_sample(CB_TXO o, float x, float y, float z, int64_t layer, float f[4], int32_t iv[4]) {\n"
 "  float u[3] = {cb_tx_coord(o, 0, x), cb_tx_coord(o, 1, y), cb_tx_coord(o, 2, z)}; cb_tx_filter(o, u, layer, f, iv); }\n"
 "/* ---- mip levels ---- */\n"
-"CB_INL void cb_tx_seamless(const cb_texobj *o, const float u[3], int64_t layer, float f[4], int32_t iv[4]);\n"
-"CB_INL const cb_texobj *cb_tx_lv(const cb_texobj *o, uint32_t l) { return o->num_levels > 1 && o->level ? &o->level[l] : o; }\n"
+"CB_INL void cb_tx_seamless(CB_TXO o, const float u[3], int64_t layer, float f[4], int32_t iv[4]);\n"
+"CB_INL CB_TXO cb_tx_lv(CB_TXO o, uint32_t l) { return o->num_levels > 1 && o->level ? CB_TX_LEVEL(o, l) : o; }\n"
 "/* the level of detail after bias and clamps, within the levels (NaN -> 0) */\n"
-"CB_INL float cb_tx_clamp_lod(const cb_texobj *o, float lod) { float top = (float)(o->num_levels - 1);\n"
+"CB_INL float cb_tx_clamp_lod(CB_TXO o, float lod) { float top = (float)(o->num_levels - 1);\n"
 "  lod += o->lod_bias; if (lod > o->max_lod) lod = o->max_lod; if (lod < o->min_lod) lod = o->min_lod;\n"
 "  return lod > top ? top : lod >= 0.0f ? lod : 0.0f; }\n"
 "/* level l at float coordinates (normalized face coordinates when face is set) */\n"
-"CB_INL void cb_tx_at_level(const cb_texobj *o, uint32_t l, int face, float x, float y, float z, int64_t layer, float f[4], int32_t iv[4]) {\n"
-"  const cb_texobj *v = cb_tx_lv(o, l);\n"
+"CB_INL void cb_tx_at_level(CB_TXO o, uint32_t l, int face, float x, float y, float z, int64_t layer, float f[4], int32_t iv[4]) {\n"
+"  CB_TXO v = cb_tx_lv(o, l);\n"
 "  if (face) { float u[3] = {x * (float)v->width, y * (float)v->height, 0.0f};\n"
 "    if ((o->flags & 0x40u) && v->filter == 1 && !(o->flags & 1u)) cb_tx_seamless(v, u, layer, f, iv); else cb_tx_filter(v, u, layer, f, iv);\n"
 "    return; }\n"
@@ -125,7 +155,7 @@ const char cb_codegen_c_prelude_tex[] =
 "  cb_tx_sample(v, x * (float)v->width / (float)o->width, y * (float)v->height / (float)o->height,\n"
 "               z * (float)v->depth / (float)o->depth, layer, f, iv); }\n"
 "/* sampling at a level of detail: mip point or linear (fraction in 1/256) */\n"
-"CB_INL void cb_tx_at_lod(const cb_texobj *o, int face, float x, float y, float z, int64_t layer, float lod, float f[4], int32_t iv[4]) {\n"
+"CB_INL void cb_tx_at_lod(CB_TXO o, int face, float x, float y, float z, int64_t layer, float lod, float f[4], int32_t iv[4]) {\n"
 "  if (o->num_levels <= 1) { cb_tx_at_level(o, 0, face, x, y, z, layer, f, iv); return; }\n"
 "  lod = cb_tx_clamp_lod(o, lod);\n"
 "  if (o->mip_filter != 1) { cb_tx_at_level(o, (uint32_t)floorf(lod + 0.5f), face, x, y, z, layer, f, iv); return; }\n"
@@ -135,11 +165,11 @@ const char cb_codegen_c_prelude_tex[] =
 "  cb_tx_at_level(o, l0 + 1, face, x, y, z, layer, g, gi);\n"
 "  for (int c = 0; c < 4; c++) f[c] = (float)(((256 - w) * (double)f[c] + w * (double)g[c]) / 256.0); }\n"
 "/* how many anisotropic samples for derivative lengths major >= minor (1: isotropic) */\n"
-"CB_INL uint32_t cb_tx_aniso(const cb_texobj *o, double major, double minor) {\n"
+"CB_INL uint32_t cb_tx_aniso(CB_TXO o, double major, double minor) {\n"
 "  if (o->max_aniso <= 1 || !(major > 0)) return 1; double r = minor > 0 ? ceil(major / minor) : (double)o->max_aniso;\n"
 "  return r < (double)o->max_aniso ? (uint32_t)r : o->max_aniso; }\n"
 "/* tex.grad: lod from the derivative vectors dx, dy (texture coordinates per pixel) */\n"
-"CB_INL void cb_tx_grad(const cb_texobj *o, float x, float y, float z, int64_t layer, const float dx[3], const float dy[3], float f[4], int32_t iv[4]) {\n"
+"CB_INL void cb_tx_grad(CB_TXO o, float x, float y, float z, int64_t layer, const float dx[3], const float dy[3], float f[4], int32_t iv[4]) {\n"
 "  double r[2] = {0, 0}; const float *q[2] = {dx, dy};\n"
 "  for (int k = 0; k < 2; k++) { for (int d = 0; d < (int)o->dims; d++) {\n"
 "      double n = (o->flags & 2u) ? (double)(d == 0 ? o->width : d == 1 ? o->height : o->depth) : 1.0, e = (double)q[k][d] * n;\n"
@@ -153,21 +183,21 @@ const char cb_codegen_c_prelude_tex[] =
 "  for (int c = 0; c < 4; c++) f[c] = (float)(s[c] / n); }\n"
 "/* a filtered result of a half-format texture rounded to fp16 (nearest even), as an H200 returns it;\n"
 "   point sampling (texels are already halves) is left alone */\n"
-"CB_INL void cb_tx_half_out(const cb_texobj *o, float f[4]) {\n"
+"CB_INL void cb_tx_half_out(CB_TXO o, float f[4]) {\n"
 "  if (o->format != 0x10 || (o->flags & 1u) || (o->filter != 1 && (o->mip_filter != 1 || o->num_levels <= 1))) return;\n"
 "  for (int c = 0; c < 4; c++) f[c] = (float)cb_hd(0, cb_dh(0, (double)f[c], 0)); }\n"
 "/* tex with float coordinates; mode 0 plain (lod 0), 1 .base, 2 .level, 3 .grad */\n"
-"CB_INL void cb_tx_fetch_f32(const cb_texobj *o, int mode, float x, float y, float z, int64_t layer, float lod,\n"
+"CB_INL void cb_tx_fetch_f32(CB_TXO o, int mode, float x, float y, float z, int64_t layer, float lod,\n"
 "                            const float dx[3], const float dy[3], float f[4], int32_t iv[4]) {\n"
 "  if (mode == 1 || o->num_levels <= 1) { cb_tx_at_level(o, 0, 0, x, y, z, layer, f, iv); return; }\n"
 "  if (mode == 3) { cb_tx_grad(o, x, y, z, layer, dx, dy, f, iv); return; }\n"
 "  cb_tx_at_lod(o, 0, x, y, z, layer, mode == 2 ? lod : 0.0f, f, iv); }\n"
 "/* cb_tx_fetch_f32, then half-format results rounded (cb_tx_half_out) */\n"
-"CB_INL void cb_tx_fetch(const cb_texobj *o, int mode, float x, float y, float z, int64_t layer, float lod,\n"
+"CB_INL void cb_tx_fetch(CB_TXO o, int mode, float x, float y, float z, int64_t layer, float lod,\n"
 "                        const float dx[3], const float dy[3], float f[4], int32_t iv[4]) {\n"
 "  cb_tx_fetch_f32(o, mode, x, y, z, layer, lod, dx, dy, f, iv); cb_tx_half_out(o, f); }\n"
 "/* tex with integer coordinates: the texel of level lod (clamped to the levels) */\n"
-"CB_INL void cb_tx_fetch_int(const cb_texobj *o, int32_t lod, int64_t x, int64_t y, int64_t z, int64_t layer, float f[4], int32_t iv[4]) {\n"
+"CB_INL void cb_tx_fetch_int(CB_TXO o, int32_t lod, int64_t x, int64_t y, int64_t z, int64_t layer, float f[4], int32_t iv[4]) {\n"
 "  uint32_t l = lod < 0 ? 0u : (uint32_t)lod >= o->num_levels ? o->num_levels - 1 : (uint32_t)lod;\n"
 "  cb_tx_texel(cb_tx_lv(o, l), x, y, z, layer, f, iv); }\n"
 "/* ---- cube maps ---- */\n"
@@ -176,7 +206,7 @@ const char cb_codegen_c_prelude_tex[] =
 "  if (ax >= ay && ax >= az) return p[0] >= 0 ? 0 : 1; if (ay >= az) return p[1] >= 0 ? 2 : 3; return p[2] >= 0 ? 4 : 5; }\n"
 "/* where m (0), s (1) and t (2) of face f come from, per the programming guide's table: axis * 2 + negated */\n"
 "CB_INL int cb_tx_cube_code(int f, int which) {\n"
-"  static const unsigned char k[6][3] = {{0, 5, 3}, {1, 4, 3}, {2, 0, 4}, {3, 0, 5}, {4, 0, 3}, {5, 1, 3}};\n"
+"  CB_TX_TAB unsigned char k[6][3] = {{0, 5, 3}, {1, 4, 3}, {2, 0, 4}, {3, 0, 5}, {4, 0, 3}, {5, 1, 3}};\n"
 "  return k[f][which]; }\n"
 "CB_INL float cb_tx_cube_part(const float p[3], int f, int which) {\n"
 "  int code = cb_tx_cube_code(f, which); return code & 1 ? -p[code >> 1] : p[code >> 1]; }\n"
@@ -185,7 +215,7 @@ const char cb_codegen_c_prelude_tex[] =
 "  *u = (cb_tx_cube_part(p, f, 1) / m + 1.0f) * 0.5f; *v = (cb_tx_cube_part(p, f, 2) / m + 1.0f) * 0.5f; return f; }\n"
 "/* seamless cubemaps: texel (i, j) of face f, a texel past an edge read from the neighbouring face\n"
 "   (the direction of its centre, projected again; past a corner this picks one of the two faces) */\n"
-"CB_INL void cb_tx_cube_texel(const cb_texobj *o, int64_t layer0, int f, int64_t i, int64_t j, float out[4], int32_t iv[4]) {\n"
+"CB_INL void cb_tx_cube_texel(CB_TXO o, int64_t layer0, int f, int64_t i, int64_t j, float out[4], int32_t iv[4]) {\n"
 "  int64_t n = o->width;\n"
 "  if (i < 0 || j < 0 || i >= n || j >= n) { float p[3], u, v;\n"
 "    float val[3] = {1.0f, 2.0f * ((float)i + 0.5f) / (float)n - 1.0f, 2.0f * ((float)j + 0.5f) / (float)n - 1.0f};\n"
@@ -193,7 +223,7 @@ const char cb_codegen_c_prelude_tex[] =
 "    f = cb_tx_cube_uv(p, &u, &v); i = (int64_t)floorf(u * (float)n); j = (int64_t)floorf(v * (float)n); }\n"
 "  cb_tx_texel(o, i, j, 0, layer0 + f, out, iv); }\n"
 "/* bilinear filtering across cube faces (CU_TRSF_SEAMLESS_CUBEMAP), weights as cb_tx_filter's 2D ones */\n"
-"CB_INL void cb_tx_seamless(const cb_texobj *o, const float u[3], int64_t layer, float f[4], int32_t iv[4]) {\n"
+"CB_INL void cb_tx_seamless(CB_TXO o, const float u[3], int64_t layer, float f[4], int32_t iv[4]) {\n"
 "  int face = (int)(layer % 6); float bx = u[0] - 0.5f, by = u[1] - 0.5f, fx = floorf(bx), fy = floorf(by);\n"
 "  int a = cb_tx_frac8(bx - fx), b = cb_tx_frac8(by - fy), w11 = (a * b + 128) >> 8;\n"
 "  int w[4] = {256 - a - b + w11, a - w11, b - w11, w11}; double s[4] = {0, 0, 0, 0};\n"
@@ -202,10 +232,10 @@ const char cb_codegen_c_prelude_tex[] =
 "    for (int c = 0; c < 4; c++) s[c] += w[k] * (double)tf[c]; }\n"
 "  for (int c = 0; c < 4; c++) { f[c] = (float)(s[c] / 256.0); iv[c] = 0; } }\n"
 "/* the first layer of cube c (clamped to the cubes) */\n"
-"CB_INL int64_t cb_tx_cube_layer(const cb_texobj *o, int64_t c) { int64_t n = o->layers >= 6 ? o->layers / 6 : 1;\n"
+"CB_INL int64_t cb_tx_cube_layer(CB_TXO o, int64_t c) { int64_t n = o->layers >= 6 ? o->layers / 6 : 1;\n"
 "  return 6 * (c < 0 ? 0 : c >= n ? n - 1 : c); }\n"
 "/* tex.cube/acube: modes as cb_tx_fetch; gradients are direction derivatives (isotropic) */\n"
-"CB_INL void cb_tx_cube_f32(const cb_texobj *o, int mode, float x, float y, float z, int64_t cube, float lod,\n"
+"CB_INL void cb_tx_cube_f32(CB_TXO o, int mode, float x, float y, float z, int64_t cube, float lod,\n"
 "                           const float dx[3], const float dy[3], float f[4], int32_t iv[4]) {\n"
 "  float p[3] = {x, y, z}, u, v; int fc = cb_tx_cube_uv(p, &u, &v); int64_t layer = cb_tx_cube_layer(o, cube) + fc;\n"
 "  if (mode == 1 || o->num_levels <= 1) { cb_tx_at_level(o, 0, 1, u, v, 0, layer, f, iv); return; }\n"
@@ -218,44 +248,48 @@ const char cb_codegen_c_prelude_tex[] =
 "  else if (mode == 0) lod = 0.0f;\n"
 "  cb_tx_at_lod(o, 1, u, v, 0, layer, lod, f, iv); }\n"
 "/* cb_tx_cube_f32, then half-format results rounded (cb_tx_half_out) */\n"
-"CB_INL void cb_tx_cube(const cb_texobj *o, int mode, float x, float y, float z, int64_t cube, float lod,\n"
+"CB_INL void cb_tx_cube(CB_TXO o, int mode, float x, float y, float z, int64_t cube, float lod,\n"
 "                       const float dx[3], const float dy[3], float f[4], int32_t iv[4]) {\n"
 "  cb_tx_cube_f32(o, mode, x, y, z, cube, lod, dx, dy, f, iv); cb_tx_half_out(o, f); }\n"
 "/* tld4: component comp of the four texels of a bilinear footprint at unnormalized (ux, uy) of level 0 */\n"
-"CB_INL void cb_tx_gather(const cb_texobj *o, int comp, float ux, float uy, int64_t layer, float f[4], int32_t iv[4]) {\n"
+"CB_INL void cb_tx_gather(CB_TXO o, int comp, float ux, float uy, int64_t layer, float f[4], int32_t iv[4]) {\n"
 "  float bx = ux - 0.5f, by = uy - 0.5f;\n"
 "  int64_t x0 = (int64_t)floorf(bx), y0 = (int64_t)floorf(by); float tf[4]; int32_t ti[4];\n"
-"  static const int dx[4] = {0, 1, 1, 0}, dy[4] = {1, 1, 0, 0};\n"
+"  CB_TX_TAB int dx[4] = {0, 1, 1, 0}, dy[4] = {1, 1, 0, 0};\n"
 "  for (int k = 0; k < 4; k++) { cb_tx_texel(o, x0 + dx[k], y0 + dy[k], 0, layer, tf, ti); f[k] = tf[comp]; iv[k] = ti[comp]; } }\n"
-"CB_INL void cb_tx_gather_cube(const cb_texobj *o, int comp, float x, float y, float z, int64_t cube, float f[4], int32_t iv[4]) {\n"
+"CB_INL void cb_tx_gather_cube(CB_TXO o, int comp, float x, float y, float z, int64_t cube, float f[4], int32_t iv[4]) {\n"
 "  float p[3] = {x, y, z}, u, v; int fc = cb_tx_cube_uv(p, &u, &v);\n"
 "  cb_tx_gather(o, comp, u * (float)o->width, v * (float)o->height, cb_tx_cube_layer(o, cube) + fc, f, iv); }\n"
 "/* txq.level: the size of level l (clamped to the levels) along axis d */\n"
-"CB_INL uint32_t cb_tx_level_size(const cb_texobj *o, int32_t l, int d) {\n"
-"  const cb_texobj *v = cb_tx_lv(o, l < 0 ? 0u : (uint32_t)l >= o->num_levels ? o->num_levels - 1 : (uint32_t)l);\n"
+"CB_INL uint32_t cb_tx_level_size(CB_TXO o, int32_t l, int d) {\n"
+"  CB_TXO v = cb_tx_lv(o, l < 0 ? 0u : (uint32_t)l >= o->num_levels ? o->num_levels - 1 : (uint32_t)l);\n"
 "  return d == 0 ? v->width : d == 1 ? v->height : v->depth; }\n"
 "/* suld.b/sust.b: the address of n bytes at byte x, row y, slice z, layer l; mode 0 trap, 1 clamp, 2 zero (NULL) */\n"
-"CB_INL unsigned char *cb_su_addr(cb_thread *t, const cb_texobj *o, uint32_t n, int64_t x, int64_t y, int64_t z, int64_t l, int mode) {\n"
+"CB_INL CB_SUB cb_su_addr(CB_TX_CTX, CB_TXO o, uint32_t n, int64_t x, int64_t y, int64_t z, int64_t l, int mode) {\n"
 "  int64_t w = (int64_t)o->width * o->elem_bytes, h = o->dims > 1 ? o->height : 1, dp = o->dims > 2 ? o->depth : 1;\n"
 "  int64_t nl = o->layers ? o->layers : 1;\n"
 "  int out = x < 0 || x + n > w || y < 0 || y >= h || z < 0 || z >= dp || l < 0 || l >= nl;\n"
-"  if (out) { if (mode == 2) return NULL; if (mode == 0) t->blk->rt->trap(t);\n"
+"  if (out) { if (mode == 2) return NULL; if (mode == 0) { CB_TX_TRAP(t); return 0; }\n"
 "    x = x < 0 ? 0 : x + n > w ? w - n : x; y = y < 0 ? 0 : y >= h ? h - 1 : y; z = z < 0 ? 0 : z >= dp ? dp - 1 : z;\n"
 "    l = l < 0 ? 0 : l >= nl ? nl - 1 : l; }\n"
-"  return o->base + (uint64_t)l * o->layer_bytes + (uint64_t)z * o->slice + (uint64_t)y * o->pitch + (uint64_t)x; }\n"
+"  return CB_TX_BASE(o) + (uint64_t)l * o->layer_bytes + (uint64_t)z * o->slice + (uint64_t)y * o->pitch + (uint64_t)x; }\n"
 "/* sust.p: n 32-bit values (R, G, B, A) converted to o's format: f32 for float and half formats,\n"
 "   u32/s32 (saturated to the channel width) for unsigned/signed integer formats */\n"
-"CB_INL void cb_su_store_p(const cb_texobj *o, unsigned char *p, const uint32_t *v, int n) {\n"
+"CB_INL void cb_su_store_p(CB_TXO o, CB_SUB p, const uint32_t *v, int n) {\n"
 "  uint32_t fb = o->elem_bytes / o->channels;\n"
-"  for (uint32_t c = 0; p && c < o->channels && (int)c < n; c++) { unsigned char *q = p + c * fb; uint32_t u = v[c];\n"
+"  for (uint32_t c = 0; p && c < o->channels && (int)c < n; c++) { CB_SUB q = p + c * fb; uint32_t u = v[c];\n"
 "    int32_t s = (int32_t)u; uint16_t h;\n"
 "    switch (o->format) {\n"
 "    case 0x01: q[0] = (uint8_t)(u > 255u ? 255u : u); break;\n"
-"    case 0x02: h = (uint16_t)(u > 65535u ? 65535u : u); memcpy(q, &h, 2); break;\n"
+"    case 0x02: h = (uint16_t)(u > 65535u ? 65535u : u); CB_TX_ST(uint16_t, q, h); break;\n"
 "    case 0x08: q[0] = (uint8_t)(int8_t)(s > 127 ? 127 : s < -128 ? -128 : s); break;\n"
-"    case 0x09: h = (uint16_t)(int16_t)(s > 32767 ? 32767 : s < -32768 ? -32768 : s); memcpy(q, &h, 2); break;\n"
-"    case 0x10: h = cb_dh(0, (double)cb_f32(u), 0); memcpy(q, &h, 2); break;\n"
-"    default: memcpy(q, &u, 4); break; } } }\n";
+"    case 0x09: h = (uint16_t)(int16_t)(s > 32767 ? 32767 : s < -32768 ? -32768 : s); CB_TX_ST(uint16_t, q, h); break;\n"
+"    case 0x10: h = cb_dh(0, (double)cb_f32(u), 0); CB_TX_ST(uint16_t, q, h); break;\n"
+"    default: CB_TX_ST(uint32_t, q, u); break; } } }\n"
+"/* suld.b/sust.b elements at surface byte p */\n"
+"#define CB_SU_ELEM(N, T) CB_INL T cb_su_ld_##N(CB_SUB p) { return CB_TX_LD(T, p); } \\\n"
+"  CB_INL void cb_su_st_##N(CB_SUB p, T v) { CB_TX_ST(T, p, v); }\n"
+"CB_SU_ELEM(u8, uint8_t) CB_SU_ELEM(u16, uint16_t) CB_SU_ELEM(u32, uint32_t) CB_SU_ELEM(u64, uint64_t)\n";
 
 /* ---- geometry -------------------------------------------------------------------------- */
 
@@ -278,16 +312,32 @@ static tgeom geometry(cg *c, const ptx_instr *in)
     return g;
 }
 
-/* Emits "const cb_texobj *cb_o = ...;" for the object register of mem. */
+/* The first argument of the helpers that can trap: the dialect's (cg_target.tex_ctx), else the C
+ * dialect's thread. */
+static const char *trap_ctx(const cg *c) { return c->target->tex_ctx ? c->target->tex_ctx : "t"; }
+
+/* Where the dialect's traps return (cg_target.trap_returns): "if (!<ptr>) <trap>", which ends the
+ * thread after a helper that trapped returned NULL. */
+static void end_if_trapped(cg *c, const char *ptr)
+{
+    if (!c->target->trap_returns)
+        return;
+    cg_printf(c, "    if (!%s) { ", ptr);
+    c->target->op[PTX_OP_trap](c, c->in);
+    cg_puts(c, "    }\n");
+}
+
+/* Emits "CB_TXO cb_o = ...;" for the object register of mem. */
 static void object(cg *c, const ptx_operand *mem)
 {
     if (mem->kind != PTX_OPD_mem || mem->reg < 0 || mem->offset != 0)
         cg_fail(c, "the texture/surface operand must be a 64-bit object register (texture references are not supported)");
-    cg_puts(c, "const cb_texobj *cb_o = cb_tx(t, ");
+    cg_printf(c, "CB_TXO cb_o = cb_tx(%s, ", trap_ctx(c));
     ptx_operand r = *mem;
     r.kind = PTX_OPD_reg;
     cg_read(c, &r, PTX_TYPE_u64);
     cg_puts(c, ");\n");
+    end_if_trapped(c, "cb_o");
 }
 
 /* The object operand [h, {coords}]: emits the object and returns the
@@ -531,9 +581,9 @@ static void emit_surface(cg *c, const ptx_instr *in, int store)
     int first = g.layered ? 1 : 0;
     /* sust.p addresses one element (x in elements); the others n * size bytes at byte x */
     if (formatted)
-        cg_puts(c, "    unsigned char *cb_p = cb_su_addr(t, cb_o, cb_o->elem_bytes, ");
+        cg_printf(c, "    CB_SUB cb_p = cb_su_addr(%s, cb_o, cb_o->elem_bytes, ", trap_ctx(c));
     else
-        cg_printf(c, "    unsigned char *cb_p = cb_su_addr(t, cb_o, %uu, ", (unsigned)sz * (unsigned)n);
+        cg_printf(c, "    CB_SUB cb_p = cb_su_addr(%s, cb_o, %uu, ", trap_ctx(c), (unsigned)sz * (unsigned)n);
     for (int d = 0; d < 3; d++) {
         if (d == 0 && formatted)
             cg_puts(c, "(int64_t)cb_o->elem_bytes * ");
@@ -545,6 +595,8 @@ static void emit_surface(cg *c, const ptx_instr *in, int store)
     else
         cg_puts(c, "0");
     cg_printf(c, ", %d);\n", mode);
+    if (mode == 0)   /* .trap: NULL only after a trap */
+        end_if_trapped(c, "cb_p");
     ptx_type ut = sz == 8 ? PTX_TYPE_u64 : sz == 4 ? PTX_TYPE_u32 : sz == 2 ? PTX_TYPE_u16 : PTX_TYPE_u8;
     if (formatted)
         cg_printf(c, "    uint32_t cb_v[4] = {0, 0, 0, 0};\n");
@@ -555,13 +607,13 @@ static void emit_surface(cg *c, const ptx_instr *in, int store)
             cg_read(c, e, PTX_TYPE_u32);
             cg_puts(c, ";\n");
         } else if (store) {
-            cg_printf(c, "    if (cb_p) cb_st_%s(cb_p + %u, ", cg_tname(ut), (unsigned)(i * (int)sz));
+            cg_printf(c, "    if (cb_p) cb_su_st_%s(cb_p + %u, ", cg_tname(ut), (unsigned)(i * (int)sz));
             cg_read(c, e, ut);
             cg_puts(c, ");\n");
         } else if (e->kind != PTX_OPD_sink) {
             cg_puts(c, "    ");
             cg_dst_open(c, e, ut);
-            cg_printf(c, "cb_p ? cb_ld_%s(cb_p + %u) : 0", cg_tname(ut), (unsigned)(i * (int)sz));
+            cg_printf(c, "cb_p ? cb_su_ld_%s(cb_p + %u) : 0", cg_tname(ut), (unsigned)(i * (int)sz));
             cg_dst_close(c, e, ut);
         }
     }

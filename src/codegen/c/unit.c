@@ -199,6 +199,7 @@ void c_unit_begin(cg *c)
     cg_puts(c, cb_codegen_c_prelude_int);
     cg_puts(c, m->warp_size == 64 ? cb_codegen_c_prelude_warp64 : cb_codegen_c_prelude_warp);
     cg_puts(c, cb_codegen_c_prelude_mma);
+    cg_puts(c, cb_codegen_c_prelude_tex_c);   /* how the C dialect reaches objects, then the shared helpers */
     cg_puts(c, cb_codegen_c_prelude_tex);
     cg_puts(c, cb_codegen_c_prelude_mbarrier);
     cg_puts(c, cb_codegen_c_prelude_simd);

@@ -9,6 +9,8 @@
  *   prelude.c   the helpers, under the C dialect's names
  *   warp.c      warp collectives and bar.red, through local memory in uniform control flow
  *   printf.c    vprintf: a record per call in the printf FIFO, printed by the backend
+ *   tex.c       tex tld4 txq suld sust: the C dialect's emitters and helpers on descriptors
+ *               in the heap (texobj.h)
  * Everything it cannot express fails at translation through cg_unsupported
  * (the loader answers CUDA_ERROR_NOT_SUPPORTED), never as different code.
  * docs/opencl.md says what works.
@@ -38,6 +40,11 @@ int ocl_unit_calls(const ptx_module *m, const char *name);
 /* In stack mode: the bytes of f's frame (its .local variables, 16-byte aligned), and v's offset in it. */
 uint64_t ocl_frame_size(const ptx_func *f);
 uint64_t ocl_frame_offset(const ptx_func *f, const ptx_var *v);
+
+/* tex.c: how the texture helpers (c/tex.c's cb_codegen_c_prelude_tex, after it) reach descriptors and
+ * texels in the heap; whether a function of m uses texture or surface objects. */
+extern const char cb_codegen_opencl_prelude_tex[];
+int ocl_unit_uses_textures(const ptx_module *m);
 
 /* target.c: whether in computes in half precision (f16/bf16 arithmetic, comparisons, conversions) */
 int ocl_is_half_instr(const ptx_instr *in);

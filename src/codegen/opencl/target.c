@@ -147,10 +147,12 @@ void cg_target_opencl_init(cg_target *t)
     t->op[PTX_OP_match] = ocl_emit_match;
     t->op[PTX_OP_redux] = ocl_emit_redux;
     t->op[PTX_OP_elect] = ocl_emit_elect;
-    /* not yet: runtime services, matrices, async copies, textures */
+    /* tex tld4 txq suld sust: the C dialect's emitters, on descriptors in the heap (tex.c) */
+    t->tex_ctx = "cb_heap";
+    t->trap_returns = 1;
+    /* not yet: runtime services, matrices, async copies */
     static const ptx_opcode no[] = {
-        PTX_OP_mma, PTX_OP_wmma, PTX_OP_ldmatrix, PTX_OP_stmatrix,
-        PTX_OP_cp, PTX_OP_mbarrier, PTX_OP_tex, PTX_OP_tld4, PTX_OP_txq, PTX_OP_suld, PTX_OP_sust,
+        PTX_OP_mma, PTX_OP_wmma, PTX_OP_ldmatrix, PTX_OP_stmatrix, PTX_OP_cp, PTX_OP_mbarrier,
     };
     for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
         t->op[no[i]] = refuse;

@@ -1,7 +1,8 @@
 /* unit.c: the OpenCL C dialect's program, functions and kernels (opencl.h).
  *
- * Layout of the output: the prelude (prelude.c; then printf.c's and the C
- * dialect's half helpers where the unit needs them), forward declarations of
+ * Layout of the output: the prelude (prelude.c; then printf.c's, the C
+ * dialect's half helpers and the texture helpers (tex.c) where the unit
+ * needs them), forward declarations of
  * every .func, the functions, then per .entry its parameter struct and its
  * __kernel. The backend puts a text before it all that defines CB_HEAP_BASE,
  * CB_HEAP_SIZE, CB_SHARED_WIN, CB_LOCAL_WIN, the printf FIFO's CB_PRINTF_*
@@ -332,10 +333,15 @@ void ocl_unit_begin(cg *c)
     cg_puts(c, cb_codegen_c_prelude_simd);      /* the packed and video forms (c/simd.c) */
     if (ocl_unit_calls(m, "vprintf"))
         cg_puts(c, cb_codegen_opencl_prelude_printf);
-    if (unit_has_half(m))   /* the C dialect's half helpers (target.c), which compute in double, and the
-                               half atomics' CAS loops on them */
-        cg_printf(c, "#ifndef cl_khr_fp64\n#error \"half precision in the OpenCL dialect needs cl_khr_fp64\"\n#endif\n%s%s",
-                  cb_codegen_c_prelude_half, cb_codegen_opencl_prelude_atom_half);
+    int half = unit_has_half(m), tex = ocl_unit_uses_textures(m);
+    if (half || tex)   /* the C dialect's half helpers (target.c), which compute in double; the texture
+                          helpers compute in double too and take their conversions */
+        cg_printf(c, "#ifndef cl_khr_fp64\n#error \"%s in the OpenCL dialect needs cl_khr_fp64\"\n#endif\n%s",
+                  half ? "half precision" : "textures", cb_codegen_c_prelude_half);
+    if (half)   /* the half atomics' CAS loops */
+        cg_puts(c, cb_codegen_opencl_prelude_atom_half);
+    if (tex)   /* tex.c: descriptors in the heap, then the C dialect's sampling helpers */
+        cg_printf(c, "%s%s", cb_codegen_opencl_prelude_tex, cb_codegen_c_prelude_tex);
     int warps = 0;   /* the collectives' helpers (warp.c) only where a kernel has collectives: less to build */
     for (uint32_t k = 0; k < m->nkernels && !warps; k++)
         warps = cg_opencl_warp_scratch(&m->funcs[m->kernels[k]->func]) != 0;
