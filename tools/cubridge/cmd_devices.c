@@ -153,7 +153,9 @@ static void print_opencl_device(const cb_opencl_device_report *r)
                                         "fine-grained SVM (pointers are real pointers; managed memory)"};
     printf("   cubridge uses       %s; warp collectives %s\n",
            r->memory_mode < 0 ? "no memory mode (CUBRIDGE_OPENCL_MEMORY asks for what it lacks)" : modes[r->memory_mode],
-           r->nv_asm ? "as inline PTX (CUBRIDGE_OPENCL_ASM=0 turns it off)" : "through local memory");
+           r->nv_asm ? "as inline PTX (CUBRIDGE_OPENCL_ASM=0 turns it off)"
+           : r->sg32 ? "through local memory and 32-wide sub-groups (CUBRIDGE_OPENCL_SUBGROUPS=0 turns them off)"
+                     : "through local memory");
 }
 
 /* Every OpenCL device of the system. Returns 0, or 1 when there is none. */

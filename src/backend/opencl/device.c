@@ -144,6 +144,24 @@ int ocl_uses_nv_asm(const char *vendor)
     return strstr(vendor, "NVIDIA") != NULL && !(as && !strcmp(as, "0"));
 }
 
+int ocl_uses_subgroups32(cl_device_id d)
+{
+    const char *env = getenv("CUBRIDGE_OPENCL_SUBGROUPS");
+    if (env && !strcmp(env, "0"))
+        return 0;
+    char *ext = device_extensions(d);
+    int ok = ext && has_word(ext, "cl_intel_required_subgroup_size") &&
+             (has_word(ext, "cl_intel_subgroups") || has_word(ext, "cl_khr_subgroups"));
+    free(ext);
+    size_t sizes[16], got = 0;
+    if (!ok || clGetDeviceInfo(d, Q_SUB_GROUP_SIZES_INTEL, sizeof sizes, sizes, &got) != CL_SUCCESS)
+        return 0;
+    for (size_t i = 0; i < got / sizeof sizes[0] && i < 16; i++)
+        if (sizes[i] == 32)
+            return 1;
+    return 0;
+}
+
 static void describe(cl_platform_id p, cl_device_id d, cb_opencl_device_report *r)
 {
     clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof r->platform_name - 1, r->platform_name, NULL);
@@ -229,6 +247,7 @@ static void describe(cl_platform_id p, cl_device_id d, cb_opencl_device_report *
     char why[200];
     r->memory_mode = ocl_memory_mode(d, getenv("CUBRIDGE_OPENCL_MEMORY"), why, sizeof why);
     r->nv_asm = ocl_uses_nv_asm(r->vendor);
+    r->sg32 = !r->nv_asm && ocl_uses_subgroups32(d);
 }
 
 int cb_opencl_devices(cb_opencl_device_report *out, int max, char *err, size_t errlen)

@@ -86,6 +86,7 @@ typedef struct ocl_backend {
     ocl_heap alloc;         /* heap.c */
     cb_device_info info;
     size_t max_wg;
+    int sg32;               /* 32-wide sub-groups synchronise warp collectives (CB_SG32; warp.c) */
     int nvidia;             /* NVIDIA's OpenCL: inline PTX (CB_NV_ASM): warp collectives
                              * (codegen/opencl/warp.c) and global float adds (prelude.c) */
     char options[1024];     /* clBuildProgram's options */
@@ -297,6 +298,8 @@ static char *module_header(ocl_backend *s, const cb_translation *tr, const uint6
                     : (size_t)snprintf(h + n, cap - n, "#define CB_G%u 0x%llxul\n", i, (unsigned long long)ga[i]);
     if (s->nvidia)
         n += (size_t)snprintf(h + n, cap - n, "#define CB_NV_ASM 1\n");
+    else if (s->sg32)
+        n += (size_t)snprintf(h + n, cap - n, "#define CB_SG32 1\n");
     return h;
 }
 
@@ -417,6 +420,14 @@ static CUresult launch_status(ocl_backend *s, cb_launch_error *err)
     if (st[0] == 3) {   /* codegen/opencl/warp.c: cb_wfail */
         static const char *const kinds[] = {"?", "shfl.sync", "vote.sync", "match.sync", "redux.sync", "elect.sync",
                                             "bar.warp.sync"};
+        if (st[8] == 7) {   /* CB_SG32: the device's sub-groups are not the block's warps */
+            err->result = CUDA_ERROR_LAUNCH_FAILED;
+            snprintf(err->message, sizeof err->message,
+                     "a warp collective (block [%u,%u,%u], thread [%u,%u,%u]): the device's 32-wide sub-groups are not "
+                     "the block's warps of 32 consecutive threads; CUBRIDGE_OPENCL_SUBGROUPS=0 avoids them",
+                     st[1], st[2], st[3], st[4], st[5], st[6]);
+            return err->result;
+        }
         err->result = CUDA_ERROR_LAUNCH_FAILED;
         snprintf(err->message, sizeof err->message,
                  "%s with mask 0x%08x (block [%u,%u,%u], thread [%u,%u,%u]): the calling lane is not in its mask, "
@@ -626,6 +637,7 @@ static void fill_info(ocl_backend *s)
     /* inline PTX on NVIDIA's platform only (codegen/opencl/warp.c: shfl.sync and vote.sync with the
      * mask checks made by match.any.sync); CUBRIDGE_OPENCL_ASM=0 keeps the local-memory emulation */
     s->nvidia = ocl_uses_nv_asm(vendor);
+    s->sg32 = !s->nvidia && ocl_uses_subgroups32(s->dev);
     /* the version's first three words ("OpenCL 3.0 CUDA", "OpenCL 3.0 PoCL"; PoCL's goes on for 60 bytes) */
     for (int words = 0, k = 0; ver[k]; k++)
         if (ver[k] == ' ' && ++words == 3) {

@@ -40,6 +40,7 @@ typedef struct cb_opencl_device_report {
     int memory_mode;                 /* what the backend would use: 0 heap, 1 coarse-grained SVM, 2 fine-grained,
                                       * -1 CUBRIDGE_OPENCL_MEMORY asks for what it lacks */
     int nv_asm;                      /* warp collectives as inline PTX (NVIDIA, CUBRIDGE_OPENCL_ASM) */
+    int sg32;                        /* warp collectives synchronised by 32-wide sub-groups (CUBRIDGE_OPENCL_SUBGROUPS) */
 } cb_opencl_device_report;
 
 /* Fills out[0 .. max) with the devices of every OpenCL platform, in the

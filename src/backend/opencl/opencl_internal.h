@@ -122,6 +122,10 @@ int ocl_pick_device(const char *spec, cl_platform_id *plat, cl_device_id *dev, c
 int ocl_memory_mode(cl_device_id dev, const char *want, char *err, size_t errlen);
 /* 1 when warp collectives run as inline PTX (NVIDIA's platform, unless CUBRIDGE_OPENCL_ASM=0). */
 int ocl_uses_nv_asm(const char *vendor);
+/* 1 when warp collectives synchronise through 32-wide sub-groups (codegen/opencl/warp.c, CB_SG32):
+ * cl_intel_required_subgroup_size with 32 among its sizes, and sub-group barriers (cl_intel_subgroups
+ * or cl_khr_subgroups); CUBRIDGE_OPENCL_SUBGROUPS=0 turns it off. */
+int ocl_uses_subgroups32(cl_device_id d);
 /* 1 when the device's extension list has name (a whole word). */
 int ocl_device_has_extension(cl_device_id d, const char *name);
 

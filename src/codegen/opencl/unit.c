@@ -406,6 +406,8 @@ void ocl_unit_kernel(cg *c, const ptx_func *f)
     cg_printf(c, "\n/* line %u: .entry %s */\n", f->line, f->name);
     cg_printf(c, "typedef struct { ulong w[%u]; } %s_params;\n", words ? words : 1, f->cname);
     cg_puts(c, "__kernel ");
+    if (cg_opencl_warp_scratch(f))   /* warp.c: 32-wide sub-groups where the device has them */
+        cg_puts(c, "CB_SG_ATTR ");
     if (f->reqntid[0])
         cg_printf(c, "__attribute__((reqd_work_group_size(%u, %u, %u))) ", f->reqntid[0],
                   f->reqntid[1] ? f->reqntid[1] : 1, f->reqntid[2] ? f->reqntid[2] : 1);

@@ -19,6 +19,14 @@
  * it, a .func, another mask, the forms without .sync -- the kernel is
  * refused with the reason (cg_unsupported), never emitted differently.
  *
+ * Where the device has 32-wide sub-groups (cl_intel_required_subgroup_size:
+ * Intel's drivers) the backend defines CB_SG32: kernels with collectives ask
+ * for sub-groups of 32 (CB_SG_ATTR), and in a block whose rows are whole
+ * warps those are its warps, so the exchange is ordered by a sub-group
+ * barrier instead of the work-group one (checked: a sub-group that is not
+ * the warp fails the launch). The rules of where a collective may be are
+ * the same.
+ *
  * On NVIDIA's OpenCL the backend defines CB_NV_ASM, and shfl and vote in
  * uniform control flow run the PTX instruction itself in an asm statement
  * instead (prelude: cb_wshfl_*, cb_wvote); in a predicated region they keep
@@ -317,6 +325,18 @@ void ocl_emit_bar_red(cg *c, const ptx_instr *in)
 const char cb_codegen_opencl_prelude_warp[] =
 "/* ---- warps (warp.c): 32 work-items of the flat index; collectives through local memory ---- */\n"
 "#define CB_NTH ((uint)(get_local_size(0) * get_local_size(1) * get_local_size(2)))\n"
+"#ifdef CB_SG32\n"
+"/* 32-wide sub-groups (the backend defines CB_SG32 where the device has them): a block whose rows are\n"
+"   whole warps runs in sub-groups of 32 along dimension 0, which are its warps, so a sub-group barrier\n"
+"   orders a collective's exchange; a block of other rows keeps the work-group barrier */\n"
+"#pragma OPENCL EXTENSION cl_intel_subgroups : enable\n"
+"#define CB_SG_ATTR __attribute__((intel_reqd_sub_group_size(32)))\n"
+"#define CB_WSG() ((get_local_size(0) & 31u) == 0u)\n"
+"#define CB_WSYNC() do { if (CB_WSG()) sub_group_barrier(CLK_LOCAL_MEM_FENCE); else barrier(CLK_LOCAL_MEM_FENCE); } while (0)\n"
+"#else\n"
+"#define CB_SG_ATTR\n"
+"#define CB_WSYNC() barrier(CLK_LOCAL_MEM_FENCE)\n"
+"#endif\n"
 "/* the lanes of the calling work-item's warp that exist (fewer in a partial last warp) */\n"
 "CB_INL uint cb_wlanes(void) { uint left = CB_NTH - (CB_FLAT & ~31u); return left >= 32u ? 0xffffffffu : (1u << left) - 1u; }\n"
 "CB_INL uint cb_wctz(uint x) { return 31u - clz(x & (0u - x)); }\n"
@@ -331,7 +351,11 @@ const char cb_codegen_opencl_prelude_warp[] =
 "   ends the kernel: its lanes count as exited, as on the CPU) */\n"
 "CB_INL __local ulong *cb_wput(__local ulong *s, uint *sel, __global uchar *h, ulong mask, ulong v, uint kind, uint *lanes) {\n"
 "  __local ulong *x = s + (*sel ? 2u * CB_NTH : 0u); *sel ^= 1u;\n"
-"  x[2u * CB_FLAT] = v; x[2u * CB_FLAT + 1u] = mask; barrier(CLK_LOCAL_MEM_FENCE);\n"
+"  x[2u * CB_FLAT] = v; x[2u * CB_FLAT + 1u] = mask; CB_WSYNC();\n"
+"#ifdef CB_SG32\n"
+"  /* the sub-group must be the warp (launch status 3, kind 7: the device formed them otherwise) */\n"
+"  if (CB_WSG() && (get_sub_group_size() != 32u || get_sub_group_local_id() != (CB_FLAT & 31u))) cb_wfail(h, mask, 7u);\n"
+"#endif\n"
 "  __local ulong *w = x + 2u * (CB_FLAT & ~31u);\n"
 "  uint m = (uint)mask, gone = 0u, bad = !(m >> (CB_FLAT & 31u) & 1u);\n"
 "  *lanes = 0u;\n"
