@@ -9,14 +9,16 @@
  * the synchronisation's (cudaErrorNotSupported, which stays: a refused
  * call's outputs were never written). Success everywhere with wrong
  * results is the failure this program exists for. On the H200 and on
- * cubridge's CPU backend both calls compute; on its OpenCL backend both are
- * refused: getrf by its status (the device has no LAPACK, which the facade
- * knows before it enqueues), GemmEx in f16 by the synchronisation (CLBlast's
- * interface refuses it on the stream's worker), each part in a fresh
- * process (a sticky error would end the other).
+ * cubridge's CPU backend every call computes; on its OpenCL backend getrf is
+ * refused by its status (the device has no LAPACK, which the facade knows
+ * before it enqueues), GemmEx in f16 computes (our own mixed-precision
+ * kernel, since 2026-12-04), and GemmEx in int8 with int32 compute
+ * (CUBLAS_COMPUTE_32I) is refused by the synchronisation (the backend
+ * refuses it on the stream's worker), each part in a fresh process (a
+ * sticky error would end the other).
  *
  * Build: nvcc cusolver_refused_async.cu -o cusolver_refused_async -lcusolver -lcublas
- * REFUSED_ASYNC_ONLY=getrf or gemmex runs one part only (default: both).
+ * REFUSED_ASYNC_ONLY=getrf, gemmex or gemmex_i8 runs one part only (default: all).
  */
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
@@ -151,6 +153,61 @@ static void gemmex(void)
     cudaStreamDestroy(s);
 }
 
+/* int8 inputs, int32 results and compute (CUBLAS_COMPUTE_32I, int32 alpha and beta), op(A) = A^T as
+ * the integer path has long asked for, dimensions multiples of 4 */
+static void gemmex_i8(void)
+{
+    const int n = 8;
+    signed char ha[64], hb[64];
+    int c[64], want[64];
+    for (int i = 0; i < 64; i++) {
+        ha[i] = (signed char)((i * 37) % 255 - 127);
+        hb[i] = (signed char)((i * 11) % 200 - 100);
+        c[i] = 7;
+    }
+    const int alpha = 2, beta = -1;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            int v = 0;
+            for (int k = 0; k < n; k++)
+                v += ha[k + i * n] * hb[k + j * n];   /* op(A) = A^T */
+            want[i + j * n] = alpha * v + beta * c[i + j * n];
+        }
+    signed char *d_a, *d_b;
+    int *d_c;
+    cudaMalloc(&d_a, sizeof ha);
+    cudaMalloc(&d_b, sizeof hb);
+    cudaMalloc(&d_c, sizeof c);
+    cudaMemcpy(d_a, ha, sizeof ha, cudaMemcpyHostToDevice);
+    cudaMemcpy(d_b, hb, sizeof hb, cudaMemcpyHostToDevice);
+    cudaMemcpy(d_c, c, sizeof c, cudaMemcpyHostToDevice);
+    cublasHandle_t h;
+    cudaStream_t s;
+    cudaStreamCreate(&s);
+    cublasCreate(&h);
+    cublasSetStream(h, s);
+    cublasStatus_t st = cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, n, n, n, &alpha, d_a, CUDA_R_8I, n, d_b, CUDA_R_8I,
+                                     n, &beta, d_c, CUDA_R_32I, n, CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT);
+    cudaError_t e = cudaStreamSynchronize(s);
+    if (outcome("cublasGemmEx (int8)", st == CUBLAS_STATUS_SUCCESS, cublasGetStatusName(st), e)) {
+        cudaMemcpy(c, d_c, sizeof c, cudaMemcpyDeviceToHost);
+        int bad = 0;
+        for (int i = 0; i < 64; i++)
+            bad += c[i] != want[i];
+        if (bad) {
+            printf("FAIL cublasGemmEx (int8): %d of 64 results differ (C[0] %d, want %d)\n", bad, c[0], want[0]);
+            failures++;
+        } else {
+            printf("computed cublasGemmEx (int8)\n");
+        }
+    }
+    cublasDestroy(h);
+    cudaStreamDestroy(s);
+    cudaFree(d_a);
+    cudaFree(d_b);
+    cudaFree(d_c);
+}
+
 int main(void)
 {
     const char *which = getenv("REFUSED_ASYNC_ONLY") ? getenv("REFUSED_ASYNC_ONLY") : "";
@@ -158,6 +215,8 @@ int main(void)
         getrf();
     if (!*which || !strcmp(which, "gemmex"))
         gemmex();
+    if (!*which || !strcmp(which, "gemmex_i8"))
+        gemmex_i8();
     if (failures)
         return 1;
     printf("PASS cusolver_refused_async\n");

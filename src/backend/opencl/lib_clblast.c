@@ -1064,15 +1064,16 @@ static CUresult gemm_ex_into_d(cb_backend *b, const cb_blas_gemm *g)
     return clb_gemm_ex(b, &in_d);
 }
 
-/* ---- gemm_ex: the plain types only (A, B, C, D, compute and scale all t),
- * no input rounding, no epilogue; batches by stride or by arrays. */
+/* ---- gemm_ex: the plain types (A, B, C, D, compute and scale all t), no input rounding, no
+ * epilogue, through CLBlast; batches by stride or by arrays. Mixed types, input rounding and
+ * epilogues: our own kernel (ocl_k_gemm_mixed). */
 static CUresult clb_gemm_ex(cb_backend *b, const cb_blas_gemm *g)
 {
     cb_blas_type t = g->c_type;
-    PLAIN_OR_REFUSE(t);
     if (g->a_type != t || g->b_type != t || g->d_type != t || g->compute != t || g->scale != t ||
         g->round != CB_BLAS_ROUND_NONE || g->epilogue > 1)
-        return CUDA_ERROR_NOT_SUPPORTED;
+        return ocl_k_gemm_mixed(b, g);   /* our own kernel (lib_kernels.c), or NOT_SUPPORTED */
+    PLAIN_OR_REFUSE(t);
     if (g->d_array ? g->d_array != g->c_array : (g->d != g->c || g->ldd != g->ldc || g->stride_d != g->stride_c))
         return gemm_ex_into_d(b, g);
     if (g->batch == 1 && !g->a_array)

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backend/blas_elem.h"
 #include "platform/log.h"
 #include "platform/thread.h"
 
@@ -290,6 +291,47 @@ static const char conv_text[] =
     "  STORE(dst, beta0 ? v : v + beta * LD(dst, 0));\n"
     "}\n";
 
+/* A product with mixed real types (cb_blas_gemm): D = alpha op(A) op(B) + beta C, then the bias, RELU or
+ * GELU epilogue, one work-item per element of D (global: m, n, batch), accumulated in f32 as the CPU
+ * backend accumulates (f16/bf16/int8 inputs widened after the input rounding). g, as longs: 0 m, 1 n, 2 k,
+ * 3 lda, 4 ldb, 5 ldc, 6 ldd, 7 trans_a, 8 trans_b, 9..12 the types of A, B, C, D (cb_blas_type), 13 the
+ * input rounding, 14 use C (beta != 0), 15 the epilogue bits, 16 the bias type, 17..21 the strides of A,
+ * B, C, D and the bias between batch entries (elements). */
+static const char gemm_text[] =
+    "static inline float cb_gx(__global const uchar *p, long i, int t) {\n"
+    "  switch (t) { case 4: return vload_half((size_t)i, (__global const half *)p);\n"
+    "  case 5: return cb_bf16_f(((__global const ushort *)p)[i]); case 6: return (float)((__global const char *)p)[i];\n"
+    "  default: return ((__global const float *)p)[i]; } }\n"
+    "static inline void cb_gs(__global uchar *p, long i, int t, float v) {\n"
+    "  switch (t) { case 4: vstore_half_rte(v, (size_t)i, (__global half *)p); break;\n"
+    "  case 5: ((__global ushort *)p)[i] = cb_f_bf16(v); break; default: ((__global float *)p)[i] = v; } }\n"
+    "static inline float cb_gr(float v, int r) {\n"
+    "  if (r == 1) return cb_tf32(v);\n"
+    "  if (r == 2) { ushort h[1]; vstore_half_rte(v, 0, (half *)h); return vload_half(0, (const half *)h); }\n"
+    "  if (r == 3) return cb_bf16_f(cb_f_bf16(v));\n"
+    "  return v; }\n"
+    "__kernel void cb_gemm_mixed(__global uchar *heap, __global const long *g, ulong ao, ulong bo, ulong co, ulong dof,\n"
+    "                            ulong biaso, float alpha, float beta) {\n"
+    "  long i = get_global_id(0), j = get_global_id(1), e = get_global_id(2);\n"
+    "  long m = g[0], n = g[1], k = g[2], lda = g[3], ldb = g[4];\n"
+    "  if (i >= m || j >= n) return;\n"
+    "  int ta = (int)g[7], tb = (int)g[8], at = (int)g[9], bt = (int)g[10], rnd = (int)g[13], epi = (int)g[15];\n"
+    "  __global const uchar *A = heap + ao, *B = heap + bo;\n"
+    "  long abase = e * g[17], bbase = e * g[18];\n"
+    "  float acc = 0.0f;\n"
+    "  for (long l = 0; l < k; l++) {\n"
+    "    float x = cb_gr(cb_gx(A, abase + (ta ? l + i * lda : i + l * lda), at), rnd);\n"
+    "    float y = cb_gr(cb_gx(B, bbase + (tb ? j + l * ldb : l + j * ldb), bt), rnd);\n"
+    "    acc = acc + x * y;\n"
+    "  }\n"
+    "  float v = alpha * acc;\n"
+    "  if (g[14]) v = v + beta * cb_gx(heap + co, e * g[19] + i + j * g[5], (int)g[11]);\n"
+    "  if ((epi & 4) && biaso) v = v + cb_gx(heap + biaso, e * g[21] + i, (int)g[16]);\n"
+    "  if (epi & 2) v = v > 0.0f ? v : 0.0f;\n"
+    "  else if (epi & 32) v = 0.5f * v * (1.0f + tanh(0.7978845608028654f * (v + 0.044715f * v * v * v)));\n"
+    "  cb_gs(heap + dof, e * g[20] + i + j * g[6], (int)g[12], v);\n"
+    "}\n";
+
 static const char conv_instances_32[] =
     "#define LD(p, i) (rnd ? cb_tf32((p)[i]) : (p)[i])\n#define STORE(p, v) (*(p) = (v))\n"
     "CONV_F(f32, float, float)\n#undef LD\n#undef STORE\n"
@@ -330,6 +372,7 @@ typedef struct ocl_lib_program {
     cl_program prog;
     cl_kernel k[4][K_COUNT];   /* [F32, F64, C32, C64][kernel] */
     cl_kernel conv[CONV_COUNT];
+    cl_kernel gemm_mixed;
     cb_mutex lock;
 } ocl_lib_program;
 
@@ -369,18 +412,18 @@ static char *append_macro(char *o, const char *text, const char *name, const cha
     return o;
 }
 
-/* The program: kernel_text as KERNELS_F, conv_text as CONV_F, and their instances. */
+/* The program: kernel_text as KERNELS_F, conv_text as CONV_F, their instances, and gemm_text. */
 static char *program_text(int fp64)
 {
     size_t cap = 2 * (sizeof kernel_text + sizeof conv_text) + sizeof kernel_instances_32 + sizeof kernel_instances_64 +
-                 sizeof conv_instances_32 + sizeof conv_instances_64 + 256;
+                 sizeof conv_instances_32 + sizeof conv_instances_64 + sizeof gemm_text + 256;
     char *s = malloc(cap), *o = s;
     if (!s)
         return NULL;
     o = append_macro(o, kernel_text, "#define KERNELS(", "#define KERNELS_F(S, T, R, MUL, CONJ, DIAG, ABS1, DIV) \\");
     o = append_macro(o, conv_text, "#define CONV(", "#define CONV_F(S, ST, T) \\");
-    sprintf(o, "%s%s%s%s", kernel_instances_32, fp64 ? kernel_instances_64 : "", conv_instances_32,
-            fp64 ? conv_instances_64 : "");
+    sprintf(o, "%s%s%s%s%s", kernel_instances_32, fp64 ? kernel_instances_64 : "", conv_instances_32,
+            fp64 ? conv_instances_64 : "", gemm_text);
     return s;
 }
 
@@ -415,6 +458,11 @@ static int build_program(ocl_lib_program *p, const ocl_device_view *v)
                 return -1;
             }
         }
+    }
+    p->gemm_mixed = clCreateKernel(p->prog, "cb_gemm_mixed", &e);
+    if (e != CL_SUCCESS) {
+        cb_log(CB_LOG_ERROR, "opencl: library kernel cb_gemm_mixed: error %d", (int)e);
+        return -1;
     }
     for (int c = 0; c < CONV_COUNT; c++) {
         if (c == CONV_F64 && !p->fp64)
@@ -1068,6 +1116,61 @@ static CUresult k_dnn_conv(cb_backend *b, const cb_dnn_conv *c)
     size_t global[3] = {(size_t)total, 1, 1};
     CUresult r = run_cl(p, &v, p->conv[inst], global, args, 8);
     clReleaseMemObject(geo);
+    return r;
+}
+
+/* ---- mixed precision products (cb_blas_gemm) ------------------------------------------ */
+
+static int mixed_input(cb_blas_type t)
+{
+    return t == CB_BLAS_F32 || t == CB_BLAS_F16 || t == CB_BLAS_BF16 || t == CB_BLAS_I8;
+}
+
+static int mixed_output(cb_blas_type t) { return t == CB_BLAS_F32 || t == CB_BLAS_F16 || t == CB_BLAS_BF16; }
+
+/* D = alpha op(A) op(B) + beta C over real f32/f16/bf16/int8 inputs, accumulated in f32 (compute F32,
+ * or F16, which the CPU backend accumulates in f32 too), f32/f16/bf16 outputs, with the bias, RELU and
+ * GELU epilogues. The rest (products of one BLAS type go to CLBlast first, lib_clblast.c; integer
+ * compute, complex mixed types, aux outputs and gradients) answers NOT_SUPPORTED. */
+CUresult ocl_k_gemm_mixed(cb_backend *b, const cb_blas_gemm *g)
+{
+    unsigned epi = g->epilogue & ~1u;
+    if (!mixed_input(g->a_type) || !mixed_input(g->b_type) || !mixed_output(g->c_type) || !mixed_output(g->d_type) ||
+        (g->compute != CB_BLAS_F32 && g->compute != CB_BLAS_F16) ||
+        (g->scale != CB_BLAS_F32 && g->scale != CB_BLAS_F16) ||
+        (epi & ~(unsigned)(CB_BLAS_EPI_BIAS | CB_BLAS_EPI_RELU | CB_BLAS_EPI_GELU)) ||
+        ((epi & CB_BLAS_EPI_RELU) && (epi & CB_BLAS_EPI_GELU)) ||
+        ((epi & CB_BLAS_EPI_BIAS) && !mixed_output(g->bias_type)) || g->m < 0 || g->n < 0 || g->k < 0 ||
+        g->batch < 0)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    if (g->m == 0 || g->n == 0 || g->batch == 0)
+        return CUDA_SUCCESS;
+    float alpha = (float)cb_blas_load(g->scale, g->alpha, 0).re, beta = (float)cb_blas_load(g->scale, g->beta, 0).re;
+    ocl_device_view v;
+    ocl_view(b, &v);
+    ocl_lib_program *p = program_of(&v);
+    if (!p || !p->gemm_mixed)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    cl_long geo[22] = {g->m, g->n, g->k, g->lda, g->ldb, g->ldc, g->ldd, g->trans_a != CB_BLAS_OP_N,
+                       g->trans_b != CB_BLAS_OP_N, g->a_type, g->b_type, g->c_type, g->d_type, g->round, beta != 0,
+                       (cl_long)epi, g->bias_type, g->stride_a, g->stride_b, g->stride_c, g->stride_d,
+                       g->stride_bias};
+    int arrays = g->a_array != NULL;   /* gemmBatched: one launch per entry, its own addresses */
+    int64_t launches = arrays ? g->batch : 1;
+    size_t global[3] = {(size_t)g->m, (size_t)g->n, arrays ? 1 : (size_t)g->batch};
+    cl_int e;
+    cl_mem gm = clCreateBuffer(v.ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof geo, geo, &e);
+    if (e != CL_SUCCESS)
+        return ocl_result(e);
+    CUresult r = CUDA_SUCCESS;
+    for (int64_t i = 0; i < launches && r == CUDA_SUCCESS; i++) {
+        cl_ulong ao = heap_off(b, arrays ? g->a_array[i] : g->a), bo = heap_off(b, arrays ? g->b_array[i] : g->b);
+        cl_ulong co = heap_off(b, arrays ? g->c_array[i] : g->c), dof = heap_off(b, arrays ? g->d_array[i] : g->d);
+        cl_ulong biaso = (epi & CB_BLAS_EPI_BIAS) && g->bias ? heap_off(b, g->bias) : 0;
+        karg args[] = {A(gm), A(ao), A(bo), A(co), A(dof), A(biaso), A(alpha), A(beta)};
+        r = run_cl(p, &v, p->gemm_mixed, global, args, 8);
+    }
+    clReleaseMemObject(gm);
     return r;
 }
 

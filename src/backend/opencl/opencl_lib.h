@@ -44,6 +44,8 @@ void ocl_clblast_fill(cb_backend_lib *lib);
 CUresult ocl_k_scale(cb_backend *b, cb_blas_type t, int64_t rows, int64_t cols, uint64_t m, int64_t ld,
                      const void *beta, int part);
 /* The same over batch matrices, stride elements apart. */
+/* A product with mixed real types, input rounding or an epilogue (cb_blas_gemm), or NOT_SUPPORTED. */
+CUresult ocl_k_gemm_mixed(cb_backend *b, const cb_blas_gemm *g);
 CUresult ocl_k_scale_batch(cb_backend *b, cb_blas_type t, int64_t rows, int64_t cols, uint64_t m, int64_t ld,
                            const void *beta, int part, int64_t batch, int64_t stride);
 /* Vectors of n elements at any increments (negative: BLAS's order): mode
