@@ -591,7 +591,7 @@ static const char *region_build(const ptx_module *m, un_region *r, const unsigne
         const ptx_instr *x = &f->instrs[k];
         if (block_barrier(x))
             return "it holds a block barrier (bar.sync, __syncthreads), which only the whole block may reach";
-        if (ptx_instr_flags(x) & PTX_OPF_PARKS)
+        if ((ptx_instr_flags(x) & PTX_OPF_PARKS) && x->op != PTX_OP_nanosleep)   /* (a sleep in a loop: below) */
             return "it holds an mbarrier wait";
         if (x->op == PTX_OP_call && !region_call_ok(m, x))
             return "it calls a function that holds collectives, barriers or calls of its own";
