@@ -570,7 +570,7 @@ static const char *region_build(const ptx_module *m, un_region *r, const unsigne
     while (sp) {
         uint32_t x = r->stack[--sp];
         if (x == b)
-            return "a loop around the branch that heads it";
+            return "the divergent branch lies in a loop that would have to start the region (a loop whose exit diverges, entered without a branch before it)";
         for (int s = 0; s < g->nsucc[x]; s++) {
             uint32_t y = g->succ[2 * x + s];
             if (y >= n && e != n)
@@ -582,7 +582,7 @@ static const char *region_build(const ptx_module *m, un_region *r, const unsigne
         }
     }
     if (r->in[b])
-        return "a loop around the branch that heads it";
+        return "the divergent branch lies in a loop that would have to start the region (a loop whose exit diverges, entered without a branch before it)";
     int sites = 0;
     r->nblocks = 0;
     for (uint32_t k = 0; k < n; k++) {
@@ -817,12 +817,10 @@ static const char *region_try(ptx_module *m, ptx_func *f, const un_cfg *g, uint3
     return why;
 }
 
-/* Fills f->pred_region for the kernel's lock-step region: from the first split in uniform control
- * flow that a site not uniform over the block follows, to the kernel's end where region_build allows
- * it (so that lanes that leave early stay absent lanes of the later collectives), else to its
- * immediate post-dominator. One region per kernel: with two (Numba's reduction, one on each side of
- * a branch on the block size) PoCL 3.1 ran a divergent branch after the second one wrongly (threads
- * went both ways), so the collectives a second region would need are refused instead. */
+/* Fills f->pred_region for the kernel's lock-step regions: from each split in uniform control flow
+ * that a site not uniform over the block follows (and no earlier region holds), to the kernel's end
+ * where region_build allows it (so that lanes that leave early stay absent lanes of the later
+ * collectives), else to its immediate post-dominator. */
 static int find_regions(ptx_module *m, ptx_func *f, const un_cfg *g, uint32_t *ipdom, const unsigned char *div,
                         const unsigned char *dcf, const unsigned char *reached)
 {
@@ -832,19 +830,15 @@ static int find_regions(ptx_module *m, ptx_func *f, const un_cfg *g, uint32_t *i
         return -1;
     find_waits(f, taint);
     int rc = 0;
+    uint32_t why_b = UINT32_MAX;
     for (uint32_t b = 0; b < n; b++) {
         if (!splits(&f->instrs[b], div) || dcf[b] || !reached[b] || (f->pred_region && f->pred_region[b] >= 0))
             continue;
         int wanted = 0;
-        for (uint32_t k = b + 1; k < n && !wanted; k++)
+        for (uint32_t k = 0; k < n && !wanted; k++)
             wanted = region_site(&f->instrs[k]) && !f->uniform[k] && !(f->pred_region && f->pred_region[k] >= 0);
         if (!wanted)
             break;
-        if (f->pred_region) {   /* a second region: see above */
-            f->region_refusal = "a kernel may hold one lock-step region only (PoCL 3.1 ran a kernel with two "
-                                "of them, one behind each side of a branch, wrongly)";
-            break;
-        }
         uint32_t p = ipdom[b], ends[2] = {n, p};
         for (int i = 0; i < 2; i++) {
             if (ends[i] > n || (i == 1 && p == n))
@@ -856,14 +850,72 @@ static int find_regions(ptx_module *m, ptx_func *f, const un_cfg *g, uint32_t *i
                 rc = -1;
                 break;
             }
-            if (!f->region_refusal || i == 1)
+            /* why not, for the reason text: the first split's, its end P's over the kernel's end */
+            if (strcmp(why, "it holds no collective") && (!f->region_refusal || (i == 1 && why_b == b))) {
                 f->region_refusal = why;
+                why_b = b;
+            }
         }
         if (rc < 0)
             break;
     }
+    if (!f->region_refusal)   /* every split the sites follow lies in divergent flow: a loop of its own */
+        f->region_refusal = "the divergent branch lies in a loop that would have to start the region (a loop whose "
+                            "exit diverges, entered without a branch before it)";
     free(taint);
     return rc;
+}
+
+/* Whether the OpenCL dialect emits a work-group barrier for in: a block barrier, a warp collective,
+ * activemask or a convergence point. */
+static int emits_barrier(const ptx_instr *in)
+{
+    return in->op == PTX_OP_bar || in->op == PTX_OP_barrier || region_site(in);
+}
+
+/* Fills f->barrier_join: the instructions in uniform control flow where paths join (two or more
+ * predecessors) that code after a work-group barrier reaches before another one. With barriers on
+ * the sides of a branch on the block size (Numba's reduction) and a store after the join, PoCL 3.1
+ * lost the store: the code after the join, shared by the two barriers' tails, ran wrongly. A barrier
+ * at the join, which the whole block reaches, ends both tails there (tests/cuda/warp_divergent_regions,
+ * uniform_sides). */
+static int find_barrier_joins(ptx_module *m, ptx_func *f, const un_cfg *g, uint32_t *stack, unsigned char *after)
+{
+    uint32_t n = f->ninstrs, sp = 0;
+    memset(after, 0, n + 1);
+    for (uint32_t k = 0; k < n; k++)   /* after[x]: reached from a barrier before the next one */
+        if (emits_barrier(&f->instrs[k]))
+            for (int s = 0; s < g->nsucc[k]; s++) {
+                uint32_t y = g->succ[2 * k + s];
+                if (y < n && !after[y]) {
+                    after[y] = 1;
+                    stack[sp++] = y;
+                }
+            }
+    while (sp) {
+        uint32_t x = stack[--sp];
+        if (emits_barrier(&f->instrs[x]))
+            continue;
+        for (int s = 0; s < g->nsucc[x]; s++) {
+            uint32_t y = g->succ[2 * x + s];
+            if (y < n && !after[y]) {
+                after[y] = 1;
+                stack[sp++] = y;
+            }
+        }
+    }
+    for (uint32_t x = 0; x < n; x++) {
+        if (!after[x] || !f->uniform[x] || g->pred_start[x + 1] - g->pred_start[x] < 2 || emits_barrier(&f->instrs[x]))
+            continue;
+        if (!f->barrier_join) {
+            f->barrier_join = ptx_arena_alloc(&m->arena, n + 1);
+            if (!f->barrier_join)
+                return -1;
+            memset(f->barrier_join, 0, n + 1);
+        }
+        f->barrier_join[x] = 1;
+    }
+    return 0;
 }
 
 static int has_collective(const ptx_func *f)
@@ -928,7 +980,7 @@ static int analyse(ptx_module *m, ptx_func *f)
         goto done;
     for (uint32_t k = 0; k < n; k++)
         f->uniform[k] = reached[k] && !dcf[k] && !(f->instrs[k].guard >= 0 && div[f->instrs[k].guard]);
-    if (find_regions(m, f, &g, ipdom, div, dcf, reached) < 0)
+    if (find_regions(m, f, &g, ipdom, div, dcf, reached) < 0 || find_barrier_joins(m, f, &g, stack, seen) < 0)
         goto done;
     rc = 0;
 done:
@@ -946,11 +998,12 @@ int pass_uniform(ptx_module *m, char *err, size_t errlen)
         f->uniform = NULL;
         f->pred_region = NULL;
         f->region_refusal = NULL;
+        f->barrier_join = NULL;
         f->conv = NULL;   /* the dialect places a kernel's convergence points itself (codegen/opencl/warp.c) */
         if (f->ninstrs == 0 || f->ninstrs > UN_MAX_INSTRS || !has_collective(f))
             continue;
         if (analyse(m, f) < 0)
-            f->uniform = NULL, f->pred_region = NULL;   /* out of memory: nothing is known to be uniform, which only refuses more */
+            f->uniform = NULL, f->pred_region = NULL, f->barrier_join = NULL;   /* out of memory: nothing is known to be uniform, which only refuses more */
     }
     return 0;
 }

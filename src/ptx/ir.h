@@ -381,6 +381,10 @@ typedef struct ptx_func {
                               instruction, else -1 */
     unsigned char *region_mark; /* with pred_region: PTX_REGION_* per instruction */
     const char *region_refusal; /* a kernel whose split could not head a lock-step region: why (pass_uniform) */
+    unsigned char *barrier_join; /* per instruction (n + 1), or NULL: 1 at the immediate post-dominator of a
+                                    uniform branch whose sides hold work-group barriers (pass_uniform), where
+                                    the OpenCL dialect adds one (PoCL 3.1 ran the code after such a join
+                                    wrongly without it) */
     unsigned char *nan_blind; /* per register: 1 when no read of it sees a NaN's bits, so its f32 results
                                  need no canonical NaN (pass_nan); NULL: none computed */
 } ptx_func;

@@ -7,7 +7,9 @@
 //     with a full-mask __shfl_down_sync whose lanes past n have returned;
 //   - early returns before __syncwarp() and a shared-memory exchange;
 //   - an if/else with a __ballot_sync over each side's lanes (__activemask())
-//     and a __match_any_sync in a loop with a per-lane trip count.
+//     and a __match_any_sync in a loop with a per-lane trip count;
+//   - block barriers on both sides of a branch on the block size, a shuffle
+//     on one, and a store after the join.
 // stdout: one line per part, then PASS.
 #include "check.h"
 
@@ -99,6 +101,35 @@ __global__ void sides_and_trips(const int *pred, unsigned *out) {
     unsigned m = __activemask();
     o[2 + k] = __match_any_sync(m, (lane + k) / 8);
   }
+}
+
+// Block barriers on both sides of a branch on the block size (as in Numba's
+// reduction), a warp reduction on one side, then thread 0 adds to what it
+// stored before the join.
+__global__ void uniform_sides(const int *in, int *out, int add) {
+  __shared__ int s[128];
+  int tid = threadIdx.x, lane = tid & 31;
+  if (blockDim.x == 128) {
+    s[tid] = in[tid];
+    __syncthreads();
+    if (tid < 32) {
+      int v = s[tid] + s[tid + 32] + s[tid + 64] + s[tid + 96];
+#pragma unroll 1
+      for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(FULL, v, off);
+      if (lane == 0) s[0] = v;
+    }
+    __syncthreads();
+    if (tid == 0) out[blockIdx.x] = s[0];
+  } else {
+    s[tid] = in[tid] * 2;
+    __syncthreads();
+    if (tid == 0) {
+      int t = 0;
+      for (int k = 0; k < (int)blockDim.x; k++) t += s[k];
+      out[blockIdx.x] = t;
+    }
+  }
+  if (add && tid == 0 && blockIdx.x == 0) out[0] = out[0] + add;
 }
 
 int main(void) {
@@ -219,6 +250,26 @@ int main(void) {
     check_u32("sides_and_trips (thread * 6 + slot)", got, want, n * 6);
     printf("sides_and_trips: warp 2 lane 0: ballot 0x%08x, trip 0 match 0x%08x\n", got[64 * 6], got[64 * 6 + 2]);
     CHECK(cudaFree(dp));
+    CHECK(cudaFree(dout));
+  }
+  // barriers on both sides of a branch on the block size, then a store after the join
+  {
+    int in[128], got = 0, *din, *dout;
+    for (int k = 0; k < 128; k++) in[k] = k * 3 - 100;
+    CHECK(cudaMalloc(&din, sizeof in));
+    CHECK(cudaMalloc(&dout, sizeof(int)));
+    CHECK(cudaMemcpy(din, in, sizeof in, cudaMemcpyHostToDevice));
+    const int shapes[2] = {128, 64};
+    for (int c = 0; c < 4; c++) {
+      int threads = shapes[c & 1], add = c >> 1 ? 7 : 0, want = add;
+      for (int k = 0; k < threads; k++) want += threads == 128 ? in[k] : 2 * in[k];
+      uniform_sides<<<1, threads>>>(din, dout, add);
+      CHECK_LAUNCH();
+      CHECK(cudaMemcpy(&got, dout, sizeof(int), cudaMemcpyDeviceToHost));
+      check_i32("uniform_sides", &got, &want, 1);
+    }
+    printf("uniform_sides: 4 launches\n");
+    CHECK(cudaFree(din));
     CHECK(cudaFree(dout));
   }
   return pass("warp_divergent_regions");

@@ -444,6 +444,15 @@ static void test_opencl_warp(void)
               !t->kernels[1].refused,
           "divergent loop: got \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "(emitted)");
     cb_translation_free(t);
+    /* a do-while loop (no branch before it to start a region at): refused, saying so */
+    snprintf(src, sizeof src,
+             HEADER ".visible .entry k()\n{\n%s\tmov.u32 %%r1, %%tid.x;\n$L0:\n"
+             "\tshfl.sync.idx.b32 %%r4, %%r1, 0, 31, -1;\n\tadd.u32 %%r1, %%r1, 32;\n\tsetp.lt.u32 %%p1, %%r1, 40;\n"
+             "\t@%%p1 bra $L0;\n\tret;\n}\n", regs);
+    t = ocl(src, err, sizeof err);
+    CHECK(t && t->kernels[0].refused && strstr(t->kernels[0].refused, "entered without a branch before it"),
+          "do-while: \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "(emitted)");
+    cb_translation_free(t);
     /* in a branch inside a region: that branch runs in lock-step too */
     snprintf(src, sizeof src,
              HEADER ".visible .entry k()\n{\n%s\tmov.u32 %%r1, %%tid.x;\n\tsetp.lt.u32 %%p1, %%r1, 5;\n"
@@ -488,15 +497,24 @@ static void test_opencl_warp(void)
     CHECK(t && t->kernels[0].refused && strstr(t->kernels[0].refused, "block barrier"), "a barrier inside: \"%s\"",
           t && t->kernels[0].refused ? t->kernels[0].refused : "(emitted)");
     cb_translation_free(t);
-    /* two regions, one on each side of a uniform branch: the second refused */
+    /* two regions, one on each side of a uniform branch, barriers on both: a barrier at the join too */
     snprintf(src, sizeof src,
              HEADER ".visible .entry k(.param .u32 n)\n{\n%s\tld.param.u32 %%r5, [n];\n\tmov.u32 %%r1, %%tid.x;\n"
              "\tsetp.lt.u32 %%p1, %%r1, 5;\n\tsetp.eq.u32 %%p3, %%r5, 0;\n\t@%%p3 bra $L2;\n"
              "\t@%%p1 bra $L1;\n\tshfl.sync.idx.b32 %%r4, %%r1, 0, 31, -1;\n$L1:\n\tbar.sync 0;\n\tret;\n"
              "$L2:\n\t@%%p1 bra $L3;\n\tvote.sync.any.pred %%p2, %%p1, -1;\n$L3:\n\tbar.sync 0;\n\tret;\n}\n", regs);
     t = ocl(src, err, sizeof err);
-    CHECK(t && t->kernels[0].refused && strstr(t->kernels[0].refused, "one lock-step region only"), "two regions: \"%s\"",
-          t && t->kernels[0].refused ? t->kernels[0].refused : "(emitted)");
+    CHECK(t && !t->kernels[0].refused && strstr(t->source, "cb_wshfl(cb_wxs") && strstr(t->source, "cb_wvote_lm(cb_wxs"),
+          "two regions: \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "(emitted)");
+    cb_translation_free(t);
+    /* barriers on both sides of a uniform branch, then a store: a barrier at the join (PoCL 3.1) */
+    snprintf(src, sizeof src,
+             HEADER ".visible .entry k(.param .u32 n, .param .u64 o)\n{\n%s\tld.param.u32 %%r5, [n];\n"
+             "\tld.param.u64 %%rd1, [o];\n\tmov.u32 %%r1, %%tid.x;\n\tsetp.eq.u32 %%p3, %%r5, 0;\n\t@%%p3 bra $L2;\n"
+             "\tbar.sync 0;\n\tbra.uni $L3;\n$L2:\n\tbar.sync 0;\n$L3:\n\tst.global.u32 [%%rd1], %%r1;\n\tret;\n}\n", regs);
+    t = ocl(src, err, sizeof err);
+    CHECK(t && !t->kernels[0].refused && strstr(t->source, "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); /* a join"),
+          "a join after barriers: \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "(no barrier at the join)");
     cb_translation_free(t);
     /* a value defined in divergent flow is divergent after the join: the branch on it heads a region */
     snprintf(src, sizeof src,

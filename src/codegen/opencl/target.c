@@ -284,6 +284,17 @@ static int opencl_by_type(cg *c, const ptx_instr *in)
     const ptx_func *f = c->f;
     uint32_t k = (uint32_t)(in - f->instrs);
     int32_t r = f->pred_region && k < f->ninstrs ? f->pred_region[k] : -1;
+    if (f->barrier_join && k < f->ninstrs && f->barrier_join[k] &&
+        (r < 0 || (uint32_t)r == k || (f->region_mark[k] & PTX_REGION_END))) {
+        /* the join of a uniform branch with barriers on its sides (pass_uniform): a barrier here too */
+        cg_puts(c, in->guard >= 0 ? "}\n    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); /* a join (pass_uniform) */\n    if ("
+                                  : "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); /* a join (pass_uniform) */\n    ");
+        if (in->guard >= 0) {
+            guard_cond(c, in);
+            cg_puts(c, ") { ");
+        }
+        start = c->len;
+    }
     if (r >= 0 && (uint32_t)r == k) {   /* the head writes the region */
         region_head(c, in, k);
         return 1;

@@ -461,7 +461,7 @@ const char cb_codegen_opencl_prelude_warp[] =
 "  return lanes ? cb_wctz(lanes) : 0u; }\n"
 "/* lock-step regions (target.c): out = the number of work-items for which cond holds (whether one\n"
 "   wants another trip of a loop), counted in the word after both sets of the scratch. Inline, not a\n"
-"   function: PoCL 3.1 lost the barriers of cb_bar_count called there, in a loop made of gotos */\n"
+"   function: in Numba's reduction (before the joins' barriers, pass_uniform) cb_bar_count read 0 there */\n"
 "#define CB_ANY(cond, out) do { volatile __local uint *cb_nw = (volatile __local uint *)(cb_wxs + 4u * CB_NTH); \\\n"
 "    uint cb_q = (cond); barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); if (CB_FLAT == 0u) *cb_nw = 0u; \\\n"
 "    barrier(CLK_LOCAL_MEM_FENCE); if (cb_q) atomic_inc(cb_nw); barrier(CLK_LOCAL_MEM_FENCE); (out) = *cb_nw; } while (0)\n"
