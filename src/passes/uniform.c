@@ -416,7 +416,7 @@ typedef struct un_region {
     uint32_t *indeg;       /* for an item of a level of the schedule: its predecessors not yet scheduled */
     uint32_t *heap, nheap; /* the items ready, least instruction first */
     uint32_t *order, norder;   /* the schedule: blocks */
-    int32_t *next, *loops, *outer;   /* the results (ptx_func.region_next, region_loop, region_outer) */
+    int32_t *loops, *outer; /* at a loop's last instruction, its head; at a head, the next loop out ending there */
     uint32_t *stack;
     uint32_t nblocks;
 } un_region;
@@ -465,7 +465,7 @@ static uint32_t heap_pop(un_region *r)
     return top;
 }
 
-/* Calls fn on each successor block of block x inside S. */
+/* Runs body for each successor block y of block x inside S. */
 #define UN_EACH_SUCC(r, x, y, body)                                                         \
     do {                                                                                    \
         uint32_t l_ = (r)->last[x];                                                         \

@@ -11,6 +11,9 @@
  * then checks the text the shared emitters wrote for what has no OpenCL C
  * form (directed rounding, the CPU runtime): such an instruction is refused
  * with the reason, never emitted as different code.
+ *
+ * It also writes the lock-step regions of pass_uniform (below) and the barriers at the joins
+ * after barrier code (ptx_func.barrier_join).
  */
 #include "codegen/opencl/opencl.h"
 

@@ -115,7 +115,7 @@ static void read_mask(cg *c, const ptx_instr *in, int i)
     cg_puts(c, ocl_in_region(c, in) ? " | (cb_act ? 0ul : cb_pc == CB_GONE ? 0x300000000ul : 0x100000000ul))" : ")");
 }
 
-/* Opens and closes the writes of a collective's results: in a predicated
+/* Opens and closes the writes of a collective's results: in a lock-step
  * region only the active lanes write them. */
 static void results_open(cg *c, const ptx_instr *in)
 {
