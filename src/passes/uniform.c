@@ -407,6 +407,8 @@ typedef struct un_region {
     const ptx_func *f;
     const un_cfg *g;
     uint32_t n, b, e;
+    int virt;              /* b is no split but S's first instruction, a loop's head entered in uniform flow */
+    const unsigned char *dcf, *reached;   /* pass_uniform's: divergent control flow, reached at all */
     unsigned char *in;     /* in S */
     unsigned char *lead;   /* the first instruction of a block of S */
     uint32_t *blk;         /* the block (its first instruction) holding each instruction of S */
@@ -559,8 +561,12 @@ static const char *region_build(const ptx_module *m, un_region *r, const unsigne
     const ptx_func *f = r->f;
     const un_cfg *g = r->g;
     uint32_t n = r->n, b = r->b, e = r->e, sp = 0;
-    /* S: what b's successors reach before e */
-    for (int s = 0; s < g->nsucc[b]; s++) {
+    /* S: what b's successors reach before e (with b, where b is a loop's head) */
+    if (r->virt) {
+        r->in[b] = 1;
+        r->stack[sp++] = b;
+    }
+    for (int s = 0; s < g->nsucc[b] && !r->virt; s++) {
         uint32_t t = g->succ[2 * b + s];
         if (t < n && t != e && !r->in[t]) {
             r->in[t] = 1;
@@ -569,7 +575,7 @@ static const char *region_build(const ptx_module *m, un_region *r, const unsigne
     }
     while (sp) {
         uint32_t x = r->stack[--sp];
-        if (x == b)
+        if (x == b && !r->virt)
             return "the divergent branch lies in a loop that would have to start the region (a loop whose exit diverges, entered without a branch before it)";
         for (int s = 0; s < g->nsucc[x]; s++) {
             uint32_t y = g->succ[2 * x + s];
@@ -581,7 +587,7 @@ static const char *region_build(const ptx_module *m, un_region *r, const unsigne
             }
         }
     }
-    if (r->in[b])
+    if (r->in[b] && !r->virt)
         return "the divergent branch lies in a loop that would have to start the region (a loop whose exit diverges, entered without a branch before it)";
     int sites = 0;
     r->nblocks = 0;
@@ -603,8 +609,12 @@ static const char *region_build(const ptx_module *m, un_region *r, const unsigne
         int branch_in = 0;
         for (uint32_t p = g->pred_start[k]; p < g->pred_start[k + 1]; p++) {
             uint32_t q = g->preds[p];
-            if (q != b && !r->in[q])
+            if (r->virt && k == b && !r->in[q]) {   /* the loop's entry: from uniform flow only */
+                if (r->dcf[q] || !r->reached[q])
+                    return "the loop that would start it is entered from divergent code";
+            } else if (q != b && !r->in[q]) {
                 return "it is entered from outside";
+            }
             branch_in |= q != k - 1 || f->instrs[q].op == PTX_OP_bra;
         }
         r->lead[k] = k == 0 || !r->in[k - 1] || branch_in || f->instrs[k - 1].op == PTX_OP_bra ||
@@ -628,8 +638,8 @@ static const char *region_build(const ptx_module *m, un_region *r, const unsigne
     const char *why = NULL;
     if (!state || !next_succ)
         why = "out of memory";
-    for (int s0 = 0; s0 < g->nsucc[b] && !why; s0++) {
-        uint32_t root = g->succ[2 * b + s0];
+    for (int s0 = 0; s0 < (r->virt ? 1 : g->nsucc[b]) && !why; s0++) {
+        uint32_t root = r->virt ? b : g->succ[2 * b + s0];
         if (root >= n || !r->in[root] || state[root])
             continue;
         sp = 0;
@@ -683,7 +693,7 @@ static const char *region_build(const ptx_module *m, un_region *r, const unsigne
             uint32_t x = r->stack[--sp];
             for (uint32_t p = g->pred_start[x]; p < g->pred_start[x + 1] && !why; p++) {
                 uint32_t q = g->preds[p];
-                if (q == b || !r->in[q]) {
+                if ((q == b && !r->virt) || !r->in[q]) {
                     why = "its control flow is irreducible (a loop entered other than through its head)";
                     break;
                 }
@@ -748,8 +758,8 @@ static const char *region_build(const ptx_module *m, un_region *r, const unsigne
 /* Runs region_build for (b, e) and, where it succeeds, marks the region in f: pred_region,
  * region_mark, region_next, region_loop, region_outer (ir.h). Returns NULL (marked), why not, or
  * "out of memory". */
-static const char *region_try(ptx_module *m, ptx_func *f, const un_cfg *g, uint32_t b, uint32_t e,
-                              const unsigned char *taint)
+static const char *region_try(ptx_module *m, ptx_func *f, const un_cfg *g, uint32_t b, uint32_t e, int virt,
+                              const unsigned char *taint, const unsigned char *dcf, const unsigned char *reached)
 {
     uint32_t n = f->ninstrs;
     un_region r;
@@ -759,6 +769,9 @@ static const char *region_try(ptx_module *m, ptx_func *f, const un_cfg *g, uint3
     r.n = n;
     r.b = b;
     r.e = e;
+    r.virt = virt;
+    r.dcf = dcf;
+    r.reached = reached;
     r.in = calloc(n + 1, 1);
     r.lead = calloc(n + 1, 1);
     r.blk = calloc(n + 1, sizeof(uint32_t));
@@ -799,7 +812,10 @@ static const char *region_try(ptx_module *m, ptx_func *f, const un_cfg *g, uint3
             f->pred_region[e] = (int32_t)b;
             f->region_mark[e] |= PTX_REGION_END;
         }
-        f->region_next[b] = (int32_t)r.order[0];
+        if (virt)
+            f->region_mark[b] |= PTX_REGION_VIRTUAL;
+        else
+            f->region_next[b] = (int32_t)r.order[0];
         for (uint32_t i = 0; i < r.norder; i++) {
             uint32_t x = r.order[i], l = r.last[x];
             for (uint32_t k = x; k <= l; k++)
@@ -832,8 +848,20 @@ static int find_regions(ptx_module *m, ptx_func *f, const un_cfg *g, uint32_t *i
     int rc = 0;
     uint32_t why_b = UINT32_MAX;
     for (uint32_t b = 0; b < n; b++) {
-        if (!splits(&f->instrs[b], div) || dcf[b] || !reached[b] || (f->pred_region && f->pred_region[b] >= 0))
+        if (!splits(&f->instrs[b], div) || !reached[b] || (f->pred_region && f->pred_region[b] >= 0))
             continue;
+        /* a split in divergent flow: the back edge of a loop whose exit diverges (a do-while loop), whose
+         * head, entered in uniform flow, may start the region */
+        uint32_t head = b;
+        int virt = 0;
+        if (dcf[b]) {
+            const ptx_instr *in = &f->instrs[b];
+            uint32_t t = in->op == PTX_OP_bra ? f->labels[in->ops[0].sym.index].instr : n;
+            if (t >= b || (f->pred_region && f->pred_region[t] >= 0))
+                continue;
+            head = t;
+            virt = 1;
+        }
         int wanted = 0;
         for (uint32_t k = 0; k < n && !wanted; k++)
             wanted = region_site(&f->instrs[k]) && !f->uniform[k] && !(f->pred_region && f->pred_region[k] >= 0);
@@ -843,7 +871,7 @@ static int find_regions(ptx_module *m, ptx_func *f, const un_cfg *g, uint32_t *i
         for (int i = 0; i < 2; i++) {
             if (ends[i] > n || (i == 1 && p == n))
                 continue;
-            const char *why = region_try(m, f, g, b, ends[i], taint);
+            const char *why = region_try(m, f, g, head, ends[i], virt, taint, dcf, reached);
             if (!why)
                 break;
             if (!strcmp(why, "out of memory")) {

@@ -337,9 +337,10 @@ typedef struct ptx_conv {
  * read), or VERIFY (holds where nothing wrapped or diverged: check first). */
 enum { PTX_AFF_NONE = 0, PTX_AFF_EXACT = 1, PTX_AFF_VERIFY = 2 };
 
-/* ptx_func.region_mark: it starts a block of a lock-step region; it is the region's end E (not in it).
+/* ptx_func.region_mark: it starts a block of a lock-step region; it is the region's end E (not in it);
+ * it heads the region as its first instruction (a loop's head, no split: B is then in the region).
  * PTX_REGION_RETURN: region_next after the last block of a region that ends the kernel. */
-enum { PTX_REGION_JOIN = 1, PTX_REGION_END = 4, PTX_REGION_RETURN = -2 };
+enum { PTX_REGION_JOIN = 1, PTX_REGION_END = 4, PTX_REGION_VIRTUAL = 8, PTX_REGION_RETURN = -2 };
 
 typedef struct ptx_func {
     const char *name;

@@ -8,6 +8,7 @@
 //   - early returns before __syncwarp() and a shared-memory exchange;
 //   - an if/else with a __ballot_sync over each side's lanes (__activemask())
 //     and a __match_any_sync in a loop with a per-lane trip count;
+//   - a do-while loop with a per-lane trip count and no branch before it;
 //   - block barriers on both sides of a branch on the block size, a shuffle
 //     on one, and a store after the join.
 // stdout: one line per part, then PASS.
@@ -101,6 +102,17 @@ __global__ void sides_and_trips(const int *pred, unsigned *out) {
     unsigned m = __activemask();
     o[2 + k] = __match_any_sync(m, (lane + k) / 8);
   }
+}
+
+// A do-while loop with a per-lane trip count ((lane & 3) + 1) and no branch
+// before it: trip k runs in the lanes whose count exceeds k.
+__global__ void dowhile_trips(unsigned *out) {
+  int lane = threadIdx.x & 31, trips = (lane & 3) + 1, k = 0;
+  unsigned *o = out + threadIdx.x * 4;
+  do {
+    o[k] = __activemask();
+    k++;
+  } while (k < trips);
 }
 
 // Block barriers on both sides of a branch on the block size (as in Numba's
@@ -252,6 +264,30 @@ int main(void) {
     CHECK(cudaFree(dp));
     CHECK(cudaFree(dout));
   }
+  // a do-while loop with per-lane trips: a block of 48 (16 lanes in warp 1)
+  {
+    const int n = 48;
+    unsigned got[n * 4], want[n * 4], *dout;
+    for (int k = 0; k < n * 4; k++) want[k] = got[k] = 0xdeadbeefu;
+    for (int t = 0; t < n; t++) {
+      int base = t / 32 * 32, live = n - base < 32 ? n - base : 32;
+      for (int k = 0; k < (t % 32 & 3) + 1; k++) {
+        unsigned m = 0;
+        for (int l = 0; l < live; l++)
+          if ((l & 3) + 1 > k) m |= 1u << l;
+        want[t * 4 + k] = m;
+      }
+    }
+    CHECK(cudaMalloc(&dout, sizeof got));
+    CHECK(cudaMemcpy(dout, got, sizeof got, cudaMemcpyHostToDevice));
+    dowhile_trips<<<1, n>>>(dout);
+    CHECK_LAUNCH();
+    CHECK(cudaMemcpy(got, dout, sizeof got, cudaMemcpyDeviceToHost));
+    check_u32("dowhile_trips (thread * 4 + trip)", got, want, n * 4);
+    printf("dowhile_trips: warp 1 lane 3, trip 3: 0x%08x\n", got[35 * 4 + 3]);
+    CHECK(cudaFree(dout));
+  }
+
   // barriers on both sides of a branch on the block size, then a store after the join
   {
     int in[128], got = 0, *din, *dout;

@@ -175,24 +175,27 @@ static uint32_t target_of(cg *c, const ptx_instr *in)
 
 static int region_instr(cg *c, const ptx_instr *in, uint32_t k, int32_t r, size_t *start);
 
-/* Emits the head of a region (in its guard: the threads that branch or leave are parked), then the
- * region's blocks in the order of the schedule (region_next), so that the code runs them one after
+/* Emits the head of a region (in its guard: the threads that branch or leave are parked; a loop's
+ * head that starts a region is its first block instead), then the region's blocks in the order of the schedule (region_next), so that the code runs them one after
  * the other, and only the loops jump back. The body's own pass over them writes nothing. */
 static void region_head(cg *c, const ptx_instr *in, uint32_t k)
 {
     const ptx_func *f = c->f;
+    int virt = (f->region_mark[k] & PTX_REGION_VIRTUAL) != 0;
     cg_puts(c, "/* a lock-step region (pass_uniform), its blocks in the order they run */ ");
-    if (in->op == PTX_OP_trap)
-        cg_puts(c, "cb_trap(cb_heap); ");
-    park(c, in->op == PTX_OP_bra ? target_of(c, in) : f->ninstrs);
+    if (!virt) {
+        if (in->op == PTX_OP_trap)
+            cg_puts(c, "cb_trap(cb_heap); ");
+        park(c, in->op == PTX_OP_bra ? target_of(c, in) : f->ninstrs);
+    }
     cg_puts(c, "\n    }\n");
-    if (f->region_next[k] != (int32_t)k + 1) {   /* the threads that go on wait for their block too */
+    if (!virt && f->region_next[k] != (int32_t)k + 1) {   /* the threads that go on wait for their block too */
         cg_puts(c, "    if (cb_act) { ");
         park(c, k + 1);
         cg_puts(c, " }\n");
     }
     const ptx_instr *saved = c->in;
-    for (int32_t x = f->region_next[k]; x >= 0 && !(f->region_mark[x] & PTX_REGION_END);) {
+    for (int32_t x = virt ? (int32_t)k : f->region_next[k]; x >= 0 && !(f->region_mark[x] & PTX_REGION_END);) {
         uint32_t y = (uint32_t)x;
         for (;; y++) {
             size_t start = c->len;

@@ -99,7 +99,8 @@ int ocl_in_region(cg *c, const ptx_instr *in)
     if (!f || !f->pred_region || in < f->instrs || in >= f->instrs + f->ninstrs)
         return 0;
     uint32_t k = (uint32_t)(in - f->instrs);
-    return f->pred_region[k] >= 0 && (uint32_t)f->pred_region[k] != k && !(f->region_mark[k] & PTX_REGION_END);
+    return f->pred_region[k] >= 0 && ((uint32_t)f->pred_region[k] != k || (f->region_mark[k] & PTX_REGION_VIRTUAL)) &&
+           !(f->region_mark[k] & PTX_REGION_END);
 }
 
 /* Emits the membermask operand i (all lanes when absent) as the helpers' ulong: in a lock-step
