@@ -73,8 +73,10 @@ cb_pass pass_converge;
  * dialects that need it, OpenCL): ptx_func.uniform of every kernel that holds a collective: which
  * of its instructions the whole block runs in uniform control flow (a
  * divergence analysis: uniform values, branches on divergent ones, their
- * regions up to the immediate post-dominator), and its predicable regions
- * (ptx_func.pred_region). */
+ * regions up to the immediate post-dominator), its lock-step regions
+ * (ptx_func.pred_region: code the block runs in lock-step so that collectives there keep their
+ * barriers uniform) and the joins that get a barrier (ptx_func.barrier_join); it clears the
+ * kernels' ptx_func.conv (the dialect places convergence points itself). */
 cb_pass pass_uniform;
 
 #endif

@@ -337,6 +337,11 @@ typedef struct ptx_conv {
  * read), or VERIFY (holds where nothing wrapped or diverged: check first). */
 enum { PTX_AFF_NONE = 0, PTX_AFF_EXACT = 1, PTX_AFF_VERIFY = 2 };
 
+/* ptx_func.region_mark: it starts a block of a lock-step region; it is the region's end E (not in it);
+ * it heads the region as its first instruction (a loop's head, no split: B is then in the region).
+ * PTX_REGION_RETURN: region_next after the last block of a region that ends the kernel. */
+enum { PTX_REGION_JOIN = 1, PTX_REGION_END = 4, PTX_REGION_VIRTUAL = 8, PTX_REGION_RETURN = -2 };
+
 typedef struct ptx_func {
     const char *name;
     const char *cname;
@@ -363,8 +368,24 @@ typedef struct ptx_func {
     ptx_cfg *cfg;          /* .entry: its basic blocks (pass_cfg); NULL for a .func */
     unsigned char *uniform; /* a kernel with a collective: per instruction, 1 when the whole block runs it
                                together or not at all (pass_uniform); else NULL */
-    int32_t *pred_region;  /* per instruction of a kernel with such a region: the conditional branch B that
-                              heads the predicable region [B, P] holding it (pass_uniform), else -1; NULL: none */
+    int32_t *pred_region;  /* n + 1 entries, for a kernel with lock-step regions (pass_uniform): the split B
+                              (a branch or exit on a divergent value) that heads the region holding the
+                              instruction (B itself, the instructions S that B reaches before the region's
+                              end E, and E when E is an instruction, not the kernel's end); else -1;
+                              NULL: none. The region's blocks run in a schedule (a topological order, each
+                              loop's blocks together): */
+    int32_t *region_next;  /* at B and at each block's last instruction: the next block of the schedule,
+                              E, or PTX_REGION_RETURN after the last one when E is the kernel's end */
+    int32_t *region_loop;  /* at the last instruction of a loop's last block: the loop's head (it runs
+                              again while a thread wants another trip), else -1 */
+    int32_t *region_outer; /* at a loop's head: the head of the next loop (outward) that ends at the same
+                              instruction, else -1 */
+    unsigned char *region_mark; /* with pred_region: PTX_REGION_* per instruction */
+    const char *region_refusal; /* a kernel whose split could not head a lock-step region: why (pass_uniform) */
+    unsigned char *barrier_join; /* per instruction (n + 1), or NULL: 1 at the immediate post-dominator of a
+                                    uniform branch whose sides hold work-group barriers (pass_uniform), where
+                                    the OpenCL dialect adds one (PoCL 3.1 ran the code after such a join
+                                    wrongly without it) */
     unsigned char *nan_blind; /* per register: 1 when no read of it sees a NaN's bits, so its f32 results
                                  need no canonical NaN (pass_nan); NULL: none computed */
 } ptx_func;

@@ -399,7 +399,7 @@ static cb_translation *ocl(const char *src, char *err, size_t errlen)
 }
 
 /* The OpenCL dialect's warp collectives: emitted in block-uniform control flow
- * with the full mask (pass_uniform), else the kernel alone is refused. */
+ * and in lock-step regions (pass_uniform), else the kernel alone is refused. */
 static void test_opencl_warp(void)
 {
     char err[512];
@@ -421,35 +421,47 @@ static void test_opencl_warp(void)
     for (size_t i = 0; t && !t->kernels[0].refused && i < sizeof want / sizeof want[0]; i++)
         CHECK(strstr(t->source, want[i]) != NULL, "emitted \"%s\"", want[i]);
     cb_translation_free(t);
-    /* inside an if that ends the kernel: a predicated region, whose inactive lanes count as exited */
+    /* inside an if that ends the kernel: a lock-step region, whose lanes that branched exit */
     snprintf(src, sizeof src,
              HEADER ".visible .entry k()\n{\n%s\tmov.u32 %%r1, %%tid.x;\n\tsetp.lt.u32 %%p1, %%r1, 5;\n"
              "\t@%%p1 bra $L1;\n\tadd.u32 %%r2, %%r1, 1;\n\tshfl.sync.idx.b32 %%r4, %%r2, 0, 31, -1;\n$L1:\n\tret;\n}\n"
              ".visible .entry k2()\n{\n\tret;\n}\n", regs);
     t = ocl(src, err, sizeof err);
-    CHECK(t && !t->kernels[0].refused && strstr(t->source, "cb_act = 0u;") && strstr(t->source, "cb_act = 1u;") &&
-              strstr(t->source, "if (cb_act) {") && strstr(t->source, "(cb_act ? 0ul : 0x200000000ul)"),
-          "a predicated region: \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "(emitted)");
+    CHECK(t && !t->kernels[0].refused && strstr(t->source, "cb_pc = 5u; cb_act = 0u;") &&
+              strstr(t->source, "cb_sb3: ; if (cb_pc == 3u) { cb_act = 1u;") && strstr(t->source, "if (cb_act && 1u) {") &&
+              strstr(t->source, "(cb_act ? 0ul : cb_pc == CB_GONE ? 0x300000000ul : 0x100000000ul)") &&
+              strstr(t->source, "cb_pc = CB_GONE; cb_act = 0u;"),
+          "a lock-step region: \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "(emitted)");
     cb_translation_free(t);
-    /* in a loop with a thread-dependent trip count: refused, and only that kernel */
+    /* in a loop with a thread-dependent trip count: again while a thread wants another trip */
+    snprintf(src, sizeof src,
+             HEADER ".visible .entry k()\n{\n%s\tmov.u32 %%r1, %%tid.x;\n\tsetp.ge.u32 %%p1, %%r1, 40;\n\t@%%p1 bra $L9;\n"
+             "$L0:\n\tshfl.sync.idx.b32 %%r4, %%r1, 0, 31, -1;\n\tadd.u32 %%r1, %%r1, 32;\n\tsetp.lt.u32 %%p1, %%r1, 40;\n"
+             "\t@%%p1 bra $L0;\n$L9:\n\tret;\n}\n"
+             ".visible .entry k2()\n{\n\tret;\n}\n", regs);
+    t = ocl(src, err, sizeof err);
+    CHECK(t && !t->kernels[0].refused && strstr(t->source, "CB_ANY(cb_pc == 3u, cb_n); if (cb_n != 0u) goto cb_sb3;") &&
+              !t->kernels[1].refused,
+          "divergent loop: got \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "(emitted)");
+    cb_translation_free(t);
+    /* a do-while loop (no branch before it): its head, entered by the whole block, starts the region */
     snprintf(src, sizeof src,
              HEADER ".visible .entry k()\n{\n%s\tmov.u32 %%r1, %%tid.x;\n$L0:\n"
              "\tshfl.sync.idx.b32 %%r4, %%r1, 0, 31, -1;\n\tadd.u32 %%r1, %%r1, 32;\n\tsetp.lt.u32 %%p1, %%r1, 40;\n"
-             "\t@%%p1 bra $L0;\n\tret;\n}\n"
-             ".visible .entry k2()\n{\n\tret;\n}\n", regs);
+             "\t@%%p1 bra $L0;\n\tret;\n}\n", regs);
     t = ocl(src, err, sizeof err);
-    CHECK(t && t->kernels[0].refused && strstr(t->kernels[0].refused, "not uniform over the block") &&
-              strstr(t->kernels[0].refused, "shfl.sync.idx") && !t->kernels[1].refused,
-          "divergent loop refused: got \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "(none)");
+    CHECK(t && !t->kernels[0].refused && strstr(t->source, "CB_ANY(cb_pc == 1u, cb_n); if (cb_n != 0u) goto cb_sb1;") &&
+              strstr(t->source, "cb_wshfl(cb_wxs"),
+          "do-while: \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "(emitted)");
     cb_translation_free(t);
-    /* in a branch inside a predicated region: refused */
+    /* in a branch inside a region: that branch runs in lock-step too */
     snprintf(src, sizeof src,
              HEADER ".visible .entry k()\n{\n%s\tmov.u32 %%r1, %%tid.x;\n\tsetp.lt.u32 %%p1, %%r1, 5;\n"
              "\tsetp.lt.u32 %%p2, %%r1, 9;\n\t@%%p1 bra $L1;\n\t@%%p2 bra $L2;\n"
              "\tvote.sync.any.pred %%p3, %%p1, -1;\n$L2:\n\tadd.u32 %%r2, %%r1, 1;\n$L1:\n\tret;\n}\n", regs);
     t = ocl(src, err, sizeof err);
-    CHECK(t && t->kernels[0].refused && strstr(t->kernels[0].refused, "not uniform"), "nested: \"%s\"",
-          t && t->kernels[0].refused ? t->kernels[0].refused : "(none)");
+    CHECK(t && !t->kernels[0].refused && strstr(t->source, "cb_wvote_lm(cb_wxs"), "nested: \"%s\"",
+          t && t->kernels[0].refused ? t->kernels[0].refused : "(emitted)");
     cb_translation_free(t);
     /* a branch on a uniform value (a kernel parameter, %ctaid) does not diverge */
     snprintf(src, sizeof src,
@@ -459,13 +471,51 @@ static void test_opencl_warp(void)
     t = ocl(src, err, sizeof err);
     CHECK(t && !t->kernels[0].refused, "uniform branch: got \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "");
     cb_translation_free(t);
-    /* threads that exit early make the rest divergent (OpenCL's barrier needs them) */
+    /* threads that exit early: the rest of the kernel is a region, in which they are exited lanes */
     snprintf(src, sizeof src,
              HEADER ".visible .entry k()\n{\n%s\tmov.u32 %%r1, %%tid.x;\n\tsetp.lt.u32 %%p1, %%r1, 5;\n"
              "\t@%%p1 exit;\n\tvote.sync.any.pred %%p2, %%p1, -1;\n\tret;\n}\n", regs);
     t = ocl(src, err, sizeof err);
-    CHECK(t && t->kernels[0].refused && strstr(t->kernels[0].refused, "not uniform"), "after an early exit: \"%s\"",
-          t && t->kernels[0].refused ? t->kernels[0].refused : "(none)");
+    CHECK(t && !t->kernels[0].refused && strstr(t->source, "/* a lock-step region") &&
+              strstr(t->source, "cb_pc = CB_GONE; cb_act = 0u;"), "after an early exit: \"%s\"",
+          t && t->kernels[0].refused ? t->kernels[0].refused : "(emitted)");
+    cb_translation_free(t);
+    /* a loop that waits on an atomic's value, around a collective: refused (lock-step would never end it) */
+    snprintf(src, sizeof src,
+             HEADER ".visible .entry k(.param .u64 p)\n{\n%s\tld.param.u64 %%rd1, [p];\n\tmov.u32 %%r1, %%tid.x;\n"
+             "\tsetp.lt.u32 %%p1, %%r1, 5;\n\t@%%p1 bra $L1;\n$L0:\n\tshfl.sync.idx.b32 %%r4, %%r1, 0, 31, -1;\n"
+             "\tatom.global.add.u32 %%r2, [%%rd1], 1;\n\tsetp.lt.u32 %%p2, %%r2, 40;\n\t@%%p2 bra $L0;\n$L1:\n\tret;\n}\n",
+             regs);
+    t = ocl(src, err, sizeof err);
+    CHECK(t && t->kernels[0].refused && strstr(t->kernels[0].refused, "a wait for another thread"),
+          "a wait loop: \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "(emitted)");
+    cb_translation_free(t);
+    /* a block barrier in the divergent code: refused, saying so */
+    snprintf(src, sizeof src,
+             HEADER ".visible .entry k()\n{\n%s\tmov.u32 %%r1, %%tid.x;\n\tsetp.lt.u32 %%p1, %%r1, 5;\n"
+             "\t@%%p1 bra $L1;\n\tshfl.sync.idx.b32 %%r4, %%r1, 0, 31, -1;\n\tbar.sync 0;\n$L1:\n\tret;\n}\n", regs);
+    t = ocl(src, err, sizeof err);
+    CHECK(t && t->kernels[0].refused && strstr(t->kernels[0].refused, "block barrier"), "a barrier inside: \"%s\"",
+          t && t->kernels[0].refused ? t->kernels[0].refused : "(emitted)");
+    cb_translation_free(t);
+    /* two regions, one on each side of a uniform branch, barriers on both: a barrier at the join too */
+    snprintf(src, sizeof src,
+             HEADER ".visible .entry k(.param .u32 n)\n{\n%s\tld.param.u32 %%r5, [n];\n\tmov.u32 %%r1, %%tid.x;\n"
+             "\tsetp.lt.u32 %%p1, %%r1, 5;\n\tsetp.eq.u32 %%p3, %%r5, 0;\n\t@%%p3 bra $L2;\n"
+             "\t@%%p1 bra $L1;\n\tshfl.sync.idx.b32 %%r4, %%r1, 0, 31, -1;\n$L1:\n\tbar.sync 0;\n\tret;\n"
+             "$L2:\n\t@%%p1 bra $L3;\n\tvote.sync.any.pred %%p2, %%p1, -1;\n$L3:\n\tbar.sync 0;\n\tret;\n}\n", regs);
+    t = ocl(src, err, sizeof err);
+    CHECK(t && !t->kernels[0].refused && strstr(t->source, "cb_wshfl(cb_wxs") && strstr(t->source, "cb_wvote_lm(cb_wxs"),
+          "two regions: \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "(emitted)");
+    cb_translation_free(t);
+    /* barriers on both sides of a uniform branch, then a store: a barrier at the join (PoCL 3.1) */
+    snprintf(src, sizeof src,
+             HEADER ".visible .entry k(.param .u32 n, .param .u64 o)\n{\n%s\tld.param.u32 %%r5, [n];\n"
+             "\tld.param.u64 %%rd1, [o];\n\tmov.u32 %%r1, %%tid.x;\n\tsetp.eq.u32 %%p3, %%r5, 0;\n\t@%%p3 bra $L2;\n"
+             "\tbar.sync 0;\n\tbra.uni $L3;\n$L2:\n\tbar.sync 0;\n$L3:\n\tst.global.u32 [%%rd1], %%r1;\n\tret;\n}\n", regs);
+    t = ocl(src, err, sizeof err);
+    CHECK(t && !t->kernels[0].refused && strstr(t->source, "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); /* a join"),
+          "a join after barriers: \"%s\"", t && t->kernels[0].refused ? t->kernels[0].refused : "(no barrier at the join)");
     cb_translation_free(t);
     /* a value defined in divergent flow is divergent after the join: the branch on it heads a region */
     snprintf(src, sizeof src,
@@ -474,7 +524,7 @@ static void test_opencl_warp(void)
              "\tshfl.sync.idx.b32 %%r4, %%r1, 0, 31, -1;\n$L2:\n\tst.global.u32 [%%rd1], %%r4;\n\tret;\n}\n", regs);
     t = ocl(src, err, sizeof err);
     CHECK(t && !t->kernels[0].refused && strstr(t->source, "cb_act = 0u;") &&
-              strstr(t->source, "(cb_act ? 0ul : 0x100000000ul)"), "sync dependence: \"%s\"",
+              strstr(t->source, "(cb_act ? 0ul : cb_pc == CB_GONE ? 0x300000000ul : 0x100000000ul)"), "sync dependence: \"%s\"",
           t && t->kernels[0].refused ? t->kernels[0].refused : "(emitted)");
     cb_translation_free(t);
     /* a partial mask in uniform control flow: emitted, its masks checked at run time (launch status 3) */

@@ -8,6 +8,7 @@
  *   memory.c    ld st ldu cvta isspacep atom red membar fence nanosleep bar call exit
  *   prelude.c   the helpers, under the C dialect's names
  *   warp.c      warp collectives and bar.red, through local memory in uniform control flow
+ *               and lock-step regions (target.c)
  *   printf.c    vprintf: a record per call in the printf FIFO, printed by the backend
  *   tex.c       tex tld4 txq suld sust: the C dialect's emitters and helpers on descriptors
  *               in the heap (texobj.h)
@@ -69,13 +70,15 @@ void ocl_emit_trap(cg *c, const ptx_instr *in);
 
 /* warp.c: warp and block collectives through local memory, in uniform control flow */
 extern const char cb_codegen_opencl_prelude_warp[];
-/* Whether in lies inside a predicated region (ptx_func.pred_region), after its head branch. */
+/* Whether in lies inside a lock-step region (ptx_func.pred_region): after its head, before its end. */
 int ocl_in_region(cg *c, const ptx_instr *in);
 /* Whether in is a warp collective or bar.red emitted through the scratch. */
 int ocl_is_collective(const ptx_instr *in);
 void ocl_emit_shfl(cg *c, const ptx_instr *in);
 void ocl_emit_vote(cg *c, const ptx_instr *in);
 void ocl_emit_activemask(cg *c, const ptx_instr *in);
+/* ld/st.volatile of shared or generic memory (a warp convergence point), emit writing the access */
+void ocl_emit_volatile_site(cg *c, const ptx_instr *in, void (*emit)(cg *, const ptx_instr *));
 void ocl_emit_match(cg *c, const ptx_instr *in);
 void ocl_emit_redux(cg *c, const ptx_instr *in);
 void ocl_emit_elect(cg *c, const ptx_instr *in);

@@ -421,8 +421,9 @@ void ocl_unit_kernel(cg *c, const ptx_func *f)
               (unsigned long long)((k->static_smem + 15) & ~15ull));
     if (cg_opencl_warp_scratch(f))   /* warp.c: the collectives' scratch, after the dynamic shared memory */
         cg_puts(c, "    __local ulong *cb_wxs = (__local ulong *)(cb_smem + ((cb_dsm + cb_dyn + 7u) & ~7u)); uint cb_ws = 0u;\n"
-                   "    uint cb_act = 1u; /* 0: an inactive lane of a predicated region (warp.c) */\n"
-                   "    (void)cb_wxs; (void)cb_ws; (void)cb_act;\n");
+                   "    uint cb_act = 1u, cb_pc = CB_NONE; /* a lock-step region's lane (target.c): on the path; the "
+                   "instruction it waits for */\n"
+                   "    (void)cb_wxs; (void)cb_ws; (void)cb_act; (void)cb_pc;\n");
     cg_emit_body(c, f);
     cg_puts(c, "}\n");
 }

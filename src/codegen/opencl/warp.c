@@ -13,11 +13,18 @@
  *
  * OpenCL defines a barrier only where every work-item of the work-group
  * reaches it, so a collective is emitted only where the whole block runs it
- * together (pass_uniform: ptx_func.uniform) and its mask is the full mask
- * (an immediate, or a register whose one definition moves it there) (then every lane of every warp takes part, as the barrier
- * needs). Anywhere else -- divergent control flow, threads that left before
- * it, a .func, another mask, the forms without .sync -- the kernel is
- * refused with the reason (cg_unsupported), never emitted differently.
+ * together: in uniform control flow (pass_uniform: ptx_func.uniform), or in a
+ * lock-step region (ptx_func.pred_region; target.c), which every thread runs,
+ * those not on the path as absent lanes (cb_act == 0; exited ones after
+ * cb_pc == CB_GONE). A named lane that takes no part counts as arrived, as an
+ * exited lane does on the CPU, and then owes the collective: until it exits
+ * it may touch no memory and reach no other collective, else the launch fails
+ * (the CPU would have waited for it there), so no answer differs from the
+ * CPU's. activemask in a region is the lanes on the caller's path, and
+ * ld/st.volatile of shared or generic memory (a convergence point) waits at a
+ * work-group barrier first. Anywhere else -- divergent control flow that no
+ * region covers, a .func, the forms without .sync -- the kernel is refused
+ * with the reason (cg_unsupported), never emitted differently.
  *
  * Where the device has 32-wide sub-groups (cl_intel_required_subgroup_size:
  * Intel's drivers) the backend defines CB_SG32: kernels with collectives ask
@@ -29,7 +36,7 @@
  *
  * On NVIDIA's OpenCL the backend defines CB_NV_ASM, and shfl and vote in
  * uniform control flow run the PTX instruction itself in an asm statement
- * instead (prelude: cb_wshfl_*, cb_wvote); in a predicated region they keep
+ * instead (prelude: cb_wshfl_*, cb_wvote); in a lock-step region they keep
  * the local-memory form, whose barrier the inactive lanes meet.
  */
 #include "codegen/opencl/opencl.h"
@@ -53,7 +60,8 @@ int ocl_is_collective(const ptx_instr *in)
 uint32_t cg_opencl_warp_scratch(const ptx_func *f)
 {
     for (uint32_t i = 0; i < f->ninstrs; i++)
-        if (ocl_is_collective(&f->instrs[i]))
+        if (ocl_is_collective(&f->instrs[i]) || f->instrs[i].op == PTX_OP_activemask ||
+            (ptx_instr_flags(&f->instrs[i]) & PTX_OPF_CONVERGE))
             return 32;
     return 0;
 }
@@ -62,7 +70,7 @@ uint32_t cg_opencl_warp_scratch(const ptx_func *f)
  * control flow). what names it in the reason. */
 static void require_uniform(cg *c, const ptx_instr *in, const char *what)
 {
-    char msg[400];
+    char msg[600];
     if (!c->f->is_entry) {
         snprintf(msg, sizeof msg, "%s in a .func: the OpenCL dialect emulates warp collectives with work-group "
                  "barriers, and only a kernel's own code is known to be reached by the whole block", what);
@@ -74,7 +82,9 @@ static void require_uniform(cg *c, const ptx_instr *in, const char *what)
     if (!c->f->uniform || k >= c->f->ninstrs || !c->f->uniform[k]) {
         snprintf(msg, sizeof msg, "%s in control flow that is not uniform over the block (after a branch on a "
                  "thread-dependent value, or after some threads exited): the OpenCL dialect emulates it with a "
-                 "work-group barrier, which OpenCL defines only where every work-item reaches it", what);
+                 "work-group barrier, which OpenCL defines only where every work-item reaches it, and runs such "
+                 "code in lock-step only where it can%s%s%s", what, c->f->region_refusal ? " (here not: " : "",
+                 c->f->region_refusal ? c->f->region_refusal : "", c->f->region_refusal ? ")" : "");
         cg_unsupported(c, msg);
     }
 }
@@ -97,12 +107,13 @@ int ocl_in_region(cg *c, const ptx_instr *in)
     if (!f || !f->pred_region || in < f->instrs || in >= f->instrs + f->ninstrs)
         return 0;
     uint32_t k = (uint32_t)(in - f->instrs);
-    return f->pred_region[k] >= 0 && (uint32_t)f->pred_region[k] != k;
+    return f->pred_region[k] >= 0 && ((uint32_t)f->pred_region[k] != k || (f->region_mark[k] & PTX_REGION_VIRTUAL)) &&
+           !(f->region_mark[k] & PTX_REGION_END);
 }
 
-/* Emits the membermask operand i (all lanes when absent) as the helpers' ulong:
- * bit 32 set for a lane that only takes part as absent (a predicated region's
- * inactive lane, cb_act == 0). */
+/* Emits the membermask operand i (all lanes when absent) as the helpers' ulong: in a lock-step
+ * region (target.c) bit 32 set for a lane that only takes part as absent (cb_act == 0), bit 33 as
+ * well for one that has exited (cb_pc == CB_GONE). */
 static void read_mask(cg *c, const ptx_instr *in, int i)
 {
     cg_puts(c, "((ulong)");
@@ -110,21 +121,10 @@ static void read_mask(cg *c, const ptx_instr *in, int i)
         cg_read(c, &in->ops[i], PTX_TYPE_u32);
     else
         cg_puts(c, "0xffffffffu");
-    if (!ocl_in_region(c, in)) {
-        cg_puts(c, ")");
-        return;
-    }
-    /* the region's end: a ret or exit of the kernel makes its inactive lanes exited lanes */
-    const ptx_func *f = c->f;
-    uint32_t k = (uint32_t)(in - f->instrs);
-    int32_t r = f->pred_region[k];
-    while (k + 1 < f->ninstrs && f->pred_region[k + 1] == r)
-        k++;
-    int ends = f->instrs[k].op == PTX_OP_ret || f->instrs[k].op == PTX_OP_exit;
-    cg_puts(c, ends ? " | (cb_act ? 0ul : 0x200000000ul))" : " | (cb_act ? 0ul : 0x100000000ul))");
+    cg_puts(c, ocl_in_region(c, in) ? " | (cb_act ? 0ul : cb_pc == CB_GONE ? 0x300000000ul : 0x100000000ul))" : ")");
 }
 
-/* Opens and closes the writes of a collective's results: in a predicated
+/* Opens and closes the writes of a collective's results: in a lock-step
  * region only the active lanes write them. */
 static void results_open(cg *c, const ptx_instr *in)
 {
@@ -202,14 +202,33 @@ void ocl_emit_vote(cg *c, const ptx_instr *in)
     results_close(c, in);
 }
 
-/* activemask.b32 d: in uniform control flow, every lane of the warp that exists. (Not reached yet:
- * activemask is a convergence point, and unit.c refuses functions with those.) */
+/* activemask.b32 d: in uniform control flow every lane of the warp that exists; in a lock-step region
+ * the lanes on the caller's path (the CPU's "lanes that execute it together": a region runs a loop's
+ * trips and a branch's sides one after the other) */
 void ocl_emit_activemask(cg *c, const ptx_instr *in)
 {
-    require_uniform(c, in, "activemask");
+    int region = ocl_in_region(c, in);
+    if (!region)
+        require_uniform(c, in, "activemask");
+    if (region)
+        cg_puts(c, "uint cb_b = cb_wactive(cb_wxs, &cb_ws, cb_act);\n    ");
+    results_open(c, in);
     dst_open(c, in, PTX_TYPE_b32);
-    cg_puts(c, "cb_wlanes()");
+    cg_puts(c, region ? "cb_b" : "cb_wlanes()");
     dst_close(c, in, PTX_TYPE_b32);
+    results_close(c, in);
+}
+
+/* ld/st.volatile of shared or generic memory (a warp convergence point: legacy warp-synchronous code
+ * relies on the warp's lanes running it together): a work-group barrier before the access, so that
+ * every lane's earlier accesses are done first. emit writes the access. */
+void ocl_emit_volatile_site(cg *c, const ptx_instr *in, void (*emit)(cg *, const ptx_instr *))
+{
+    require_uniform(c, in, "a volatile access of shared or generic memory (a warp convergence point)");
+    cg_puts(c, "barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n    ");
+    results_open(c, in);
+    emit(c, in);
+    results_close(c, in);
 }
 
 /* match.{any,all}.sync.{b32,b64} d[|p], a, membermask */
@@ -345,26 +364,41 @@ const char cb_codegen_opencl_prelude_warp[] =
 "  if (cb_status_claim(h, 3u)) { ((__global uint *)h)[7] = mask; ((__global uint *)h)[8] = kind; } }\n"
 "/* writes (v, mask) to the work-item's slots of the set of the scratch it uses next, waits for the\n"
 "   work-group, and returns its warp's 32 (value, mask) pairs and in *lanes its group: the mask's lanes that\n"
-"   exist and have not exited. The caller must be in its mask, and every live lane of its group must have\n"
-"   passed the same mask (else the launch fails: the CPU would wait for it). Mask bit 32: the caller is an\n"
-"   inactive lane of a predicated region (it takes no part); bit 33: it has left the kernel (a region that\n"
-"   ends the kernel: its lanes count as exited, as on the CPU) */\n"
+"   exist and take part. The caller must be in its mask, and every lane of its group must have passed the\n"
+"   same mask (else the launch fails: the CPU would wait for it). Mask bit 32: the caller is an inactive\n"
+"   lane of a lock-step region (target.c): it takes no part; bit 33 as well: it has exited. A named lane\n"
+"   that takes no part counts as arrived, as an exited lane does on the CPU; one that has not exited then\n"
+"   owes the collective (*sel bit 1, the kind above it): it must exit with no effect on memory and reach\n"
+"   no other collective before (else the launch fails: the CPU would have waited for it there) */\n"
+"#define CB_GONE 0xffffffffu\n"
+"#define CB_NONE 0xfffffffeu\n"
 "CB_INL __local ulong *cb_wput(__local ulong *s, uint *sel, __global uchar *h, ulong mask, ulong v, uint kind, uint *lanes) {\n"
-"  __local ulong *x = s + (*sel ? 2u * CB_NTH : 0u); *sel ^= 1u;\n"
+"  __local ulong *x = s + ((*sel & 1u) ? 2u * CB_NTH : 0u); *sel ^= 1u;\n"
 "  x[2u * CB_FLAT] = v; x[2u * CB_FLAT + 1u] = mask; CB_WSYNC();\n"
 "#ifdef CB_SG32\n"
 "  /* the sub-group must be the warp (launch status 3, kind 7: the device formed them otherwise) */\n"
 "  if (CB_WSG() && (get_sub_group_size() != 32u || get_sub_group_local_id() != (CB_FLAT & 31u))) cb_wfail(h, mask, 7u);\n"
 "#endif\n"
 "  __local ulong *w = x + 2u * (CB_FLAT & ~31u);\n"
-"  uint m = (uint)mask, gone = 0u, bad = !(m >> (CB_FLAT & 31u) & 1u);\n"
+"  uint m = (uint)mask, ex = cb_wlanes(), me = CB_FLAT & 31u, out = 0u, bad = !(m >> me & 1u);\n"
 "  *lanes = 0u;\n"
-"  if (mask >> 32) return w;\n"
-"  for (uint l = 0; l < 32u; l++) if (w[2u * l + 1u] >> 33 & 1ul) gone |= 1u << l;\n"
-"  *lanes = m & cb_wlanes() & ~gone;\n"
+"  if (mask >> 32) {\n"
+"    if (!(mask >> 33 & 1ul))\n"
+"      for (uint l = 0; l < 32u; l++) { if (!(ex >> l & 1u)) continue; ulong o = w[2u * l + 1u];\n"
+"        if (!(o >> 32) && ((uint)o >> me & 1u)) *sel = (*sel & 1u) | 2u | kind << 2; }\n"
+"    return w; }\n"
+"  for (uint l = 0; l < 32u; l++) if ((ex >> l & 1u) && (w[2u * l + 1u] >> 32)) out |= 1u << l;\n"
+"  *lanes = m & ex & ~out;\n"
 "  for (uint l = 0; l < 32u; l++) if ((*lanes >> l & 1u) && w[2u * l + 1u] != (ulong)m) bad = 1u;\n"
 "  if (bad) cb_wfail(h, m, kind);\n"
 "  return w; }\n"
+"/* activemask in a lock-step region: the lanes of the caller's warp that are on its path */\n"
+"CB_INL uint cb_wactive(__local ulong *s, uint *sel, uint act) {\n"
+"  __local ulong *x = s + ((*sel & 1u) ? 2u * CB_NTH : 0u); *sel ^= 1u;\n"
+"  x[2u * CB_FLAT] = act; barrier(CLK_LOCAL_MEM_FENCE);\n"
+"  __local ulong *w = x + 2u * (CB_FLAT & ~31u); uint ex = cb_wlanes(), b = 0u;\n"
+"  for (uint l = 0; l < 32u; l++) if ((ex >> l & 1u) && w[2u * l]) b |= 1u << l;\n"
+"  return b; }\n"
 "/* shfl's source lane by the PTX ISA (clamp c[4:0], segment mask c[12:8]); the caller's own lane when it\n"
 "   is out of range; bit 5: it was in range */\n"
 "CB_INL uint cb_wshfl_src(int mode, uint b, uint c) {\n"
@@ -450,6 +484,12 @@ const char cb_codegen_opencl_prelude_warp[] =
 "CB_INL uint cb_welect(__local ulong *s, uint *sel, __global uchar *h, ulong mask) {\n"
 "  uint lanes; (void)cb_wput(s, sel, h, mask, 0ul, 5u, &lanes);\n"
 "  return lanes ? cb_wctz(lanes) : 0u; }\n"
+"/* lock-step regions (target.c): out = the number of work-items for which cond holds (whether one\n"
+"   wants another trip of a loop), counted in the word after both sets of the scratch. Inline, not a\n"
+"   function: in Numba's reduction (before the joins' barriers, pass_uniform) cb_bar_count read 0 there */\n"
+"#define CB_ANY(cond, out) do { volatile __local uint *cb_nw = (volatile __local uint *)(cb_wxs + 4u * CB_NTH); \\\n"
+"    uint cb_q = (cond); barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); if (CB_FLAT == 0u) *cb_nw = 0u; \\\n"
+"    barrier(CLK_LOCAL_MEM_FENCE); if (cb_q) atomic_inc(cb_nw); barrier(CLK_LOCAL_MEM_FENCE); (out) = *cb_nw; } while (0)\n"
 "/* bar.red: a barrier (as bar.sync), then the number of work-items whose predicate is true, counted in\n"
 "   the word after both sets of the scratch */\n"
 "CB_INL uint cb_bar_count(__local ulong *s, uint pred) {\n"
