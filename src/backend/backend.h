@@ -122,6 +122,37 @@ typedef struct cb_texture_desc {
     const struct cb_texture_desc *levels;
 } cb_texture_desc;
 
+/* Copies into a backend's texture object o the fields it shares with
+ * cb_texture_desc d under the same names (the geometry, format, sampling
+ * and mip fields); the object's own (magic, base, levels) are the caller's.
+ * num_levels 0 becomes 1. */
+#define CB_TEXDESC_COPY(o, d)                                        \
+    do {                                                             \
+        (o)->is_surface = (d)->is_surface;                           \
+        (o)->pitch = (d)->pitch;                                     \
+        (o)->slice = (d)->slice;                                     \
+        (o)->layer_bytes = (d)->layer_bytes;                         \
+        (o)->width = (d)->width;                                     \
+        (o)->height = (d)->height;                                   \
+        (o)->depth = (d)->depth;                                     \
+        (o)->layers = (d)->layers;                                   \
+        (o)->dims = (d)->dims;                                       \
+        (o)->format = (d)->format;                                   \
+        (o)->channels = (d)->channels;                               \
+        (o)->elem_bytes = (d)->elem_bytes;                           \
+        memcpy((o)->address, (d)->address, sizeof (o)->address);    \
+        (o)->filter = (d)->filter;                                   \
+        (o)->flags = (d)->flags;                                     \
+        memcpy((o)->border, (d)->border, sizeof (o)->border);        \
+        (o)->cube = (d)->cube;                                       \
+        (o)->num_levels = (d)->num_levels ? (d)->num_levels : 1;     \
+        (o)->mip_filter = (d)->mip_filter;                           \
+        (o)->lod_bias = (d)->lod_bias;                               \
+        (o)->min_lod = (d)->min_lod;                                 \
+        (o)->max_lod = (d)->max_lod;                                 \
+        (o)->max_aniso = (d)->max_aniso;                             \
+    } while (0)
+
 struct cb_backend {
     const char *name;               /* its registry name: "cpu", "opencl", "verify" ... */
 

@@ -172,30 +172,8 @@ static void texobj_fill(cb_texobj *o, const cb_texture_desc *d)
 {
     memset(o, 0, sizeof *o);
     o->magic = CB_TEXOBJ_MAGIC;
-    o->is_surface = d->is_surface;
     o->base = (unsigned char *)(uintptr_t)d->base;
-    o->pitch = d->pitch;
-    o->slice = d->slice;
-    o->layer_bytes = d->layer_bytes;
-    o->width = d->width;
-    o->height = d->height;
-    o->depth = d->depth;
-    o->layers = d->layers;
-    o->dims = d->dims;
-    o->format = d->format;
-    o->channels = d->channels;
-    o->elem_bytes = d->elem_bytes;
-    memcpy(o->address, d->address, sizeof o->address);
-    o->filter = d->filter;
-    o->flags = d->flags;
-    memcpy(o->border, d->border, sizeof o->border);
-    o->cube = d->cube;
-    o->num_levels = d->num_levels ? d->num_levels : 1;
-    o->mip_filter = d->mip_filter;
-    o->lod_bias = d->lod_bias;
-    o->min_lod = d->min_lod;
-    o->max_lod = d->max_lod;
-    o->max_aniso = d->max_aniso;
+    CB_TEXDESC_COPY(o, d);
 }
 
 static CUresult cpu_texture_create(cb_backend *self, const cb_texture_desc *desc, uint64_t *handle)
