@@ -25,6 +25,12 @@ if [ -f "$dir/.stamp" ] && [ "$(cat "$dir/.stamp")" = "$want" ] && [ -f "$dir/ic
 fi
 rm -rf "$dir"
 mkdir -p "$dir/wheels" "$dir/icd" || exit 1
+if ! python3 -m pip --version > /dev/null 2>&1 && command -v apt-get > /dev/null; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  echo "intel opencl: installing python3-pip"
+  $sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q python3-pip
+fi
 if ! python3 -m pip download --disable-pip-version-check -q --no-deps -d "$dir/wheels" "${wheels[@]}"; then
   echo "intel opencl: pip could not fetch ${wheels[*]}; the opencl.intel tests are left out" >&2
   rm -rf "$dir"
