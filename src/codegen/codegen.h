@@ -35,7 +35,7 @@ typedef struct cg {
     jmp_buf fail;
     int block_mode;             /* C dialect: emitting a block entry's body (c/block.c) */
     int local_stack;            /* OpenCL dialect: .local memory lives in a per-work-item stack with generic
-                                   addresses, because the unit converts .local addresses (opencl/unit.c) */
+                                   addresses: the unit has .local memory (opencl/unit.c) */
     int unsupported;            /* the failure is the dialect's limit, not bad PTX (cg_unsupported) */
     /* C dialect: when set, cg_address asks it first; it returns 1 when it
      * emitted the address itself (c/lanes_run.c's affine shared addresses) */

@@ -37,7 +37,7 @@ if ! python3 -m pip download --disable-pip-version-check -q --no-deps -d "$dir/w
   exit 1
 fi
 python3 - "$dir" <<'EOF' || { echo "intel opencl: unpacking failed" >&2; rm -rf "$dir"; exit 1; }
-import glob, os, sys, zipfile
+import filecmp, glob, os, sys, zipfile
 d = sys.argv[1]
 for w in glob.glob(os.path.join(d, "wheels", "*.whl")):
     zipfile.ZipFile(w).extractall(os.path.join(d, "x"))
@@ -50,7 +50,7 @@ for lib in libs:
         for full in names:
             a, b = os.path.join(lib, short), os.path.join(lib, full)
             if (full != short and full.startswith(short + ".") and not os.path.islink(a) and not os.path.islink(b)
-                    and os.path.getsize(a) == os.path.getsize(b) and open(a, "rb").read() == open(b, "rb").read()):
+                    and filecmp.cmp(a, b, shallow=False)):
                 os.remove(a)
                 os.symlink(full, a)
                 break

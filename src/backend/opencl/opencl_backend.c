@@ -73,7 +73,7 @@ typedef struct ocl_backend {
     cl_device_id dev;
     cl_context ctx;
     cl_command_queue q;
-    cl_mem heap;            /* heap mode: the heap; svm mode: a buffer over the SVM */
+    cl_mem heap;            /* heap mode: the heap; svm mode: svm_mem's sub-buffer from heap_base */
     void *svm;              /* svm mode: the heap's SVM allocation, else NULL */
     cl_mem svm_mem;         /* svm mode: a buffer over all of it; heap is its sub-buffer from heap_base */
     int svm_fine;           /* it is fine-grained: the host may touch it (managed memory) */

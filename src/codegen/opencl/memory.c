@@ -3,12 +3,12 @@
  * call exit trap; opencl.h).
  *
  * Addresses are the PTX values (ulong): device addresses in global, const
- * and generic space, offsets in shared space, private addresses of .local
- * depots and .param buffers. A global address a is byte a - CB_HEAP_BASE of
+ * and generic space, offsets in shared space, private addresses of .param
+ * buffers. A global address a is byte a - CB_HEAP_BASE of
  * cb_heap; a shared offset o is byte o of cb_smem; a generic address is
  * shared when it lies in the window at CB_SHARED_WIN, else global. In a unit
- * that converts .local addresses (c->local_stack, unit.c) a .local address
- * is an offset o into the work-item's stack cb_stk, and its generic address
+ * with .local memory (c->local_stack, unit.c) a .local address is an offset
+ * o into the work-item's stack cb_stk, and its generic address
  * CB_LOCAL_WIN + o. Generic addresses of .param memory do not exist here
  * (cvta.param is refused).
  */

@@ -110,11 +110,11 @@ int ocl_symbol(cg *c, const ptx_var *v)
         cg_printf(c, "(uint64_t)(uintptr_t)(cb_pb + %llu)", (unsigned long long)v->offset);
         return 1;
     }
-    if (c->local_stack && v->space == PTX_SPACE_local && v >= c->f->vars && v < c->f->vars + c->f->nvars) {
+    if (v->space == PTX_SPACE_local && v >= c->f->vars && v < c->f->vars + c->f->nvars) {
         cg_printf(c, "(uint64_t)(cb_fp + %lluu)", (unsigned long long)ocl_frame_offset(c->f, v));
         return 1;   /* its place in the work-item's stack: a .local address is an offset into cb_stk */
     }
-    return 0;   /* a .local depot or a call's .param buffer: a private array, as in C */
+    return 0;   /* a call's .param buffer: a private array, as in C */
 }
 
 /* ---- the work-item's stack: generic addresses of .local memory ---------------------------- */
@@ -252,17 +252,16 @@ void ocl_locals(cg *c, const ptx_func *f)
                      "    const uint cb_fp = 0u;\n",
                   (unsigned long long)(bytes ? bytes : 16));
     } else if (f->is_entry) {
-        cg_puts(c, "    uchar *cb_stk = 0; const uint cb_fp = 0u; /* no generic .local addresses in this unit */\n");
+        cg_puts(c, "    uchar *cb_stk = 0; const uint cb_fp = 0u; /* no .local memory in this unit */\n");
     }
     for (uint32_t i = f->nrets + f->nparams; i < f->nvars; i++) {
         const ptx_var *v = &f->vars[i];
-        if (v->space == PTX_SPACE_shared || (v->space == PTX_SPACE_local && c->local_stack))
+        if (v->space == PTX_SPACE_shared || v->space == PTX_SPACE_local)   /* .local: in the stack */
             continue;
-        if (v->space != PTX_SPACE_local && v->space != PTX_SPACE_param)
+        if (v->space != PTX_SPACE_param)
             cg_fail(c, "unsupported variable in a function body");
-        cg_printf(c, "    uchar %s[%llu] __attribute__((aligned(%u))); /* %s %s */\n", v->cname,
-                  (unsigned long long)(v->size ? v->size : 1), v->align < 8 ? 8 : v->align,
-                  v->space == PTX_SPACE_local ? ".local" : ".param", v->name);
+        cg_printf(c, "    uchar %s[%llu] __attribute__((aligned(%u))); /* .param %s */\n", v->cname,
+                  (unsigned long long)(v->size ? v->size : 1), v->align < 8 ? 8 : v->align, v->name);
     }
     if (cg_uses_carry(f))
         cg_puts(c, "    uint cb_cf = 0; /* CC.CF */\n");
